@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import type { ChannelCatalog, SimulatorKind, UserTable } from '@racedata/core';
+
+function displayHost(address: string): string {
+  if (address === '0.0.0.0' || address === '::') return 'localhost';
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+const TITLES: Record<SimulatorKind, string> = {
+  json: 'JSON simulator',
+  legacy: 'legacy XML simulator',
+};
+
+const ENDPOINTS: Record<SimulatorKind, (base: string, ws: string) => string[]> = {
+  json: (base, ws) => [
+    `POST ${base}/customerapi/authenticate/subscription`,
+    `GET  ${base}/customerapi/events`,
+    `GET  ${base}/customerapi/filtered-events`,
+    `WS   ${ws}/customerapi/event-stream`,
+    `POST ${base}/api/message`,
+  ],
+  legacy: (base, ws) => [
+    `POST ${base}/customerapi/authenticate/subscription   (or POST ${base}/authenticate with Basic)`,
+    `GET  ${base}/customerapi/channels/listen`,
+    `WS   ${ws}/api/v1/channels/connect   (STOMP; also /customerapi/channels/connect)`,
+    `POST ${base}/customerapi/channel/id/Durable?payloadKey=K   (and /NonDurable)`,
+  ],
+};
+
+/** What a user needs at start: where it listens and which users, tokens and channels exist. */
+export function startBanner(
+  kind: SimulatorKind,
+  address: AddressInfo,
+  users: UserTable,
+  catalog: ChannelCatalog,
+): string {
+  const base = `http://${displayHost(address.address)}:${address.port}`;
+  const ws = base.replace(/^http/, 'ws');
+  const lines = [`racedata-sim: ${TITLES[kind]} listening on ${base} (bound to ${address.address})`];
+  for (const endpoint of ENDPOINTS[kind](base, ws)) lines.push(`  ${endpoint}`);
+  lines.push('  users:');
+  const all = catalog.names().length;
+  for (const user of users.users) {
+    lines.push(`    ${user.name}: key ${user.key}  secret ${user.secret}  token ${user.token}`);
+    const channels = [...user.channels];
+    const label = channels.length === all ? `all ${all} channels: ` : '';
+    lines.push(`      channels: ${label}${channels.join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

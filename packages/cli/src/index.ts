@@ -1,0 +1,2 @@
+export { buildProgram, run, main, processContext } from './main';
+export type { CliContext } from './context';

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import {
+  ChannelCatalog,
+  JSON_USERS,
+  LEGACY_USERS,
+  UserTable,
+  coreError,
+  jsonChannelCatalog,
+  legacyChannelCatalog,
+  type SimulatorKind,
+  type SimulatorSettings,
+} from '@racedata/core';
+
+function readJson(path: string, what: 'USERS_INVALID' | 'CHANNELS_INVALID'): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw coreError(what, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw coreError(what, `${path}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** The channel catalog and users for a simulator: built in, or replaced by CHANNELS_FILE / USERS_FILE. */
+export function loadTables(
+  kind: SimulatorKind,
+  settings: SimulatorSettings,
+): { catalog: ChannelCatalog; users: UserTable } {
+  const catalog = settings.channelsFile
+    ? ChannelCatalog.fromJSON(readJson(settings.channelsFile, 'CHANNELS_INVALID'), settings.channelsFile)
+    : kind === 'json'
+      ? jsonChannelCatalog()
+      : legacyChannelCatalog();
+  const users = settings.usersFile
+    ? UserTable.fromJSON(readJson(settings.usersFile, 'USERS_INVALID'), catalog, settings.usersFile)
+    : UserTable.fromJSON(kind === 'json' ? JSON_USERS : LEGACY_USERS, catalog, `built-in ${kind} users`);
+  return { catalog, users };
+}

@@ -1,0 +1,101 @@
+import { Command, CommanderError, Option } from 'commander';
+import { isSimError } from '@racedata/core';
+import { EXIT_BAD_CONFIG, type CliContext } from './context';
+import { registerReplayCommand } from './replay/replay-command';
+import { runSimulators } from './run-simulators';
+import { addSettingOptions, resolveCliSettings } from './setting-options';
+
+const VERSION = '0.1.0';
+
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('racedata-sim')
+    .description(
+      'Local stand-in for the race-data customer API: legacy XML/STOMP (8080) and JSON (3000) simulators',
+    )
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
+
+  for (const kind of ['json', 'legacy'] as const) {
+    const command = program
+      .command(kind)
+      .description(
+        kind === 'json' ? 'run the JSON simulator (port 3000)' : 'run the legacy XML simulator (port 8080)',
+      );
+    addSettingOptions(command, kind).action(async (flags: Record<string, unknown>) => {
+      await runSimulators(ctx, [{ kind, settings: resolveCliSettings(kind, flags, ctx.env) }]);
+    });
+  }
+
+  const all = program.command('all').description('run both simulators: legacy on 8080 and JSON on 3000');
+  all.addOption(new Option('--legacy-port <value>', 'legacy simulator port (env LEGACY_PORT, default 8080)'));
+  all.addOption(new Option('--json-port <value>', 'JSON simulator port (env JSON_PORT, default 3000)'));
+  addSettingOptions(all, 'all').action(async (flags: Record<string, unknown>) => {
+    const port = (flag: unknown, env: string, fallback: string) =>
+      (typeof flag === 'string' ? flag : undefined) ?? ctx.env[env] ?? fallback;
+    await runSimulators(ctx, [
+      {
+        kind: 'legacy',
+        settings: resolveCliSettings('legacy', flags, ctx.env, {
+          port: port(flags.legacyPort, 'LEGACY_PORT', '8080'),
+        }),
+      },
+      {
+        kind: 'json',
+        settings: resolveCliSettings('json', flags, ctx.env, {
+          port: port(flags.jsonPort, 'JSON_PORT', '3000'),
+        }),
+      },
+    ]);
+  });
+
+  registerReplayCommand(program, ctx);
+  return program;
+}
+
+/** Runs the command line; configuration errors print one line and exit 2. */
+export async function run(argv: readonly string[], ctx: CliContext): Promise<void> {
+  try {
+    await buildProgram(ctx).parseAsync([...argv]);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      const ok = err.exitCode === 0;
+      ctx.exit(ok ? 0 : EXIT_BAD_CONFIG);
+      return;
+    }
+    if (
+      isSimError(err) &&
+      ['CONFIG_INVALID', 'USERS_INVALID', 'CHANNELS_INVALID', 'RECORDING_INVALID'].includes(err.code)
+    ) {
+      ctx.stderr.write(`racedata-sim: ${err.message}\n`);
+      ctx.exit(EXIT_BAD_CONFIG);
+      return;
+    }
+    ctx.stderr.write(`racedata-sim: ${(err as Error).message}\n`);
+    ctx.exit(1);
+  }
+}
+
+export function processContext(env: NodeJS.ProcessEnv): CliContext {
+  return {
+    env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    exit: (code) => process.exit(code),
+    onShutdownSignal(handler) {
+      let signalled = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        // A second signal means the user is done waiting.
+        if (signalled) process.exit(130);
+        signalled = true;
+        handler(signal);
+      };
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    },
+  };
+}
+
+export function main(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+  void run(argv, processContext(env));
+}

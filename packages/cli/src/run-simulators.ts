@@ -1,0 +1,92 @@
+import type { AddressInfo } from 'node:net';
+import {
+  createLogger,
+  type ChannelCatalog,
+  type Logger,
+  type SimulatorKind,
+  type SimulatorSettings,
+  type UserTable,
+} from '@racedata/core';
+import { createJsonSimulator } from '@racedata/json-sim';
+import { createLegacySimulator } from '@racedata/legacy-sim';
+import { startBanner } from './banner';
+import type { CliContext } from './context';
+import { loadTables } from './load-tables';
+import { recordingsForReplay } from './replay-recordings';
+
+export interface SimulatorPlan {
+  kind: SimulatorKind;
+  settings: SimulatorSettings;
+}
+
+interface Running {
+  kind: SimulatorKind;
+  close(): Promise<void>;
+}
+
+interface Startable {
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+async function create(
+  plan: SimulatorPlan,
+  deps: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
+): Promise<Startable> {
+  if (plan.kind === 'json') {
+    const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger);
+    return createJsonSimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
+  }
+  const recordings = await recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger);
+  return createLegacySimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
+}
+
+/**
+ * Starts the planned simulators, prints where they listen and with which users, and closes
+ * them on SIGTERM/SIGINT. Tables are loaded for every plan before anything listens, so a
+ * broken file stops the start without a half-started process.
+ */
+export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPlan[]): Promise<void> {
+  const level = plans[0]?.settings.logLevel ?? 'info';
+  const root = createLogger({ level, destination: ctx.stdout });
+  const prepared = plans.map((plan) => ({ plan, tables: loadTables(plan.kind, plan.settings) }));
+  const running: Running[] = [];
+  let stopping = false;
+
+  ctx.onShutdownSignal((signal) => {
+    if (stopping) return;
+    stopping = true;
+    root.info({ signal }, 'shutting down');
+    void Promise.all(running.map((sim) => sim.close())).then(
+      () => ctx.exit(0),
+      (err: unknown) => {
+        root.error({ err }, 'error while shutting down');
+        ctx.exit(1);
+      },
+    );
+  });
+
+  // Everything that can fail on bad input (files, recordings) happens before anything listens.
+  const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables']; sim: Startable }> =
+    [];
+  for (const { plan, tables } of prepared) {
+    const sim = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables });
+    created.push({ plan, tables, sim });
+  }
+  for (const { plan, tables, sim } of created) {
+    running.push({ kind: plan.kind, close: () => sim.close() });
+    let address: AddressInfo;
+    try {
+      address = await sim.listen(plan.settings.port, plan.settings.host);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      ctx.stderr.write(
+        `racedata-sim: cannot listen on ${plan.settings.host}:${plan.settings.port} (${code ?? (err as Error).message})\n`,
+      );
+      await Promise.all(running.map((r) => r.close()));
+      ctx.exit(1);
+      return;
+    }
+    ctx.stdout.write(startBanner(plan.kind, address, tables.users, tables.catalog));
+  }
+}

@@ -1,0 +1,5 @@
+export * from './recording-types';
+export * from './recording-line';
+export * from './recording-loader';
+export * from './rebase-dates';
+export * from './replayer';

@@ -1,0 +1,50 @@
+import type { ChannelKind } from '../channel-catalog';
+import type { EventInput } from '../event-store';
+
+/** Which simulator a recording feeds: legacy XML documents or JSON events. */
+export type RecordingKind = 'legacy' | 'json';
+
+export const RECORDING_KINDS: readonly RecordingKind[] = ['legacy', 'json'];
+
+/** How a recorded message was delivered: stored and long-polled, or broadcast once. */
+export type Delivery = ChannelKind;
+
+interface RecordedBase {
+  /** Recorded time, ms since the epoch; only the gaps between messages matter for replay. */
+  readonly at: number;
+  readonly delivery: Delivery;
+  /** Where the message came from, `file.jsonl:12`, for logs and error reports. */
+  readonly source: string;
+}
+
+export interface RecordedLegacyMessage extends RecordedBase {
+  readonly kind: 'legacy';
+  /** A catalog channel name, or `id` for every user (the vendor's injection example). */
+  readonly channel: string;
+  readonly payloadKey: string;
+  readonly xml: string;
+}
+
+export interface RecordedJsonMessage extends RecordedBase {
+  readonly kind: 'json';
+  /** Exactly the body of `POST /api/message` (decisions.md). */
+  readonly message: EventInput;
+}
+
+export type RecordedMessage = RecordedLegacyMessage | RecordedJsonMessage;
+
+export type RecordedMessageOf<K extends RecordingKind> = K extends 'legacy'
+  ? RecordedLegacyMessage
+  : RecordedJsonMessage;
+
+/** One reason a recording file was refused. `line` is absent for file-level problems. */
+export interface RecordingProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+export function formatProblem(problem: RecordingProblem): string {
+  const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
+  return `${where}: ${problem.message}`;
+}

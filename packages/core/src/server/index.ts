@@ -1,0 +1,2 @@
+export * from './http-lifecycle';
+export * from './upgrade-router';

@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** Answers a WebSocket upgrade with a plain HTTP error and drops the socket. */
+export function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ status: 'fail', message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Connection: close\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Routes upgrade requests by path to one WebSocket endpoint each, so several endpoints share
+ * one HTTP server; unknown paths are refused instead of left hanging.
+ */
+export class UpgradeRouter {
+  private readonly routes = new Map<string, UpgradeHandler>();
+
+  add(path: string, handler: UpgradeHandler): this {
+    this.routes.set(path, handler);
+    return this;
+  }
+
+  readonly handle = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const handler = this.routes.get(pathname) ?? this.routes.get(pathname.replace(/\/+$/, ''));
+    if (!handler) {
+      rejectUpgrade(socket, 404, `no WebSocket endpoint at ${pathname}`);
+      return;
+    }
+    handler(req, socket, head);
+  };
+}

@@ -1,0 +1,323 @@
+import { coreError } from './errors';
+import { LOG_LEVELS, type LogLevel } from './logger';
+
+export type SimulatorKind = 'json' | 'legacy';
+export type TokenMode = 'fixed' | 'jwt';
+
+/** Every setting of a simulator, parsed and validated (decisions.md "Fixed defaults"). */
+export interface SimulatorSettings {
+  readonly port: number;
+  readonly host: string;
+  readonly longPollTimeoutMs: number;
+  readonly wsAuthTimeoutMs: number;
+  readonly wsPingIntervalMs: number;
+  readonly tokenMode: TokenMode;
+  readonly tokenTtlSeconds: number;
+  /** HS256 key for jwt mode; a random one per process when not given. */
+  readonly jwtSecret: string | undefined;
+  readonly usersFile: string | undefined;
+  readonly channelsFile: string | undefined;
+  readonly recordingsDir: string | undefined;
+  readonly autoReplayIntervalMs: number | undefined;
+  readonly initialDelayMs: number | undefined;
+  readonly maxDelayMs: number | undefined;
+  readonly replayRebaseDates: boolean;
+  readonly eventsDefaultLimit: number;
+  readonly eventsMaxLimit: number;
+  readonly eventStoreMax: number;
+  readonly legacyQueueRetentionMs: number;
+  readonly legacyQueueMax: number;
+  readonly maxBodyBytes: number;
+  readonly wsMaxBufferedBytes: number;
+  readonly logLevel: LogLevel;
+}
+
+export type SettingKey = keyof SimulatorSettings;
+
+type Parser<T> = (raw: string) => T;
+
+export interface SettingSpec {
+  readonly key: SettingKey;
+  /** commander flag spelling without the value placeholder, e.g. `--port`. */
+  readonly flag: string | undefined;
+  readonly env: string;
+  readonly description: string;
+  /** Shown in help and docs; `undefined` means off / not set. */
+  readonly defaultFor: (kind: SimulatorKind) => string | undefined;
+  readonly parse: Parser<unknown>;
+}
+
+class SettingValueError extends Error {}
+
+export function parseInteger(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
+  return (raw) => {
+    const text = raw.trim();
+    if (!/^-?\d+$/.test(text)) throw new SettingValueError(`expected a whole number, got "${raw}"`);
+    const n = Number(text);
+    if (n < min || n > max) throw new SettingValueError(`expected a number from ${min} to ${max}, got ${n}`);
+    return n;
+  };
+}
+
+export function parseBoolean(raw: string): boolean {
+  const text = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(text)) return false;
+  throw new SettingValueError(`expected true or false, got "${raw}"`);
+}
+
+export function parseOneOf<T extends string>(values: readonly T[]): Parser<T> {
+  return (raw) => {
+    const text = raw.trim() as T;
+    if (!values.includes(text))
+      throw new SettingValueError(`expected one of ${values.join(', ')}, got "${raw}"`);
+    return text;
+  };
+}
+
+function parseText(raw: string): string {
+  if (raw.trim() === '') throw new SettingValueError('must not be empty');
+  return raw;
+}
+
+const fixed = (value: string | undefined) => () => value;
+const MS = parseInteger(0);
+const POSITIVE_MS = parseInteger(1);
+
+export const SETTINGS: readonly SettingSpec[] = [
+  {
+    key: 'port',
+    flag: '--port',
+    env: 'PORT',
+    description: 'listen port',
+    defaultFor: (kind) => (kind === 'legacy' ? '8080' : '3000'),
+    parse: parseInteger(0, 65535),
+  },
+  {
+    key: 'host',
+    flag: '--host',
+    env: 'HOST',
+    description: 'listen address',
+    defaultFor: fixed('0.0.0.0'),
+    parse: parseText,
+  },
+  {
+    key: 'longPollTimeoutMs',
+    flag: '--long-poll-timeout',
+    env: 'LONG_POLL_TIMEOUT_MS',
+    description: 'ms a long poll is held before 204',
+    defaultFor: fixed('60000'),
+    parse: POSITIVE_MS,
+  },
+  {
+    key: 'wsAuthTimeoutMs',
+    flag: '--ws-auth-timeout',
+    env: 'WS_AUTH_TIMEOUT_MS',
+    description: 'ms a WebSocket client has to send its token',
+    defaultFor: fixed('10000'),
+    parse: POSITIVE_MS,
+  },
+  {
+    key: 'wsPingIntervalMs',
+    flag: '--ws-ping-interval',
+    env: 'WS_PING_INTERVAL_MS',
+    description: 'ms between Ping messages on the event stream',
+    defaultFor: fixed('60000'),
+    parse: POSITIVE_MS,
+  },
+  {
+    key: 'tokenMode',
+    flag: '--token-mode',
+    env: 'TOKEN_MODE',
+    description: 'fixed tokens only, or also issue real HS256 JWTs',
+    defaultFor: fixed('fixed'),
+    parse: parseOneOf(['fixed', 'jwt'] as const),
+  },
+  {
+    key: 'tokenTtlSeconds',
+    flag: '--token-ttl',
+    env: 'TOKEN_TTL_SECONDS',
+    description: 'lifetime of issued JWTs in seconds (jwt mode)',
+    defaultFor: fixed('86400'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'jwtSecret',
+    flag: '--jwt-secret',
+    env: 'JWT_SECRET',
+    description: 'HS256 signing key for jwt mode (random per start when unset)',
+    defaultFor: fixed(undefined),
+    parse: parseText,
+  },
+  {
+    key: 'usersFile',
+    flag: '--users',
+    env: 'USERS_FILE',
+    description: 'JSON file replacing the built-in users',
+    defaultFor: fixed(undefined),
+    parse: parseText,
+  },
+  {
+    key: 'channelsFile',
+    flag: '--channels',
+    env: 'CHANNELS_FILE',
+    description: 'JSON file replacing the built-in channel catalog',
+    defaultFor: fixed(undefined),
+    parse: parseText,
+  },
+  {
+    key: 'recordingsDir',
+    flag: '--recordings',
+    env: 'RECORDINGS_DIR',
+    description: 'directory of recordings for replay',
+    defaultFor: fixed(undefined),
+    parse: parseText,
+  },
+  {
+    key: 'autoReplayIntervalMs',
+    flag: '--auto-replay-interval',
+    env: 'AUTO_REPLAY_MESSAGE_INTERVAL',
+    description: 'replay one recorded message every this many ms (off when unset)',
+    defaultFor: fixed(undefined),
+    parse: POSITIVE_MS,
+  },
+  {
+    key: 'initialDelayMs',
+    flag: '--initial-delay',
+    env: 'INITIAL_DELAY',
+    description: 'ms before the first replayed message (default: the interval)',
+    defaultFor: fixed(undefined),
+    parse: MS,
+  },
+  {
+    key: 'maxDelayMs',
+    flag: '--max-delay',
+    env: 'MAX_DELAY',
+    description: 'cap in ms on each recorded gap in timed replay',
+    defaultFor: fixed(undefined),
+    parse: MS,
+  },
+  {
+    key: 'replayRebaseDates',
+    flag: '--rebase-dates',
+    env: 'REPLAY_REBASE_DATES',
+    description: 'shift recorded race dates so the recording happens today',
+    defaultFor: fixed('false'),
+    parse: parseBoolean,
+  },
+  {
+    key: 'eventsDefaultLimit',
+    flag: undefined,
+    env: 'EVENTS_DEFAULT_LIMIT',
+    description: 'events per page when limit is omitted or 0',
+    defaultFor: fixed('100'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'eventsMaxLimit',
+    flag: undefined,
+    env: 'EVENTS_MAX_LIMIT',
+    description: 'largest page; bigger limits are clamped',
+    defaultFor: fixed('10000'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'eventStoreMax',
+    flag: undefined,
+    env: 'EVENT_STORE_MAX',
+    description: 'durable events kept (oldest dropped first)',
+    defaultFor: fixed('1000000'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'legacyQueueRetentionMs',
+    flag: undefined,
+    env: 'LEGACY_QUEUE_RETENTION_MS',
+    description: 'how long a queued legacy message is kept',
+    defaultFor: fixed('86400000'),
+    parse: POSITIVE_MS,
+  },
+  {
+    key: 'legacyQueueMax',
+    flag: undefined,
+    env: 'LEGACY_QUEUE_MAX',
+    description: 'queued legacy messages kept per user (oldest dropped first)',
+    defaultFor: fixed('10000'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'maxBodyBytes',
+    flag: undefined,
+    env: 'MAX_BODY_BYTES',
+    description: 'largest accepted request body (413 above)',
+    defaultFor: fixed(String(1024 * 1024)),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'wsMaxBufferedBytes',
+    flag: undefined,
+    env: 'WS_MAX_BUFFERED_BYTES',
+    description: 'unsent bytes a slow WebSocket client may build up before it is dropped',
+    defaultFor: fixed(String(4 * 1024 * 1024)),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'logLevel',
+    flag: '--log-level',
+    env: 'LOG_LEVEL',
+    description: 'log level',
+    defaultFor: fixed('info'),
+    parse: parseOneOf(LOG_LEVELS),
+  },
+];
+
+/**
+ * Turns raw strings (flag or env values, keyed by setting) into settings, filling defaults.
+ * A bad value throws CONFIG_INVALID naming the variable, for the CLI to print and exit 2.
+ */
+export function parseSettings(
+  kind: SimulatorKind,
+  raw: Partial<Record<SettingKey, string | undefined>>,
+): SimulatorSettings {
+  const values: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const given = raw[spec.key];
+    const text = given ?? spec.defaultFor(kind);
+    if (text === undefined) {
+      values[spec.key] = undefined;
+      continue;
+    }
+    try {
+      values[spec.key] = spec.parse(text);
+    } catch (err) {
+      const name = spec.flag ? `${spec.env} (${spec.flag})` : spec.env;
+      throw coreError('CONFIG_INVALID', `${name}: ${(err as Error).message}`);
+    }
+  }
+  return resolveSettings(kind, values as Partial<SimulatorSettings>);
+}
+
+/** Fills defaults for settings given as values (tests, embedders) and checks cross-field rules. */
+export function resolveSettings(
+  kind: SimulatorKind,
+  partial: Partial<SimulatorSettings> = {},
+): SimulatorSettings {
+  const merged: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const given = partial[spec.key];
+    if (given !== undefined) {
+      merged[spec.key] = given;
+    } else {
+      const text = spec.defaultFor(kind);
+      merged[spec.key] = text === undefined ? undefined : spec.parse(text);
+    }
+  }
+  const settings = merged as unknown as SimulatorSettings;
+  if (settings.eventsDefaultLimit > settings.eventsMaxLimit) {
+    throw coreError(
+      'CONFIG_INVALID',
+      `EVENTS_DEFAULT_LIMIT (${settings.eventsDefaultLimit}) must not exceed EVENTS_MAX_LIMIT (${settings.eventsMaxLimit})`,
+    );
+  }
+  return Object.freeze(settings);
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Clock } from './clock';
+import { coreError } from './errors';
+import type { TokenMode } from './settings';
+import type { User, UserTable } from './users';
+
+export interface TokenServiceOptions {
+  users: UserTable;
+  mode: TokenMode;
+  ttlSeconds: number;
+  /** HS256 key; a random one when omitted (JWTs then die with the process, like a real restart). */
+  secret?: string | undefined;
+  clock: Clock;
+}
+
+/** `Bearer <token>` (scheme case-insensitive) -> token; anything else -> undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** `Basic base64(key:secret)` -> credentials; the secret may itself contain colons. */
+export function parseBasicCredentials(
+  header: string | undefined,
+): { key: string; secret: string } | undefined {
+  const match = header === undefined ? null : /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+/**
+ * Issues and checks bearer tokens. Fixed tokens (users table) are valid in every mode, so test
+ * suites can hard-code them; jwt mode additionally issues real expiring HS256 tokens.
+ */
+export class TokenService {
+  private readonly secret: string;
+
+  constructor(private readonly options: TokenServiceOptions) {
+    this.secret = options.secret ?? randomBytes(32).toString('hex');
+  }
+
+  get mode(): TokenMode {
+    return this.options.mode;
+  }
+
+  issue(user: User): string {
+    if (this.options.mode === 'fixed') return user.token;
+    const iat = Math.floor(this.options.clock.now() / 1000);
+    return jwt.sign({ sub: user.key, iat, exp: iat + this.options.ttlSeconds }, this.secret, {
+      algorithm: 'HS256',
+    });
+  }
+
+  /** The user behind an `authorization` header, or a 401 SimError saying what is wrong. */
+  verifyAuthorization(header: string | undefined): User {
+    if (header === undefined || header.trim() === '') {
+      throw coreError('TOKEN_MISSING', 'missing authorization header; send "Authorization: Bearer <token>"');
+    }
+    const token = bearerToken(header);
+    if (token === undefined) {
+      throw coreError('TOKEN_INVALID', 'malformed authorization header; expected "Bearer <token>"');
+    }
+    return this.verifyToken(token);
+  }
+
+  verifyToken(token: string): User {
+    const fixed = this.options.users.byToken(token);
+    if (fixed) return fixed;
+    if (this.options.mode !== 'jwt' || token.split('.').length !== 3) {
+      throw coreError('TOKEN_INVALID', 'unknown token');
+    }
+    let claims: jwt.JwtPayload | string;
+    try {
+      claims = jwt.verify(token, this.secret, {
+        algorithms: ['HS256'],
+        clockTimestamp: Math.floor(this.options.clock.now() / 1000),
+      });
+    } catch (err) {
+      if (err instanceof jwt.TokenExpiredError)
+        throw coreError('TOKEN_EXPIRED', 'token expired; authenticate again');
+      throw coreError('TOKEN_INVALID', 'invalid token');
+    }
+    const user = typeof claims === 'object' && claims.sub ? this.options.users.byKey(claims.sub) : undefined;
+    if (!user) throw coreError('TOKEN_INVALID', 'token names no known user');
+    return user;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Logger } from './logger';
+import { subscribes } from './subscription';
+import type { User } from './users';
+
+interface Subscriber<M> {
+  readonly user: User;
+  readonly deliver: (message: M, channel: string | null) => void;
+}
+
+/**
+ * Fan-out of transient data to connected clients, each seeing only its user's channels.
+ * Nothing is stored: a message published with no subscriber is gone.
+ */
+export class TransientHub<M> {
+  private readonly subscribers = new Set<Subscriber<M>>();
+
+  constructor(private readonly logger?: Logger) {}
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  subscribe(user: User, deliver: (message: M, channel: string | null) => void): () => void {
+    const subscriber = { user, deliver };
+    this.subscribers.add(subscriber);
+    return () => {
+      this.subscribers.delete(subscriber);
+    };
+  }
+
+  /** Delivers to every matching subscriber; returns how many received it. */
+  publish(channel: string | null, message: M): number {
+    let recipients = 0;
+    for (const subscriber of this.subscribers) {
+      if (!subscribes(subscriber.user, channel)) continue;
+      try {
+        subscriber.deliver(message, channel);
+        recipients++;
+      } catch (err) {
+        // One broken connection must not stop delivery to the others.
+        this.logger?.warn({ err, user: subscriber.user.key }, 'transient delivery failed');
+      }
+    }
+    return recipients;
+  }
+}

@@ -1,0 +1,40 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isSimError, type Logger } from '@racedata/core';
+import { jsonSimError } from '../errors';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/** The one place errors become responses: `{"status":"fail","message":...}` (decisions.md). */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const parserError = err as BodyParserError;
+    let error = isSimError(err) ? err : undefined;
+    if (!error && parserError.type === 'entity.too.large') {
+      error = jsonSimError('PAYLOAD_TOO_LARGE', `request body exceeds ${parserError.limit} bytes`);
+    } else if (!error && parserError.type === 'entity.parse.failed') {
+      error = jsonSimError('MALFORMED_JSON', 'request body is not valid JSON');
+    } else if (!error && typeof parserError.status === 'number' && parserError.status < 500) {
+      error = jsonSimError('INVALID_MESSAGE', (err as Error).message);
+    }
+    if (!error) {
+      logger.error({ err, method: req.method, path: req.path }, 'unexpected error');
+      error = jsonSimError('INTERNAL', 'unexpected error');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(error.status).json({ status: 'fail', message: error.message });
+  };
+}
+
+/** Unknown paths, and methods other than GET on the event endpoints (7.3: 404, not 405). */
+export function notFound(): RequestHandler {
+  return (req, _res, next) => {
+    next(jsonSimError('NOT_FOUND', `no route for ${req.method} ${req.path}`));
+  };
+}

@@ -1,0 +1,20 @@
+import type { RequestHandler } from 'express';
+import type { ChannelBus, Logger } from '@racedata/core';
+import { parseMessageInput } from '../message-input';
+
+/** POST /api/message: the simulator's injection endpoint (no authentication). */
+export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestHandler {
+  return (req, res) => {
+    const input = parseMessageInput(req.body, bus.catalog);
+    const result = bus.publish(input);
+    if (result.delivery === 'durable') {
+      logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
+      res.status(201).json({ status: 'success', data: { delivery: 'durable', event: result.event } });
+    } else {
+      logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');
+      res
+        .status(202)
+        .json({ status: 'success', data: { delivery: 'transient', recipients: result.recipients } });
+    }
+  };
+}

@@ -1,0 +1,121 @@
+import type { Express } from 'express';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import {
+  ChannelBus,
+  TokenService,
+  UpgradeRouter,
+  createHttpLifecycle,
+  jsonChannelCatalog,
+  resolveSettings,
+  silentLogger,
+  systemClock,
+  JSON_USERS,
+  UserTable,
+  type ChannelCatalog,
+  type Clock,
+  type EventInput,
+  type Logger,
+  type PublishResult,
+  type RecordedJsonMessage,
+  type Replayer,
+  type SimulatorSettings,
+} from '@racedata/core';
+import { createAutoReplay } from './auto-replay';
+import { createJsonApp } from './http/app';
+import { EventStream } from './ws/event-stream';
+import { dataMessage } from './ws/stream-messages';
+
+export interface JsonSimulatorDeps {
+  logger?: Logger;
+  clock?: Clock;
+  catalog?: ChannelCatalog;
+  users?: UserTable;
+  /** Played one per AUTO_REPLAY_MESSAGE_INTERVAL once the simulator listens. */
+  recordings?: readonly RecordedJsonMessage[];
+}
+
+export interface JsonSimulator {
+  readonly app: Express;
+  readonly server: Server;
+  readonly settings: SimulatorSettings;
+  readonly catalog: ChannelCatalog;
+  readonly users: UserTable;
+  readonly bus: ChannelBus<string>;
+  /** The interval replay, when AUTO_REPLAY_MESSAGE_INTERVAL and recordings are given. */
+  readonly replay: Replayer | undefined;
+  /** The path every injected or replayed message takes. */
+  publish(input: EventInput): PublishResult;
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  /** Answers held polls (204), closes WebSockets, stops timers; resolves when all is closed. */
+  close(): Promise<void>;
+  /** Runs on close(), before the server stops (replay timers and the like). */
+  onClose(task: () => void | Promise<void>): void;
+}
+
+export const EVENT_STREAM_PATH = '/customerapi/event-stream';
+
+export function createJsonSimulator(
+  settingsInput: Partial<SimulatorSettings> = {},
+  deps: JsonSimulatorDeps = {},
+): JsonSimulator {
+  const settings = resolveSettings('json', settingsInput);
+  const logger = deps.logger ?? silentLogger();
+  const clock = deps.clock ?? systemClock;
+  const catalog = deps.catalog ?? jsonChannelCatalog();
+  const users = deps.users ?? UserTable.fromJSON(JSON_USERS, catalog, 'built-in JSON users');
+  const tokens = new TokenService({
+    users,
+    mode: settings.tokenMode,
+    ttlSeconds: settings.tokenTtlSeconds,
+    secret: settings.jwtSecret,
+    clock,
+  });
+  const bus = new ChannelBus<string>({
+    catalog,
+    clock,
+    logger,
+    maxEvents: settings.eventStoreMax,
+    transientMessage: (input) => dataMessage(clock.now(), input),
+  });
+  const app = createJsonApp({ bus: bus as ChannelBus<unknown>, users, tokens, clock, logger, settings });
+  const stream = new EventStream({ hub: bus.transient, tokens, clock, logger, settings });
+  const replay = createAutoReplay({
+    settings,
+    recordings: deps.recordings ?? [],
+    clock,
+    logger,
+    publish: (input) => bus.publish(input),
+  });
+  const closeTasks: Array<() => void | Promise<void>> = [];
+  if (replay) closeTasks.push(() => replay.stop());
+  const lifecycle = createHttpLifecycle({
+    handler: app,
+    upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
+    beforeClose: async () => {
+      for (const task of closeTasks) await task();
+      bus.close();
+      await stream.close();
+    },
+  });
+
+  return {
+    app,
+    server: lifecycle.server,
+    settings,
+    catalog,
+    users,
+    bus,
+    replay,
+    publish: (input) => bus.publish(input),
+    listen: async (port = settings.port, host = settings.host) => {
+      const address = await lifecycle.listen(port, host);
+      replay?.start();
+      return address;
+    },
+    close: () => lifecycle.close(),
+    onClose: (task) => {
+      closeTasks.push(task);
+    },
+  };
+}

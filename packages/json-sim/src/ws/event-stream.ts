@@ -1,0 +1,136 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type {
+  Clock,
+  Logger,
+  SimulatorSettings,
+  TimerHandle,
+  TokenService,
+  TransientHub,
+} from '@racedata/core';
+import {
+  authenticatedMessage,
+  authenticationErrorMessage,
+  connectionMessage,
+  pingMessage,
+  tokenFromFirstMessage,
+} from './stream-messages';
+
+export interface EventStreamDeps {
+  hub: TransientHub<string>;
+  tokens: TokenService;
+  clock: Clock;
+  logger: Logger;
+  settings: Pick<SimulatorSettings, 'wsAuthTimeoutMs' | 'wsPingIntervalMs' | 'wsMaxBufferedBytes'>;
+}
+
+/** Close codes: 1008 policy violation after an authentication error (decisions.md). */
+const POLICY_VIOLATION = 1008;
+const GOING_AWAY = 1001;
+// A token is tiny; anything much larger is garbage and must not be buffered.
+const MAX_CLIENT_FRAME = 64 * 1024;
+
+/**
+ * /customerapi/event-stream (interface 3, 4.5): Connection on connect, the token as the first
+ * message within the deadline, then Data for the subscription's transient channels and Pings.
+ */
+export class EventStream {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
+  private readonly cleanups = new Set<() => void>();
+
+  constructor(private readonly deps: EventStreamDeps) {
+    this.wss.on('connection', (ws) => this.onConnection(ws));
+  }
+
+  get clientCount(): number {
+    return this.wss.clients.size;
+  }
+
+  readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit('connection', ws, req));
+  };
+
+  /** Closes every client (1001) and resolves once they are gone. */
+  async close(): Promise<void> {
+    for (const cleanup of [...this.cleanups]) cleanup();
+    const clients = [...this.wss.clients];
+    await Promise.all(
+      clients.map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === ws.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            ws.close(GOING_AWAY, 'server shutting down');
+            // A client that never answers the close handshake must not hold up shutdown.
+            setTimeout(() => ws.terminate(), 200).unref();
+          }),
+      ),
+    );
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private onConnection(ws: WebSocket): void {
+    const { clock, tokens, hub, logger, settings } = this.deps;
+    let authTimer: TimerHandle | undefined;
+    let pingTimer: TimerHandle | undefined;
+    let unsubscribe: (() => void) | undefined;
+    const cleanup = () => {
+      authTimer?.cancel();
+      pingTimer?.cancel();
+      unsubscribe?.();
+      this.cleanups.delete(cleanup);
+    };
+    this.cleanups.add(cleanup);
+    const reject = (message: string) => {
+      cleanup();
+      ws.send(authenticationErrorMessage(clock.now(), message));
+      ws.close(POLICY_VIOLATION, message.slice(0, 120));
+    };
+
+    ws.on('error', (err) => logger.debug({ err }, 'event-stream socket error'));
+    ws.on('close', cleanup);
+    ws.send(connectionMessage(clock.now(), settings.wsAuthTimeoutMs));
+    authTimer = clock.setTimeout(
+      () => reject(`No token received within ${Math.round(settings.wsAuthTimeoutMs / 1000)} seconds`),
+      settings.wsAuthTimeoutMs,
+    );
+
+    const onFirstMessage = (data: RawData) => {
+      authTimer?.cancel();
+      const token = tokenFromFirstMessage(rawToText(data));
+      let key: string;
+      try {
+        if (token === undefined) throw new Error('no token');
+        const user = tokens.verifyToken(token);
+        key = user.key;
+        // Subscribe only now: data raised before authentication is never delivered.
+        unsubscribe = hub.subscribe(user, (message) => this.deliver(ws, message));
+      } catch {
+        reject('Invalid token');
+        return;
+      }
+      ws.send(authenticatedMessage(clock.now(), key));
+      pingTimer = clock.setInterval(() => ws.send(pingMessage(clock.now())), settings.wsPingIntervalMs);
+      logger.debug({ user: key }, 'event-stream client authenticated');
+    };
+    ws.once('message', onFirstMessage);
+  }
+
+  // Slow readers are dropped rather than buffered without bound.
+  private deliver(ws: WebSocket, message: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > this.deps.settings.wsMaxBufferedBytes) {
+      this.deps.logger.warn({ buffered: ws.bufferedAmount }, 'event-stream client too slow; dropping it');
+      ws.terminate();
+      return;
+    }
+    ws.send(message);
+  }
+}
+
+function rawToText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { EventInput } from '@racedata/core';
+
+/** Every event-stream message shares type, timestamp and id (interface 2.7). */
+function envelope(type: string, now: number): { type: string; timestamp: string; id: string } {
+  return { type, timestamp: new Date(now).toISOString(), id: randomUUID() };
+}
+
+export function connectionMessage(now: number, deadlineMs: number): string {
+  const seconds = Math.round(deadlineMs / 1000);
+  return JSON.stringify({
+    ...envelope('Connection', now),
+    message: `Connected. Send your token as the first message within ${seconds} seconds.`,
+  });
+}
+
+export function authenticatedMessage(now: number, key: string): string {
+  return JSON.stringify({ ...envelope('Authenticated', now), message: `Authenticated as ${key}` });
+}
+
+export function authenticationErrorMessage(now: number, message: string): string {
+  return JSON.stringify({ ...envelope('AuthenticationError', now), message });
+}
+
+export function pingMessage(now: number): string {
+  return JSON.stringify(envelope('Ping', now));
+}
+
+/** Serialised once per event and shared by every recipient. */
+export function dataMessage(now: number, input: EventInput): string {
+  const data = {
+    channel: input.channel,
+    date: input.date,
+    ...(input.trackId !== undefined && { trackId: input.trackId }),
+    ...(input.raceNr !== undefined && { raceNr: input.raceNr }),
+    ...(input.startNr !== undefined && { startNr: input.startNr }),
+    payload: input.payload,
+  };
+  return JSON.stringify({ ...envelope('Data', now), data });
+}
+
+/**
+ * The first client message may be the raw token, `Bearer <token>`, or JSON `{"token"}` /
+ * `{"authorization": "Bearer ..."}` (decisions.md).
+ */
+export function tokenFromFirstMessage(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(trimmed) as Record<string, unknown>;
+      const value = parsed.token ?? parsed.authorization ?? parsed.Authorization;
+      return typeof value === 'string' ? stripBearer(value) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return trimmed === '' ? undefined : stripBearer(trimmed);
+}
+
+function stripBearer(value: string): string | undefined {
+  const token = value
+    .trim()
+    .replace(/^Bearer\s+/i, '')
+    .trim();
+  return token === '' || /\s/.test(token) ? undefined : token;
+}
