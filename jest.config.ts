@@ -3,19 +3,28 @@ import type { Config } from 'jest';
 const packages = ['core', 'legacy-sim', 'json-sim', 'cli'];
 
 // One project per package; @racedata/* resolves to sources so tests never need a prior build.
+const packageProjects = packages.map((name) => ({
+  displayName: name,
+  testEnvironment: 'node',
+  roots: [`<rootDir>/packages/${name}/test`],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+  },
+  moduleNameMapper: {
+    '^@racedata/(core|legacy-sim|json-sim|cli)$': '<rootDir>/packages/$1/src/index.ts',
+  },
+}));
+
 const config: Config = {
-  projects: packages.map((name) => ({
-    displayName: name,
-    testEnvironment: 'node',
-    roots: [`<rootDir>/packages/${name}/test`],
-    testMatch: ['**/*.test.ts'],
-    transform: {
-      '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+  projects: [
+    ...packageProjects,
+    {
+      ...packageProjects[0],
+      displayName: 'bench',
+      roots: ['<rootDir>/bench/test'],
     },
-    moduleNameMapper: {
-      '^@racedata/(core|legacy-sim|json-sim|cli)$': '<rootDir>/packages/$1/src/index.ts',
-    },
-  })),
+  ],
   testTimeout: 20000,
 };
 

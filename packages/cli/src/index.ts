@@ -1,2 +1,3 @@
 export { buildProgram, run, main, processContext } from './main';
 export type { CliContext } from './context';
+export { settingsMarkdownTable } from './settings-table';

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isSimError } from '@racedata/core';
 import { EXIT_BAD_CONFIG, type CliContext } from './context';
+import { envValue } from './env';
 import { registerReplayCommand } from './replay/replay-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
@@ -32,7 +33,7 @@ export function buildProgram(ctx: CliContext): Command {
   all.addOption(new Option('--json-port <value>', 'JSON simulator port (env JSON_PORT, default 3000)'));
   addSettingOptions(all, 'all').action(async (flags: Record<string, unknown>) => {
     const port = (flag: unknown, env: string, fallback: string) =>
-      (typeof flag === 'string' ? flag : undefined) ?? ctx.env[env] ?? fallback;
+      (typeof flag === 'string' ? flag : undefined) ?? envValue(ctx.env, env) ?? fallback;
     await runSimulators(ctx, [
       {
         kind: 'legacy',

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { envValue } from './env';
 import {
   SETTINGS,
   parseSettings,
@@ -36,7 +37,7 @@ export function resolveCliSettings(
   for (const spec of SETTINGS) {
     const fromFlag = spec.flag ? flags[flagName(spec.flag)] : undefined;
     const value =
-      overrides[spec.key] ?? (typeof fromFlag === 'string' ? fromFlag : undefined) ?? env[spec.env];
+      overrides[spec.key] ?? (typeof fromFlag === 'string' ? fromFlag : undefined) ?? envValue(env, spec.env);
     if (value !== undefined) raw[spec.key] = value;
   }
   return parseSettings(kind, raw);

@@ -109,7 +109,7 @@ export class EventStore {
   /** Events after `afterId` in the channels (optionally within dates and exact ids), oldest first. */
   query(filter: EventFilter): EventPage {
     const sources: AppendLog<StoredEvent>[] = [];
-    for (const name of filter.channels) {
+    for (const name of new Set(filter.channels)) {
       const index = this.channels.get(name);
       if (!index) continue;
       if (filter.startDate === undefined && filter.endDate === undefined) {

@@ -86,19 +86,19 @@ export class LegacyQueues {
     const entry = queue.entries.find((e) => !e.leased);
     if (entry && queue.takers.length === 0) return Promise.resolve(this.lease(queue, entry));
     return new Promise((resolve) => {
-      let timer: TimerHandle | undefined;
       const signal = options.signal;
+      // Callbacks below only run after every binding exists: the timer fires later, dispatch runs last.
+      const timer: TimerHandle = this.options.clock.setTimeout(() => finish(undefined), options.timeoutMs);
       const finish = (lease: Lease | undefined) => {
         const at = queue.takers.indexOf(taker);
         if (at >= 0) queue.takers.splice(at, 1);
-        timer?.cancel();
+        timer.cancel();
         signal?.removeEventListener('abort', onAbort);
         resolve(lease);
       };
       const taker: Taker = { resolve: finish };
       const onAbort = () => finish(undefined);
       queue.takers.push(taker);
-      timer = this.options.clock.setTimeout(() => finish(undefined), options.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.dispatch(queue);
     });
@@ -159,6 +159,7 @@ export class LegacyQueues {
         if (settled) return;
         settled = true;
         entry.leased = false;
+        this.prune(queue);
         if (queue.entries.includes(entry)) this.dispatch(queue);
       },
     };

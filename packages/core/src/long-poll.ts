@@ -25,19 +25,18 @@ export class LongPollHub {
     if (this.closed) return Promise.resolve('closed');
     if (signal?.aborted) return Promise.resolve('aborted');
     return new Promise<WaitOutcome>((resolve) => {
-      let timer: TimerHandle | undefined;
+      const timer: TimerHandle = this.clock.setTimeout(() => waiter.settle('timeout'), timeoutMs);
       const onAbort = () => waiter.settle('aborted');
       const waiter: Waiter = {
         accepts,
         settle: (outcome) => {
           if (!this.waiters.delete(waiter)) return;
-          timer?.cancel();
+          timer.cancel();
           signal?.removeEventListener('abort', onAbort);
           resolve(outcome);
         },
       };
       this.waiters.add(waiter);
-      timer = this.clock.setTimeout(() => waiter.settle('timeout'), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }

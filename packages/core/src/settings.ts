@@ -81,8 +81,10 @@ function parseText(raw: string): string {
 }
 
 const fixed = (value: string | undefined) => () => value;
-const MS = parseInteger(0);
-const POSITIVE_MS = parseInteger(1);
+// Node fires a timer longer than 2^31-1 ms after 1 ms, so anything handed to a timer stops there.
+export const MAX_TIMER_MS = 2_147_483_647;
+const MS = parseInteger(0, MAX_TIMER_MS);
+const POSITIVE_MS = parseInteger(1, MAX_TIMER_MS);
 
 export const SETTINGS: readonly SettingSpec[] = [
   {
@@ -235,7 +237,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'LEGACY_QUEUE_RETENTION_MS',
     description: 'how long a queued legacy message is kept',
     defaultFor: fixed('86400000'),
-    parse: POSITIVE_MS,
+    parse: parseInteger(1),
   },
   {
     key: 'legacyQueueMax',

@@ -4,7 +4,8 @@ import type { User } from './users';
 
 interface Subscriber<M> {
   readonly user: User;
-  readonly deliver: (message: M, channel: string | null) => void;
+  /** Returns false when the message could not be handed over (the socket is closing). */
+  readonly deliver: (message: M, channel: string | null) => boolean | void;
 }
 
 /**
@@ -20,7 +21,7 @@ export class TransientHub<M> {
     return this.subscribers.size;
   }
 
-  subscribe(user: User, deliver: (message: M, channel: string | null) => void): () => void {
+  subscribe(user: User, deliver: (message: M, channel: string | null) => boolean | void): () => void {
     const subscriber = { user, deliver };
     this.subscribers.add(subscriber);
     return () => {
@@ -34,8 +35,7 @@ export class TransientHub<M> {
     for (const subscriber of this.subscribers) {
       if (!subscribes(subscriber.user, channel)) continue;
       try {
-        subscriber.deliver(message, channel);
-        recipients++;
+        if (subscriber.deliver(message, channel) !== false) recipients++;
       } catch (err) {
         // One broken connection must not stop delivery to the others.
         this.logger?.warn({ err, user: subscriber.user.key }, 'transient delivery failed');

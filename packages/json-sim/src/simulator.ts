@@ -6,6 +6,7 @@ import {
   TokenService,
   UpgradeRouter,
   createHttpLifecycle,
+  createIntervalReplay,
   jsonChannelCatalog,
   resolveSettings,
   silentLogger,
@@ -21,7 +22,6 @@ import {
   type Replayer,
   type SimulatorSettings,
 } from '@racedata/core';
-import { createAutoReplay } from './auto-replay';
 import { createJsonApp } from './http/app';
 import { EventStream } from './ws/event-stream';
 import { dataMessage } from './ws/stream-messages';
@@ -80,12 +80,14 @@ export function createJsonSimulator(
   });
   const app = createJsonApp({ bus: bus as ChannelBus<unknown>, users, tokens, clock, logger, settings });
   const stream = new EventStream({ hub: bus.transient, tokens, clock, logger, settings });
-  const replay = createAutoReplay({
+  const replay = createIntervalReplay({
     settings,
     recordings: deps.recordings ?? [],
     clock,
     logger,
-    publish: (input) => bus.publish(input),
+    deliver: (recorded) => {
+      bus.publish(recorded.message);
+    },
   });
   const closeTasks: Array<() => void | Promise<void>> = [];
   if (replay) closeTasks.push(() => replay.stop());

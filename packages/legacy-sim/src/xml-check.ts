@@ -23,7 +23,8 @@ function scan(xml: string): Scan {
     const lt = xml.indexOf('<', i);
     const textEnd = lt === -1 ? xml.length : lt;
     const text = xml.slice(i, textEnd);
-    if (depth === 0 && text.replace(/^\uFEFF/, '').trim() !== '') return fail('text outside the root element');
+    if (depth === 0 && text.replace(/^\uFEFF/, '').trim() !== '')
+      return fail('text outside the root element');
     const bad = badReference(text);
     if (bad) return fail(bad);
     if (lt === -1) break;
@@ -94,7 +95,8 @@ function badReference(text: string): string | undefined {
 
 /** Throws EMPTY_BODY, XML_DOCTYPE_FORBIDDEN or INVALID_XML unless `xml` is one well-formed document. */
 export function assertWellFormedXml(xml: string): void {
-  if (xml.trim() === '') throw legacySimError('EMPTY_BODY', 'request body is empty; expected an XML document');
+  if (xml.trim() === '')
+    throw legacySimError('EMPTY_BODY', 'request body is empty; expected an XML document');
   const found = scan(xml);
   if (found.doctype) {
     throw legacySimError('XML_DOCTYPE_FORBIDDEN', 'DOCTYPE and entity declarations are not accepted');

@@ -77,10 +77,7 @@ describe('serializeFrame', () => {
   });
 
   it('is read back by the parser', () => {
-    const text = serializeFrame(
-      { command: 'MESSAGE', headers: [['x', 'a:b\nc']], body: 'with\0nul' },
-      '1.2',
-    );
+    const text = serializeFrame({ command: 'MESSAGE', headers: [['x', 'a:b\nc']], body: 'with\0nul' }, '1.2');
     const [frame] = parseAll(text);
     expect(frame?.headers.x).toBe('a:b\nc');
     expect(frame?.body.toString()).toBe('with\0nul');

@@ -40,17 +40,26 @@ export interface ReplayerOptions<M extends { readonly at: number }> {
 export interface Replayer {
   /** Schedules the first message; calling it again does nothing. */
   start(): void;
-  /** Cancels what is scheduled and resolves once a delivery in flight has settled. */
+  /**
+   * Cancels what is scheduled and resolves once a delivery in flight has settled; if that
+   * delivery fails after stop() it counts as cancelled, not failed.
+   */
   stop(): Promise<void>;
   stats(): ReplayStats;
   /** Resolves when a non-looping replay has handled its last message, or after stop(). */
   readonly done: Promise<void>;
 }
 
+/** Node fires a longer setTimeout at once, so no replay wait may exceed it (about 24.8 days). */
+export const MAX_REPLAY_DELAY_MS = 2_147_483_647;
+
 function checkSchedule(schedule: ReplaySchedule): void {
   const bad = (what: string, value: number | undefined, min: number) =>
-    value !== undefined && !(Number.isFinite(value) && value >= min)
-      ? coreError('CONFIG_INVALID', `replay ${what} must be a number >= ${min}, got ${value}`)
+    value !== undefined && !(Number.isFinite(value) && value >= min && value <= MAX_REPLAY_DELAY_MS)
+      ? coreError(
+          'CONFIG_INVALID',
+          `replay ${what} must be a number from ${min} to ${MAX_REPLAY_DELAY_MS}, got ${value}`,
+        )
       : undefined;
   const error =
     schedule.mode === 'interval'
@@ -96,13 +105,18 @@ export function createReplayer<M extends { readonly at: number }>(options: Repla
   const gapBefore = (next: number, wrapped: boolean): number => {
     if (schedule.mode === 'interval') return schedule.intervalMs;
     if (wrapped) return firstDelay;
-    const recorded = Math.max(0, messages[next]!.at - messages[next - 1]!.at);
+    const recorded = Math.min(MAX_REPLAY_DELAY_MS, Math.max(0, messages[next]!.at - messages[next - 1]!.at));
     return schedule.maxDelayMs === undefined ? recorded : Math.min(recorded, schedule.maxDelayMs);
   };
 
   const onFailure = (message: M, err: unknown) => {
-    failed += 1;
     const reason = err instanceof Error ? err.message : String(err);
+    // stop() may cancel the delivery in flight (the CLI aborts its post); that is not a failure.
+    if (state === 'stopped') {
+      logger?.debug({ source: describe(message), err: reason }, 'delivery cancelled');
+      return;
+    }
+    failed += 1;
     logger?.error({ source: describe(message), err: reason }, 'replayed message not delivered');
   };
 

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { UpgradeRouter } from './upgrade-router';
 
@@ -24,7 +25,17 @@ export function createHttpLifecycle(options: HttpLifecycleOptions): HttpLifecycl
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
-  if (options.upgrades) server.on('upgrade', options.upgrades.handle);
+  // Upgraded sockets leave the server's connection list, so closeAllConnections() cannot reach a
+  // WebSocket the endpoint missed; keep them here to cut at the end of the grace period.
+  const upgraded = new Set<Duplex>();
+  if (options.upgrades) {
+    const route = options.upgrades.handle;
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+      route(req, socket, head);
+    });
+  }
   let closing: Promise<void> | undefined;
 
   return {
@@ -43,7 +54,10 @@ export function createHttpLifecycle(options: HttpLifecycleOptions): HttpLifecycl
         await options.beforeClose?.();
         if (!server.listening) return;
         await new Promise<void>((resolve) => {
-          const grace = setTimeout(() => server.closeAllConnections(), options.graceMs ?? 250);
+          const grace = setTimeout(() => {
+            server.closeAllConnections();
+            for (const socket of upgraded) socket.destroy();
+          }, options.graceMs ?? 250);
           server.close(() => {
             clearTimeout(grace);
             resolve();

@@ -28,7 +28,8 @@ export class UpgradeRouter {
 
   readonly handle = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // Only the path matters; parsing the whole target with URL throws on junk like "http://[::1/".
+    const pathname = (req.url ?? '/').split('?')[0] as string;
     const handler = this.routes.get(pathname) ?? this.routes.get(pathname.replace(/\/+$/, ''));
     if (!handler) {
       rejectUpgrade(socket, 404, `no WebSocket endpoint at ${pathname}`);

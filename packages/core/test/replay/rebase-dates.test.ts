@@ -57,7 +57,8 @@ describe('replay: rebaseDates', () => {
   });
 
   it('shifts dates inside legacy XML and payload keys, taking the race date from the date attribute', () => {
-    const xml = '<Result date="2024-05-11" foaled="2019-04-01"><Race start="2024-05-11T14:30:00+02:00"/></Result>';
+    const xml =
+      '<Result date="2024-05-11" foaled="2019-04-01"><Race start="2024-05-11T14:30:00+02:00"/></Result>';
     const [rebased] = rebaseDates([legacyMsg(xml)], '2024-05-13');
     expect(rebased!.xml).toBe(
       '<Result date="2024-05-13" foaled="2019-04-03"><Race start="2024-05-13T14:30:00+02:00"/></Result>',

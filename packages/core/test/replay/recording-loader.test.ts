@@ -18,7 +18,10 @@ afterEach(async () => {
 async function write(rel: string, lines: Array<object | string>): Promise<string> {
   const file = path.join(dir, rel);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  await fs.writeFile(
+    file,
+    lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n',
+  );
   return file;
 }
 
@@ -44,7 +47,11 @@ const json = (at: string, extra: object = {}) => ({
 
 describe('replay: parseRecordingLine', () => {
   it('reads a legacy line', () => {
-    const result = parseRecordingLine('legacy', JSON.stringify(legacy('2024-05-11T10:00:00.000Z')), 'a.jsonl:1');
+    const result = parseRecordingLine(
+      'legacy',
+      JSON.stringify(legacy('2024-05-11T10:00:00.000Z')),
+      'a.jsonl:1',
+    );
     expect(result).toEqual({
       ok: true,
       message: {
@@ -68,7 +75,12 @@ describe('replay: parseRecordingLine', () => {
         kind: 'json',
         at: Date.UTC(2024, 4, 11, 10),
         delivery: 'transient',
-        message: { channel: 'TimeToStartTrot', date: '2024-05-11', trackId: 901, payload: { secondsToStart: 10 } },
+        message: {
+          channel: 'TimeToStartTrot',
+          date: '2024-05-11',
+          trackId: 901,
+          payload: { secondsToStart: 10 },
+        },
         source: 'b.jsonl:3',
       },
     });
@@ -144,7 +156,12 @@ describe('replay: loadRecordings', () => {
     expect(loaded.problems).toEqual([]);
     expect(loaded.files.map((f) => path.basename(f))).toEqual(['a.jsonl', 'b.jsonl']);
     expect(loaded.messages.map((m) => m.message.payload.n)).toEqual(['b1', 'a3', 'a1', 'b2']);
-    expect(loaded.messages.map((m) => m.source)).toEqual(['b.jsonl:1', 'a.jsonl:3', 'a.jsonl:1', 'b.jsonl:2']);
+    expect(loaded.messages.map((m) => m.source)).toEqual([
+      'b.jsonl:1',
+      'a.jsonl:3',
+      'a.jsonl:1',
+      'b.jsonl:2',
+    ]);
   });
 
   it('refuses a broken file whole, naming each bad line, and keeps the good files', async () => {
@@ -164,7 +181,10 @@ describe('replay: loadRecordings', () => {
   });
 
   it('caps the problems listed for one file', async () => {
-    await write('json/bad.jsonl', Array.from({ length: 25 }, () => '{'));
+    await write(
+      'json/bad.jsonl',
+      Array.from({ length: 25 }, () => '{'),
+    );
     const loaded = await loadRecordings(dir, 'json');
     expect(loaded.problems).toHaveLength(11);
     expect(loaded.problems[10]?.message).toBe('15 more invalid line(s) not listed');

@@ -116,6 +116,15 @@ describe('replay: createReplayer, timed mode', () => {
     expect(looped.replayer.stats().loops).toBe(2);
   });
 
+  it('never waits longer than a Node timer can', () => {
+    const month = 31 * 86_400_000;
+    const { clock, replayer, times } = setup(msgs(0, month), { schedule: { mode: 'timed' } });
+    replayer.start();
+    clock.advance(month);
+    expect(times()).toEqual([0, 2_147_483_647]);
+    expect(() => setup(msgs(0), { schedule: { mode: 'timed', maxDelayMs: 2 ** 31 } })).toThrow(/max delay/);
+  });
+
   it('treats out-of-order timestamps as no gap', () => {
     const { clock, replayer, times } = setup(msgs(100, 0, 50), { schedule: { mode: 'timed' } });
     replayer.start();
@@ -237,5 +246,24 @@ describe('replay: createReplayer, stopping and failures', () => {
     replayer.start();
     await replayer.done;
     expect(replayer.stats()).toEqual({ sent: 0, failed: 0, position: 0, total: 0, loops: 0 });
+  });
+});
+
+describe('replay: createReplayer, cancelling', () => {
+  it('does not count a delivery that fails because stop() cancelled it', async () => {
+    const clock = new ManualClock();
+    let cancel!: (err: Error) => void;
+    const replayer = createReplayer<Msg>({
+      messages: msgs(0, 1),
+      schedule: { mode: 'interval', intervalMs: 10 },
+      clock,
+      deliver: () => new Promise<void>((_resolve, reject) => (cancel = reject)),
+    });
+    replayer.start();
+    clock.advance(10);
+    const stopping = replayer.stop();
+    cancel(new Error('aborted'));
+    await stopping;
+    expect(replayer.stats()).toEqual({ sent: 0, failed: 0, position: 1, total: 2, loops: 0 });
   });
 });

@@ -33,6 +33,8 @@ export function createJsonApp(deps: JsonAppDeps): Express {
     json,
     authenticateRoute(users, tokens),
   );
+  // Express answers HEAD with GET routes; section 7.3 allows GET only.
+  app.head(['/customerapi/events', '/customerapi/filtered-events'], notFound());
   app.get('/customerapi/events', authed, eventsRoute({ bus, clock, settings }));
   app.get('/customerapi/filtered-events', authed, filteredEventsRoute({ bus, settings }));
   app.post('/api/message', json, messageRoute(bus, logger));

@@ -10,6 +10,7 @@ import type {
   TransientHub,
 } from '@racedata/core';
 import {
+  describeDeadline,
   authenticatedMessage,
   authenticationErrorMessage,
   connectionMessage,
@@ -72,11 +73,14 @@ export class EventStream {
 
   private onConnection(ws: WebSocket): void {
     const { clock, tokens, hub, logger, settings } = this.deps;
-    let authTimer: TimerHandle | undefined;
+    const authTimer: TimerHandle = clock.setTimeout(
+      () => reject(`No token received within ${describeDeadline(settings.wsAuthTimeoutMs)}`),
+      settings.wsAuthTimeoutMs,
+    );
     let pingTimer: TimerHandle | undefined;
     let unsubscribe: (() => void) | undefined;
     const cleanup = () => {
-      authTimer?.cancel();
+      authTimer.cancel();
       pingTimer?.cancel();
       unsubscribe?.();
       this.cleanups.delete(cleanup);
@@ -91,13 +95,9 @@ export class EventStream {
     ws.on('error', (err) => logger.debug({ err }, 'event-stream socket error'));
     ws.on('close', cleanup);
     ws.send(connectionMessage(clock.now(), settings.wsAuthTimeoutMs));
-    authTimer = clock.setTimeout(
-      () => reject(`No token received within ${Math.round(settings.wsAuthTimeoutMs / 1000)} seconds`),
-      settings.wsAuthTimeoutMs,
-    );
 
     const onFirstMessage = (data: RawData) => {
-      authTimer?.cancel();
+      authTimer.cancel();
       const token = tokenFromFirstMessage(rawToText(data));
       let key: string;
       try {
@@ -118,14 +118,15 @@ export class EventStream {
   }
 
   // Slow readers are dropped rather than buffered without bound.
-  private deliver(ws: WebSocket, message: string): void {
-    if (ws.readyState !== ws.OPEN) return;
+  private deliver(ws: WebSocket, message: string): boolean {
+    if (ws.readyState !== ws.OPEN) return false;
     if (ws.bufferedAmount > this.deps.settings.wsMaxBufferedBytes) {
       this.deps.logger.warn({ buffered: ws.bufferedAmount }, 'event-stream client too slow; dropping it');
       ws.terminate();
-      return;
+      return false;
     }
     ws.send(message);
+    return true;
   }
 }
 

@@ -6,11 +6,16 @@ function envelope(type: string, now: number): { type: string; timestamp: string;
   return { type, timestamp: new Date(now).toISOString(), id: randomUUID() };
 }
 
+/** "10 seconds" at the default; short test deadlines read "300 ms" rather than "0 seconds". */
+export function describeDeadline(ms: number): string {
+  if (ms % 1000 !== 0) return `${ms} ms`;
+  return ms === 1000 ? '1 second' : `${ms / 1000} seconds`;
+}
+
 export function connectionMessage(now: number, deadlineMs: number): string {
-  const seconds = Math.round(deadlineMs / 1000);
   return JSON.stringify({
     ...envelope('Connection', now),
-    message: `Connected. Send your token as the first message within ${seconds} seconds.`,
+    message: `Connected. Send your token as the first message within ${describeDeadline(deadlineMs)}.`,
   });
 }
 
@@ -45,10 +50,13 @@ export function dataMessage(now: number, input: EventInput): string {
  */
 export function tokenFromFirstMessage(text: string): string | undefined {
   const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
+  // `ws.send(JSON.stringify(token))` sends a quoted string; take it as the raw token it wraps.
+  if (trimmed.startsWith('{') || trimmed.startsWith('"')) {
     try {
-      const parsed = JSON.parse(trimmed) as Record<string, unknown>;
-      const value = parsed.token ?? parsed.authorization ?? parsed.Authorization;
+      const parsed = JSON.parse(trimmed) as unknown;
+      if (typeof parsed === 'string') return stripBearer(parsed);
+      const record = (parsed ?? {}) as Record<string, unknown>;
+      const value = record.token ?? record.authorization ?? record.Authorization;
       return typeof value === 'string' ? stripBearer(value) : undefined;
     } catch {
       return undefined;

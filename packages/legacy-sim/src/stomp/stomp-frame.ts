@@ -89,7 +89,9 @@ export function serializeFrame(frame: OutgoingFrame, version: StompVersion): str
   let hasLength = false;
   for (const [name, value] of frame.headers ?? []) {
     if (name === 'content-length') hasLength = true;
-    lines.push(escape ? `${escapeHeader(name, version)}:${escapeHeader(value, version)}` : `${name}:${value}`);
+    lines.push(
+      escape ? `${escapeHeader(name, version)}:${escapeHeader(value, version)}` : `${name}:${value}`,
+    );
   }
   if (body.length > 0 && !hasLength) lines.push(`content-length:${Buffer.byteLength(body, 'utf8')}`);
   return `${lines.join('\n')}\n\n${body}\0`;

@@ -139,7 +139,10 @@ export class StompParser {
       const lf = this.buf.indexOf(LF, lineStart);
       const lineEnd = lf === -1 ? this.buf.length : lf > lineStart && this.buf[lf - 1] === CR ? lf - 1 : lf;
       if (lineEnd - lineStart > maxHeaderLineBytes) {
-        throw new StompFrameError('header-line-too-long', `a header line exceeds ${maxHeaderLineBytes} bytes`);
+        throw new StompFrameError(
+          'header-line-too-long',
+          `a header line exceeds ${maxHeaderLineBytes} bytes`,
+        );
       }
       if (lines.length === 0) this.checkCommand(lineStart, lineEnd, lf !== -1);
       if (lf === -1) return undefined;

@@ -1,0 +1,56 @@
+/** Sizes and durations of one run; quick mode is the smoke run a test drives in about a minute. */
+export interface BenchConfig {
+  readonly quick: boolean;
+  readonly latency: { readonly clients: number; readonly messages: number; readonly rounds: number };
+  readonly fanOut: {
+    readonly clients: number;
+    readonly roundMs: number;
+    readonly rounds: number;
+    /** Messages posted but not yet delivered to every client; keeps buffers bounded. */
+    readonly window: number;
+  };
+  readonly read: {
+    readonly connections: number;
+    readonly roundSeconds: number;
+    readonly rounds: number;
+    readonly pagingEvents: number;
+    readonly filteredEvents: number;
+  };
+  readonly startUp: { readonly repeats: number };
+  readonly memory: {
+    readonly durableEvents: number;
+    readonly legacyMessages: number;
+    readonly eventCap: number;
+    readonly legacyCap: number;
+    /** Injected messages as a multiple of the cap in the sustained run. */
+    readonly capMultiple: number;
+  };
+  /** How long a profiled rerun of a missed measure drives the simulator. */
+  readonly profileMs: number;
+}
+
+export const FULL_CONFIG: BenchConfig = {
+  quick: false,
+  latency: { clients: 200, messages: 2000, rounds: 4 },
+  fanOut: { clients: 1000, roundMs: 4000, rounds: 3, window: 16 },
+  read: { connections: 32, roundSeconds: 5, rounds: 3, pagingEvents: 100_000, filteredEvents: 1_000_000 },
+  startUp: { repeats: 10 },
+  memory: {
+    durableEvents: 1_000_000,
+    legacyMessages: 100_000,
+    eventCap: 20_000,
+    legacyCap: 5_000,
+    capMultiple: 6,
+  },
+  profileMs: 6000,
+};
+
+export const QUICK_CONFIG: BenchConfig = {
+  quick: true,
+  latency: { clients: 10, messages: 40, rounds: 2 },
+  fanOut: { clients: 50, roundMs: 400, rounds: 1, window: 8 },
+  read: { connections: 8, roundSeconds: 1, rounds: 1, pagingEvents: 5_000, filteredEvents: 20_000 },
+  startUp: { repeats: 1 },
+  memory: { durableEvents: 20_000, legacyMessages: 5_000, eventCap: 1_000, legacyCap: 500, capMultiple: 3 },
+  profileMs: 1500,
+};

@@ -1,0 +1,55 @@
+import http from 'node:http';
+import net from 'node:net';
+
+export interface HttpResult {
+  readonly status: number;
+  readonly body: Buffer;
+}
+
+export interface HttpRequest {
+  readonly port: number;
+  readonly method?: string;
+  readonly path: string;
+  readonly headers?: http.OutgoingHttpHeaders;
+  readonly body?: string | Buffer;
+  readonly agent?: http.Agent;
+  readonly timeoutMs?: number;
+}
+
+export function httpRequest(req: HttpRequest): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const r = http.request(
+      {
+        host: '127.0.0.1',
+        port: req.port,
+        method: req.method ?? 'GET',
+        path: req.path,
+        headers: req.headers,
+        agent: req.agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    r.on('error', reject);
+    if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`timeout ${req.path}`)));
+    r.end(req.body);
+  });
+}
+
+/** A port the OS just handed out (for tools that cannot listen on port 0 and report it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,67 @@
+export interface Distribution {
+  readonly count: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly mean: number;
+  readonly max: number;
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
+}
+
+export function distribution(samples: readonly number[] | Float64Array): Distribution {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    mean: sorted.length > 0 ? sum / sorted.length : Number.NaN,
+    max: sorted.length > 0 ? (sorted[sorted.length - 1] as number) : Number.NaN,
+  };
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Rounds for display without losing small figures. */
+export function round(value: number, digits = 2): number {
+  if (!Number.isFinite(value)) return value;
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+/** A growable sample buffer, cheaper than a plain array for hundreds of thousands of numbers. */
+export class Samples {
+  private data = new Float64Array(1024);
+  private n = 0;
+
+  get length(): number {
+    return this.n;
+  }
+
+  push(value: number): void {
+    if (this.n === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.n++] = value;
+  }
+
+  values(): Float64Array {
+    return this.data.subarray(0, this.n);
+  }
+}

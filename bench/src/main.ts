@@ -1,0 +1,35 @@
+import { killAllChildren } from './lib/child-server';
+import { MEASURES, runBench } from './run-bench';
+
+/** `npm run bench [-- --quick] [--only=fan-out,memory] [--profile]` */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const onlyArg = args.find((a) => a.startsWith('--only='));
+  const only = onlyArg?.slice('--only='.length).split(',').filter(Boolean);
+  const unknown = only?.filter((id) => !MEASURES.some((m) => m.id === id)) ?? [];
+  if (unknown.length > 0) {
+    console.error(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
+    process.exit(2);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAllChildren();
+      process.exit(130);
+    });
+  }
+  const profileAll = args.includes('--profile');
+  const report = await runBench({ quick, profileAll, ...(only && { only }) });
+  const rows = report.measures.flatMap((m) => m.comparisons.map((c) => ({ measure: m.title, ...c })));
+  for (const row of rows.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS')) {
+    console.log(
+      `${row.verdict.padEnd(4)}  ${row.measure}: ${row.scenario} (ours ${row.ours} ${row.unit}, ratio ${row.ratio})`,
+    );
+  }
+  const failed = report.measures.filter((m) => m.comparisons.length === 0 && m.id !== 'image-sizes');
+  console.log(`total ${(report.durationMs / 1000).toFixed(1)} s`);
+  // A miss is a finding, not a harness failure; a measure that produced nothing is.
+  process.exit(failed.length > 0 ? 1 : 0);
+}
+
+void main();

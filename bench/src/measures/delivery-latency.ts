@@ -1,0 +1,200 @@
+import { shouldProfile, type BenchContext } from '../context';
+import type { ChildServer } from '../lib/child-server';
+import { compare } from '../lib/compare';
+import { driveFor, interleavedLatency } from '../lib/latency-run';
+import { pollTarget, wsTarget, type LatencyTarget } from '../lib/latency-targets';
+import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
+import { postBare, postJson, postLegacy } from '../lib/posts';
+import { profileSim } from '../lib/profiled';
+import { startBaseline, startSim, type SimKind, type SimStartOptions } from '../lib/subjects';
+import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
+import type { Comparison, MeasureResult, ProfileSummary } from '../types';
+
+interface Scenario {
+  readonly label: string;
+  readonly kind: SimKind;
+  readonly simOptions: SimStartOptions;
+  ours(server: ChildServer, clients: number): LatencyTarget;
+  bare(server: ChildServer, clients: number, body: Buffer): LatencyTarget;
+}
+
+function lastEventId(body: Buffer): number {
+  const page = JSON.parse(body.toString('utf8')) as { data: { events: Array<{ eventId: number }> } };
+  return page.data.events[page.data.events.length - 1]?.eventId ?? 0;
+}
+
+const isStompMessage = (data: Buffer) => data.subarray(0, 7).toString('latin1') === 'MESSAGE';
+
+const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
+  pollTarget({
+    name: 'bare forwarder (long poll)',
+    server,
+    clients,
+    initialPath: '/poll',
+    nextPath: () => '/poll',
+    post: () => postBare(server.port, body),
+  });
+
+const bareWs = (server: ChildServer, clients: number, body: Buffer) =>
+  wsTarget({
+    name: 'bare forwarder (ws)',
+    clients,
+    connect: () => connectBare(server.port),
+    post: () => postBare(server.port, body),
+  });
+
+const JSON_POLL: Scenario = {
+  label: 'JSON: POST /api/message -> held GET /customerapi/events',
+  kind: 'json',
+  simOptions: {},
+  ours: (server, clients) =>
+    pollTarget({
+      name: 'json /events',
+      server,
+      clients,
+      headers: () => ({ authorization: `Bearer ${JSON_TOKEN}` }),
+      initialPath: '/customerapi/events?lastEventId=0',
+      nextPath: (body) => `/customerapi/events?lastEventId=${lastEventId(body)}`,
+      post: (seq) => postJson(server.port, 'durable', seq),
+    }),
+  bare: barePoll,
+};
+
+const JSON_WS: Scenario = {
+  label: 'JSON: POST /api/message -> WebSocket Data',
+  kind: 'json',
+  simOptions: {},
+  ours: (server, clients) =>
+    wsTarget({
+      name: 'json event-stream',
+      clients,
+      connect: () => connectEventStream(server.port, JSON_TOKEN),
+      post: (seq) => postJson(server.port, 'transient', seq),
+    }),
+  bare: bareWs,
+};
+
+const LEGACY_STOMP: Scenario = {
+  label: 'legacy: POST NonDurable -> STOMP MESSAGE',
+  kind: 'legacy',
+  simOptions: {},
+  ours: (server, clients) =>
+    wsTarget({
+      name: 'legacy STOMP',
+      clients,
+      connect: () => connectStomp(server.port, LEGACY_TOKEN),
+      isDelivery: isStompMessage,
+      post: (seq) => postLegacy(server.port, 'NonDurable', seq),
+    }),
+  bare: bareWs,
+};
+
+// One legacy queue per user: 200 users, each with a held listen, so one Durable post to `id` reaches 200 polls.
+const LEGACY_LISTEN = (clients: number): Scenario => ({
+  label: 'legacy: POST Durable -> held GET /customerapi/channels/listen',
+  kind: 'legacy',
+  simOptions: { extraUsers: clients },
+  ours: (server) =>
+    pollTarget({
+      name: 'legacy listen',
+      server,
+      clients,
+      headers: (i) => ({ authorization: `Bearer bench-token-${i + 1}` }),
+      initialPath: '/customerapi/channels/listen',
+      nextPath: (_body, path) => path,
+      post: (seq) => postLegacy(server.port, 'Durable', seq),
+    }),
+  bare: barePoll,
+});
+
+async function runScenario(
+  ctx: BenchContext,
+  scenario: Scenario,
+): Promise<{ rows: Comparison[]; profile?: ProfileSummary }> {
+  const { clients, messages, rounds } = ctx.config.latency;
+  const warmup = ctx.config.quick ? 5 : 50;
+  ctx.log(`  ${scenario.label}: ${clients} clients, ${messages} messages per side`);
+  const [sim, forwarder] = await Promise.all([
+    startSim(ctx, scenario.kind, scenario.simOptions),
+    startBaseline(ctx, 'bare-forwarder'),
+  ]);
+  const targets: LatencyTarget[] = [];
+  let result;
+  try {
+    const ours = scenario.ours(sim.server, clients);
+    targets.push(ours);
+    await ours.setup();
+    for (let i = 0; i < warmup; i++) await ours.deliverOne(i, undefined);
+    const body = ours.sampleBody();
+    if (!body) throw new Error(`${scenario.label}: no sample body`);
+    const bare = scenario.bare(forwarder, clients, body);
+    targets.push(bare);
+    await bare.setup();
+    result = await interleavedLatency(ours, bare, { messages, rounds, warmup });
+  } finally {
+    for (const target of targets) target.teardown();
+    await Promise.all([sim.server.close(), forwarder.close()]);
+  }
+  const note = `${result.ours.count} / ${result.bare.count} deliveries (ours / bare); means ${result.ours.mean.toFixed(2)} / ${result.bare.mean.toFixed(2)} ms`;
+  const rows = [
+    compare({
+      scenario: `${scenario.label}, p50`,
+      unit: 'ms',
+      ours: result.ours.p50,
+      bare: result.bare.p50,
+      better: 'lower',
+    }),
+    compare({
+      scenario: `${scenario.label}, p99`,
+      unit: 'ms',
+      ours: result.ours.p99,
+      bare: result.bare.p99,
+      better: 'lower',
+      bound: 2,
+      target: 'p99 <= 2x bare',
+      note,
+    }),
+  ];
+  if (!shouldProfile(ctx, rows[1]?.verdict ?? '')) return { rows };
+  let target: LatencyTarget | undefined;
+  const profile = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
+    setup: async (server) => {
+      target = scenario.ours(server, clients);
+      await target.setup();
+    },
+    run: () => driveFor(target as LatencyTarget, ctx.config.profileMs),
+    teardown: () => target?.teardown(),
+  });
+  return { rows, profile };
+}
+
+export async function deliveryLatency(ctx: BenchContext): Promise<MeasureResult> {
+  const started = Date.now();
+  const { clients, messages, rounds } = ctx.config.latency;
+  const scenarios: Scenario[] = [JSON_POLL, JSON_WS];
+  const notes: string[] = [];
+  if (ctx.legacyMissing === undefined) scenarios.push(LEGACY_STOMP, LEGACY_LISTEN(clients));
+  else notes.push(`legacy scenarios not measured: ${ctx.legacyMissing}`);
+  if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
+  const comparisons: Comparison[] = [];
+  const profiles: ProfileSummary[] = [];
+  for (const scenario of scenarios) {
+    const { rows, profile } = await runScenario(ctx, scenario);
+    comparisons.push(...rows);
+    if (profile) profiles.push(profile);
+  }
+  return {
+    id: 'delivery-latency',
+    title: 'Delivery latency',
+    method: [
+      `${clients} connected clients per side; ${messages} messages per side, one at a time, each timed from the start of its POST until each client has it (every delivery is a sample).`,
+      `Ours and the bare forwarder alternate in ${rounds} rounds within the run; before each long-poll message the harness waits until the server holds all ${clients} polls.`,
+      'The bare forwarder (Node http + ws, no logic) is posted the exact bytes our clients received, and forwards them to every held GET / WebSocket.',
+      'Clients and the poster run in the harness process; each server runs in its own process.',
+    ],
+    comparisons,
+    notes,
+    profiles,
+    durationMs: Date.now() - started,
+  };
+}

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { shouldProfile, type BenchContext } from '../context';
+import { newestProfile, summariseProfile } from '../lib/profile';
+import { trackProcess } from '../lib/child-server';
+import { compare } from '../lib/compare';
+import { freePort } from '../lib/http-client';
+import { median } from '../lib/stats';
+import { peerDataFiles, stopProcess, waitForHealth } from '../peer-tools/peer-run';
+import { PEER_NAMES, spawnPeer } from '../peer-tools/peer-servers';
+import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
+
+interface Subject {
+  readonly name: string;
+  spawn(port: number, execArgv?: string[]): ChildProcess;
+}
+
+// The smallest server that answers /health: what `node -e` starts before any of our code loads.
+const BARE_SCRIPT =
+  "require('http').createServer((q,s)=>s.end('{\"status\":\"ok\"}')).listen(+process.argv[1],'127.0.0.1')";
+
+function node(args: string[], root: string): ChildProcess {
+  return trackProcess(spawn(process.execPath, args, { cwd: root, stdio: 'ignore', env: process.env }));
+}
+
+/** Time from spawn until GET /health answers 200, then the process is stopped. */
+async function timeStart(subject: Subject, execArgv?: string[]): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = subject.spawn(port, execArgv);
+  try {
+    await waitForHealth(port, child, 60_000);
+    return performance.now() - started;
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
+  const started = Date.now();
+  const { repeats } = ctx.config.startUp;
+  const notes: string[] = [];
+  const cli = path.join(ctx.root, 'packages', 'cli', 'bin', 'racedata-sim.js');
+  const cliBuilt = existsSync(path.join(ctx.root, 'packages', 'cli', 'dist', 'main.js'));
+  const ours: Subject[] = [];
+  if (cliBuilt) {
+    const kinds = ctx.legacyMissing === undefined ? (['json', 'legacy'] as const) : (['json'] as const);
+    for (const kind of kinds) {
+      ours.push({
+        name: kind,
+        spawn: (port, execArgv = []) =>
+          node([...execArgv, cli, kind, '--port', String(port), '--host', '127.0.0.1'], ctx.root),
+      });
+    }
+  } else {
+    notes.push('simulators not measured: packages/cli is not built (npm run build)');
+  }
+  const bare: Subject = {
+    name: 'bare Node',
+    spawn: (port) => node(['-e', BARE_SCRIPT, String(port)], ctx.root),
+  };
+  const peers: Subject[] = [];
+  if (ctx.peers) {
+    const tools = ctx.peers;
+    const files = peerDataFiles(path.join(ctx.rawDir, 'start-up'), '{"status":"success"}');
+    for (const name of PEER_NAMES)
+      peers.push({ name, spawn: (port) => spawnPeer(tools, name, files[name], port) });
+  } else {
+    notes.push('peers skipped: not installed (quick mode does not install them)');
+  }
+  const subjects = [...ours, bare, ...peers];
+  const times = new Map<string, number[]>(subjects.map((s) => [s.name, []]));
+  ctx.log(`  ${subjects.map((s) => s.name).join(', ')}: ${repeats} starts each, interleaved`);
+  for (let r = 0; r < repeats; r++) {
+    for (let k = 0; k < subjects.length; k++) {
+      const subject = subjects[(k + r) % subjects.length] as Subject;
+      try {
+        const ms = await timeStart(subject);
+        times.get(subject.name)?.push(ms);
+        ctx.log(`    ${subject.name}: ${Math.round(ms)} ms`);
+      } catch (err) {
+        notes.push(`${subject.name}: ${(err as Error).message}`);
+      }
+    }
+  }
+  const med = (name: string): number | null => {
+    const t = times.get(name) ?? [];
+    return t.length > 0 ? median(t) : null;
+  };
+  const peerFigures: Figure[] = PEER_NAMES.map((name) => ({
+    name,
+    value: med(name),
+    ...(med(name) === null && { note: ctx.peers ? 'failed' : 'not installed' }),
+  }));
+  const comparisons: Comparison[] = (ours.length > 0 ? ours.map((s) => s.name) : ['json']).map((name) =>
+    compare({
+      scenario: `${name} simulator (racedata-sim ${name}), median of ${repeats}`,
+      unit: 'ms',
+      ours: med(name),
+      bare: med('bare Node'),
+      peers: peerFigures,
+      better: 'lower',
+      bound: 3,
+      beatPeers: true,
+      target: 'within 3x of bare node and faster than every peer',
+      note: `min ${Math.round(Math.min(...(times.get(name) ?? [NaN])))} ms`,
+    }),
+  );
+  const profiles: ProfileSummary[] = [];
+  for (const [i, row] of comparisons.entries()) {
+    const subject = ours[i];
+    if (!subject || !shouldProfile(ctx, row.verdict)) continue;
+    ctx.log(`  profiling the ${subject.name} simulator's start`);
+    mkdirSync(path.join(ctx.rawDir, 'profiles'), { recursive: true });
+    const dir = mkdtempSync(path.join(ctx.rawDir, 'profiles', `start-up-${subject.name}-`));
+    // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
+    await timeStart(subject, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const file = newestProfile(dir);
+    if (file)
+      profiles.push(
+        summariseProfile(file, `start of racedata-sim ${subject.name} (whole process)`, ctx.root),
+      );
+  }
+  return {
+    id: 'start-up',
+    title: 'Start-up',
+    method: [
+      'From spawning the process until GET /health on its port answers 200 (polled every 3 ms), each subject started as a user would: `node packages/cli/bin/racedata-sim.js json|legacy --port P --host 127.0.0.1` (built code, default settings), `node -e` with a bare http server, `mockoon-cli start --data env.json`, `json-server db.json`.',
+      `${repeats} starts per subject, the order rotating each round; the figure is the median.`,
+    ],
+    comparisons,
+    notes,
+    profiles,
+    durationMs: Date.now() - started,
+  };
+}

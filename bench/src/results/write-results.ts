@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BenchReport, Comparison, MeasureResult, ProfileSummary } from '../types';
+
+function cell(value: number | null, unit: string): string {
+  if (value === null) return 'not measured';
+  const text = Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : String(value);
+  return unit === '' ? text : `${text} ${unit}`;
+}
+
+function baselineNames(measure: MeasureResult): string[] {
+  const names: string[] = [];
+  for (const row of measure.comparisons) {
+    for (const b of row.baselines) if (!names.includes(b.name)) names.push(b.name);
+  }
+  return names;
+}
+
+function table(measure: MeasureResult): string[] {
+  const names = baselineNames(measure);
+  const header = ['Scenario', 'Ours', ...names, 'Ratio (ours / bare)', 'Target', 'Result', 'Notes'];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const row of measure.comparisons) {
+    const byName = new Map(row.baselines.map((b) => [b.name, b]));
+    const baselineCells = names.map((n) => {
+      const b = byName.get(n);
+      if (!b) return '—';
+      return b.note ? `${cell(b.value, row.unit)} (${b.note})` : cell(b.value, row.unit);
+    });
+    const ratio = row.ratio === null ? '—' : `${row.ratio}`;
+    const cells = [
+      row.scenario,
+      cell(row.ours, row.unit),
+      ...baselineCells,
+      ratio,
+      row.target,
+      `**${row.verdict}**`,
+      row.note ?? '',
+    ];
+    lines.push(`| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
+  }
+  return lines;
+}
+
+function profileLines(profile: ProfileSummary): string[] {
+  const lines = [
+    '',
+    `Profile of our simulator (V8 CPU profiler, as \`node --cpu-prof\`, on for the profiled load only; ${profile.totalMs} ms of CPU samples; \`${profile.file}\`): ${profile.subject}`,
+    '',
+    `Self time by area: ${profile.byArea.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`,
+    '',
+    '| Self % | Self ms | Function | Location |',
+    '|---|---|---|---|',
+  ];
+  for (const e of profile.top) {
+    lines.push(`| ${e.selfPercent} | ${e.selfMs} | \`${e.functionName}\` | \`${e.location}\` |`);
+  }
+  return lines;
+}
+
+export function renderMarkdown(report: BenchReport): string {
+  const m = report.machine;
+  const lines = [
+    `# Benchmark results (${report.mode} run)`,
+    '',
+    'Produced by `npm run bench` (bench/src/main.ts). Every ratio compares figures measured in the same run, with ours and the baseline interleaved.',
+    '',
+    `- Date: ${m.date}`,
+    `- Machine: ${m.cores} cores, ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`,
+    `- Node: ${m.node}`,
+    `- Simulators: ${report.simulatorBuild}`,
+    `- Peers: ${report.peers}`,
+    `- Total run time: ${(report.durationMs / 1000).toFixed(1)} s`,
+    '',
+    '## Summary',
+    '',
+    '| Measure | Scenario | Result |',
+    '|---|---|---|',
+  ];
+  for (const measure of report.measures) {
+    for (const row of measure.comparisons.filter(
+      (c: Comparison) => c.verdict === 'PASS' || c.verdict === 'MISS',
+    )) {
+      lines.push(`| ${measure.title} | ${row.scenario} | **${row.verdict}** |`);
+    }
+  }
+  for (const measure of report.measures) {
+    lines.push('', `## ${measure.title}`, '');
+    for (const method of measure.method) lines.push(`- ${method}`);
+    lines.push('', ...table(measure));
+    if (measure.notes.length > 0) {
+      lines.push('');
+      for (const note of measure.notes) lines.push(`- ${note}`);
+    }
+    for (const profile of measure.profiles) lines.push(...profileLines(profile));
+    lines.push('', `(${(measure.durationMs / 1000).toFixed(1)} s)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeResults(outDir: string, report: BenchReport): { markdown: string; json: string } {
+  mkdirSync(outDir, { recursive: true });
+  const markdown = path.join(outDir, 'latest.md');
+  const json = path.join(outDir, 'latest.json');
+  writeFileSync(markdown, renderMarkdown(report));
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  return { markdown, json };
+}

@@ -1,0 +1,42 @@
+import { createJsonSimulator } from '@racedata/json-sim';
+import type { SimulatorSettings } from '@racedata/core';
+import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
+import { layoutDays, storedEvent } from '../lib/payloads';
+
+/** The JSON simulator under test, in its own process; BENCH_SETTINGS overrides settings. */
+async function main(): Promise<void> {
+  const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
+  const sim = createJsonSimulator({
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+    // Nothing may time out during a run: polls are held and sockets idle for minutes.
+    longPollTimeoutMs: 600_000,
+    wsAuthTimeoutMs: 600_000,
+    wsPingIntervalMs: 3_600_000,
+    ...overrides,
+  });
+  const address = await sim.listen(0, '127.0.0.1');
+  serveIpc(address.port, {
+    /** Stores events through the bus, the path POST /api/message takes after parsing. */
+    preload: (args) => {
+      const count = Number(args.count);
+      const layout = { count, days: layoutDays(count) };
+      const started = performance.now();
+      for (let i = 1; i <= count; i++) sim.publish(storedEvent(i, layout));
+      return {
+        stored: sim.bus.store.size,
+        lastEventId: sim.bus.store.lastEventId,
+        ms: performance.now() - started,
+      };
+    },
+    memory: () => ({ ...measuredMemory(), stored: sim.bus.store.size }),
+    waiting: () => sim.bus.polls.size,
+    close: async () => {
+      await sim.close();
+      return exitSoon();
+    },
+  });
+}
+
+void main();

@@ -1,0 +1,65 @@
+import { createLegacySimulator } from '@racedata/legacy-sim';
+import { LEGACY_USERS, UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
+import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
+import { legacyXml } from '../lib/payloads';
+
+/**
+ * The legacy simulator under test, in its own process. BENCH_EXTRA_USERS adds users
+ * bench-1..N (token bench-token-i, every channel) so a Durable post to `id` fills N queues.
+ */
+async function main(): Promise<void> {
+  const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
+  const extra = Number(process.env.BENCH_EXTRA_USERS ?? '0');
+  const catalog = legacyChannelCatalog();
+  const specs = [
+    ...LEGACY_USERS,
+    ...Array.from({ length: extra }, (_, i) => ({
+      name: `bench ${i + 1}`,
+      key: `bench-${i + 1}`,
+      secret: 'bench',
+      token: `bench-token-${i + 1}`,
+      channels: '*' as const,
+    })),
+  ];
+  const sim = createLegacySimulator(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      longPollTimeoutMs: 600_000,
+      wsAuthTimeoutMs: 600_000,
+      wsPingIntervalMs: 3_600_000,
+      ...overrides,
+    },
+    { catalog, users: UserTable.fromJSON(specs, catalog, 'bench users') },
+  );
+  // Held listens, counted around the queue's take() (the simulator keeps no such count).
+  let held = 0;
+  const take = sim.queues.take.bind(sim.queues);
+  sim.queues.take = (user, options) => {
+    held++;
+    const lease = take(user, options);
+    void lease.then(() => held--);
+    return lease;
+  };
+  const address = await sim.listen(0, '127.0.0.1');
+  serveIpc(address.port, {
+    /** Queues messages through the bus, the path POST .../Durable takes after reading the body. */
+    'preload-legacy': (args) => {
+      const count = Number(args.count);
+      const started = performance.now();
+      for (let i = 1; i <= count; i++) {
+        sim.publish({ channel: 'id', delivery: 'durable', payloadKey: `bench-${i}`, xml: legacyXml(i) });
+      }
+      return { queued: sim.queues.totalDepth, ms: performance.now() - started };
+    },
+    memory: () => ({ ...measuredMemory(), queued: sim.queues.totalDepth }),
+    waiting: () => held,
+    close: async () => {
+      await sim.close();
+      return exitSoon();
+    },
+  });
+}
+
+void main();

@@ -1,0 +1,72 @@
+/** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
+export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
+
+export interface Figure {
+  readonly name: string;
+  readonly value: number | null;
+  /** Why the figure is missing or how it was obtained, when that matters. */
+  readonly note?: string;
+}
+
+/** One row of a measure's table: our figure against each baseline's, measured in the same run. */
+export interface Comparison {
+  readonly scenario: string;
+  readonly unit: string;
+  readonly ours: number | null;
+  readonly baselines: readonly Figure[];
+  /** Our figure relative to the bare baseline, in the direction `ratioLabel` says. */
+  readonly ratio: number | null;
+  readonly ratioLabel: string;
+  readonly target: string;
+  readonly verdict: Verdict;
+  readonly note?: string;
+}
+
+export interface ProfileEntry {
+  readonly functionName: string;
+  readonly location: string;
+  readonly selfMs: number;
+  readonly selfPercent: number;
+}
+
+export interface ProfileArea {
+  readonly area: string;
+  readonly selfPercent: number;
+}
+
+export interface ProfileSummary {
+  readonly subject: string;
+  readonly file: string;
+  readonly totalMs: number;
+  readonly top: readonly ProfileEntry[];
+  /** Self time grouped by where the code lives: our packages, each dependency, Node internals, GC. */
+  readonly byArea: readonly ProfileArea[];
+}
+
+export interface MeasureResult {
+  readonly id: string;
+  readonly title: string;
+  readonly method: readonly string[];
+  readonly comparisons: readonly Comparison[];
+  readonly notes: readonly string[];
+  readonly profiles: readonly ProfileSummary[];
+  readonly durationMs: number;
+}
+
+export interface MachineInfo {
+  readonly cores: number;
+  readonly cpuModel: string;
+  readonly memoryGiB: number;
+  readonly node: string;
+  readonly platform: string;
+  readonly date: string;
+}
+
+export interface BenchReport {
+  readonly mode: 'full' | 'quick';
+  readonly machine: MachineInfo;
+  readonly simulatorBuild: string;
+  readonly peers: string;
+  readonly measures: readonly MeasureResult[];
+  readonly durationMs: number;
+}

@@ -1,0 +1,48 @@
+// The parts of autocannon 8 the harness uses (the package ships no types).
+declare module 'autocannon' {
+  import type { OutgoingHttpHeaders } from 'node:http';
+
+  namespace autocannon {
+    interface RequestParams {
+      method?: string;
+      path?: string;
+      headers?: OutgoingHttpHeaders;
+      body?: string | Buffer;
+    }
+    interface Request extends RequestParams {
+      setupRequest?: (req: RequestParams) => RequestParams;
+    }
+    interface Options {
+      url: string;
+      connections?: number;
+      duration?: number;
+      amount?: number;
+      pipelining?: number;
+      timeout?: number;
+      method?: string;
+      headers?: OutgoingHttpHeaders;
+      body?: string | Buffer;
+      requests?: Request[];
+    }
+    interface Histogram {
+      average: number;
+      mean: number;
+      total: number;
+      p50: number;
+      p99: number;
+      max: number;
+    }
+    interface Result {
+      requests: Histogram;
+      throughput: Histogram;
+      latency: Histogram;
+      duration: number;
+      errors: number;
+      timeouts: number;
+      non2xx: number;
+      '2xx': number;
+    }
+  }
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  export = autocannon;
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runBench } from '../src/run-bench';
+import type { BenchReport } from '../src/types';
+
+// The smoke run keeps the harness from rotting: every measure must still produce numbers.
+describe('bench quick mode', () => {
+  let outDir: string;
+  let report: BenchReport;
+
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(os.tmpdir(), 'racedata-bench-'));
+    report = await runBench({ quick: true, outDir, log: () => undefined });
+  }, 240_000);
+
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('runs every measure', () => {
+    expect(report.measures.map((m) => m.id)).toEqual([
+      'delivery-latency',
+      'fan-out',
+      'read-throughput',
+      'start-up',
+      'memory',
+      'image-sizes',
+    ]);
+  });
+
+  it.each(['delivery-latency', 'fan-out', 'read-throughput', 'start-up', 'memory'])(
+    '%s produced a figure for ours and for the bare baseline in every row',
+    (id) => {
+      const measure = report.measures.find((m) => m.id === id);
+      expect(measure?.notes.filter((n) => n.startsWith('the measure failed'))).toEqual([]);
+      expect(measure?.comparisons.length).toBeGreaterThan(0);
+      for (const row of measure?.comparisons ?? []) {
+        expect(Number.isFinite(row.ours)).toBe(true);
+        if (row.ratioLabel === 'ours / bare' && row.baselines[0]?.value !== null) {
+          expect(Number.isFinite(row.baselines[0]?.value)).toBe(true);
+        }
+        expect(['PASS', 'MISS', 'INFO']).toContain(row.verdict);
+      }
+    },
+  );
+
+  it('measures latency as p50 and p99 against the bare forwarder', () => {
+    const rows = report.measures.find((m) => m.id === 'delivery-latency')?.comparisons ?? [];
+    const p99 = rows.filter((r) => r.scenario.endsWith('p99'));
+    expect(p99.length).toBeGreaterThanOrEqual(2);
+    for (const row of p99) {
+      expect(row.ratio).toBeGreaterThan(0);
+      expect(row.target).toBe('p99 <= 2x bare');
+    }
+  });
+
+  it('writes latest.md and latest.json into the given directory', () => {
+    const markdown = readFileSync(path.join(outDir, 'latest.md'), 'utf8');
+    const json = JSON.parse(readFileSync(path.join(outDir, 'latest.json'), 'utf8')) as BenchReport;
+    expect(markdown).toContain('## Delivery latency');
+    expect(markdown).toContain(`${report.machine.cores} cores`);
+    expect(markdown).toContain(report.machine.node);
+    expect(json.mode).toBe('quick');
+    expect(json.measures).toHaveLength(6);
+  });
+
+  it('says when the peers were skipped', () => {
+    if (report.peers.includes('skipped')) {
+      const read = report.measures.find((m) => m.id === 'read-throughput');
+      expect(read?.notes.join(' ')).toContain('peers skipped');
+    } else {
+      expect(report.peers).toMatch(/json-server \d/);
+    }
+  });
+});

@@ -1,0 +1,57 @@
+# JSON simulator image (port 3000). Build from the repository root:
+#   docker build -f docker/json.Dockerfile -t racedata/json-sim .
+# Where no registry is reachable (podman stand-in, see ../shared/container/README.md):
+#   podman-sim build --network host --format docker \
+#     --build-arg NODE_IMAGE=localhost/node-standin:20 -f docker/json.Dockerfile -t racedata/json-sim .
+# The image holds the whole CLI, so it can also run `legacy` or `replay` as its command.
+ARG NODE_IMAGE=node:20-alpine
+
+# ---- build: every dependency, compile all workspaces ------------------------------------
+# (The build and deps stages are identical in every Dockerfile under docker/, so a second
+# image reuses the first one's cached layers.)
+FROM ${NODE_IMAGE} AS build
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/core/package.json packages/core/
+COPY packages/legacy-sim/package.json packages/legacy-sim/
+COPY packages/json-sim/package.json packages/json-sim/
+COPY packages/cli/package.json packages/cli/
+RUN npm ci --loglevel=error
+COPY tsconfig.json tsconfig.base.json ./
+COPY packages/ packages/
+RUN npm run build
+
+# ---- deps: production dependencies only (workspace links included) -----------------------
+FROM ${NODE_IMAGE} AS deps
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/core/package.json packages/core/
+COPY packages/legacy-sim/package.json packages/legacy-sim/
+COPY packages/json-sim/package.json packages/json-sim/
+COPY packages/cli/package.json packages/cli/
+RUN npm ci --omit=dev --ignore-scripts --loglevel=error
+
+# ---- runtime -----------------------------------------------------------------------------
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app ./
+COPY --from=build /app/packages/core/dist packages/core/dist
+COPY --from=build /app/packages/legacy-sim/dist packages/legacy-sim/dist
+COPY --from=build /app/packages/json-sim/dist packages/json-sim/dist
+COPY --from=build /app/packages/cli/dist packages/cli/dist
+COPY packages/cli/bin packages/cli/bin
+# Bundled recordings; mounting a directory on /recordings replaces them.
+COPY recordings /recordings
+ENV PORT=3000 \
+    RECORDINGS_DIR=/recordings
+EXPOSE 3000
+USER node
+# No curl needed; honours PORT given with -e. (No --start-interval: podman 4 rejects it.)
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Exec form: node is PID 1 and receives SIGTERM directly (the CLI closes within a second).
+ENTRYPOINT ["node", "/app/packages/cli/bin/racedata-sim.js"]
+CMD ["json"]

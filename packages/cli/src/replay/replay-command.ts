@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { createLogger, isSimError, systemClock, type Clock, type Logger } from '@racedata/core';
+import { bundledRecordingsDir } from '../bundled-recordings';
+import { EXIT_BAD_CONFIG, type CliContext } from '../context';
+import { addReplayOptions, resolveReplayOptions } from './replay-options';
+import { runReplay } from './replay-run';
+import type { FetchFn } from './target-http';
+
+/** What tests swap out; the real command uses the system clock, global fetch and a pino logger. */
+export interface ReplayCommandDeps {
+  readonly clock?: Clock;
+  readonly fetch?: FetchFn;
+  readonly logger?: Logger;
+}
+
+const CONFIG_CODES = ['CONFIG_INVALID', 'RECORDING_INVALID'];
+
+/**
+ * `racedata-sim replay`: the replay container. Posts recorded messages to a running simulator
+ * through its injection endpoints, with their recorded timing (or one per interval).
+ */
+export function registerReplayCommand(program: Command, ctx: CliContext, deps: ReplayCommandDeps = {}): void {
+  const command = program
+    .command('replay')
+    .description('post recorded messages to a running simulator (legacy on 8080 or JSON on 3000)');
+  addReplayOptions(command).action(async (flags: Record<string, unknown>) => {
+    let code: number;
+    try {
+      const options = resolveReplayOptions(flags, ctx.env);
+      const logger =
+        deps.logger ?? createLogger({ level: options.logLevel, name: 'replay', destination: ctx.stderr });
+      code = await runReplay(
+        { ...options, recordingsDir: options.recordingsDir ?? bundledRecordingsDir() },
+        {
+          clock: deps.clock ?? systemClock,
+          fetch: deps.fetch ?? globalThis.fetch,
+          logger,
+          stdout: ctx.stdout,
+          stderr: ctx.stderr,
+          onShutdown: (handler) => ctx.onShutdownSignal(handler),
+        },
+      );
+    } catch (err) {
+      if (!isSimError(err) || !CONFIG_CODES.includes(err.code)) throw err;
+      ctx.stderr.write(`racedata-sim replay: ${err.message}\n`);
+      code = EXIT_BAD_CONFIG;
+    }
+    ctx.exit(code);
+  });
+}

@@ -1,0 +1,148 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../src/main';
+import { bannerPort, fakeCli, type FakeCli } from './cli-harness';
+
+const started: FakeCli[] = [];
+
+async function start(argv: string[], env: Record<string, string> = {}): Promise<FakeCli> {
+  const cli = fakeCli(env);
+  started.push(cli);
+  void run(['node', 'racedata-sim', ...argv], cli.ctx);
+  await Promise.race([cli.waitForOutput(/listening on/), cli.exited]);
+  return cli;
+}
+
+afterEach(async () => {
+  for (const cli of started.splice(0)) {
+    cli.signal();
+    await cli.exited;
+  }
+});
+
+function tempFile(name: string, content: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'racedata-cli-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('racedata-sim json', () => {
+  test('prints where it listens and every user with key, token and channels', async () => {
+    const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);
+    const out = cli.stdout();
+    expect(out).toMatch(/JSON simulator listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(out).toContain('key testuser  secret testpassword  token dGVzdHVzZXI=');
+    expect(out).toContain('key alluser  secret allpassword  token YWxsdXNlcg==');
+    expect(out).toContain('RaceDayTrot, StartListTrot, ResultTrot, RaceDayGallop');
+    expect(out).toMatch(/all 16 channels/);
+    const port = bannerPort(out, 'JSON simulator');
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(await health.json()).toEqual({ status: 'ok', simulator: 'json' });
+  });
+
+  test('SIGTERM answers a held long poll with 204 and exits 0', async () => {
+    const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);
+    const port = bannerPort(cli.stdout(), 'JSON simulator');
+    const held = fetch(`http://127.0.0.1:${port}/customerapi/events?lastEventId=0`, {
+      headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+    });
+    // The poll is registered once the server has read it; a health round trip orders us after it.
+    await fetch(`http://127.0.0.1:${port}/health`);
+    started.splice(started.indexOf(cli), 1);
+    cli.signal('SIGTERM');
+    expect((await held).status).toBe(204);
+    expect(await cli.exited).toBe(0);
+  });
+
+  test('a malformed value stops the start with one line naming it and exit code 2', async () => {
+    const cli = fakeCli({ LONG_POLL_TIMEOUT_MS: 'soon' });
+    void run(['node', 'racedata-sim', 'json', '--port', '0'], cli.ctx);
+    expect(await cli.exited).toBe(2);
+    const lines = cli.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/LONG_POLL_TIMEOUT_MS.*"soon"/);
+  });
+
+  test('an unknown flag exits 2', async () => {
+    const cli = fakeCli();
+    void run(['node', 'racedata-sim', 'json', '--no-such-flag'], cli.ctx);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toMatch(/unknown option/);
+  });
+
+  test('USERS_FILE and CHANNELS_FILE replace the built-in tables', async () => {
+    const channels = tempFile('channels.json', JSON.stringify({ durable: ['Alpha'], transient: ['Beta'] }));
+    const users = tempFile(
+      'users.json',
+      JSON.stringify({
+        users: [{ name: 'qa', key: 'qa', secret: 's3cret', token: 'qa-token', channels: '*' }],
+      }),
+    );
+    const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {
+      USERS_FILE: users,
+      CHANNELS_FILE: channels,
+    });
+    expect(cli.stdout()).toContain('key qa  secret s3cret  token qa-token');
+    expect(cli.stdout()).not.toContain('testuser');
+    const port = bannerPort(cli.stdout(), 'JSON simulator');
+    const posted = await fetch(`http://127.0.0.1:${port}/api/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'Alpha', date: '2026-11-22', payload: {} }),
+    });
+    expect(posted.status).toBe(201);
+  });
+
+  test.each([
+    ['not JSON', '{', /not valid JSON/],
+    [
+      'an unknown channel',
+      JSON.stringify({ users: [{ key: 'a', secret: 'b', token: 'c', channels: ['Nope'] }] }),
+      /Nope/,
+    ],
+    ['a missing secret', JSON.stringify({ users: [{ key: 'a', token: 'c', channels: '*' }] }), /secret/],
+  ])('a users file with %s stops the start with a clear message', async (_what, content, message) => {
+    const file = tempFile('users.json', content);
+    const cli = fakeCli({ USERS_FILE: file });
+    void run(['node', 'racedata-sim', 'json', '--port', '0'], cli.ctx);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain(file);
+    expect(cli.stderr()).toMatch(message);
+  });
+
+  test('a port already in use is reported, not thrown', async () => {
+    const first = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);
+    const port = bannerPort(first.stdout(), 'JSON simulator');
+    const cli = fakeCli();
+    void run(['node', 'racedata-sim', 'json', '--port', String(port), '--host', '127.0.0.1'], cli.ctx);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toMatch(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+  });
+});
+
+describe('racedata-sim all', () => {
+  test('runs the legacy and the JSON simulator side by side', async () => {
+    const cli = await start([
+      'all',
+      '--legacy-port',
+      '0',
+      '--json-port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--log-level',
+      'silent',
+    ]);
+    await cli.waitForOutput(/JSON simulator listening/);
+    const legacy = bannerPort(cli.stdout(), 'legacy XML simulator');
+    const json = bannerPort(cli.stdout(), 'JSON simulator');
+    expect(await (await fetch(`http://127.0.0.1:${legacy}/health`)).json()).toMatchObject({
+      simulator: 'legacy',
+    });
+    expect(await (await fetch(`http://127.0.0.1:${json}/health`)).json()).toMatchObject({
+      simulator: 'json',
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import {
+  ChannelBus,
+  jsonChannelCatalog,
+  ManualClock,
+  SimError,
+  type EventInput,
+  type User,
+} from '@racedata/core';
+
+const user = (key: string, channels: string[]): User => ({
+  name: key,
+  key,
+  secret: 's',
+  token: key,
+  channels: new Set(channels),
+});
+
+describe('ChannelBus', () => {
+  let clock: ManualClock;
+  let transientMessage: jest.Mock<{ wire: EventInput }, [EventInput]>;
+  let bus: ChannelBus<{ wire: EventInput }>;
+
+  beforeEach(() => {
+    clock = new ManualClock();
+    transientMessage = jest.fn((input: EventInput) => ({ wire: input }));
+    bus = new ChannelBus({ catalog: jsonChannelCatalog(), clock, maxEvents: 3, transientMessage });
+  });
+
+  test('a durable channel is stored and the stored event returned', () => {
+    const result = bus.publish({ channel: 'RaceDayTrot', date: '2026-01-01', payload: { a: 1 } });
+    expect(result.delivery).toBe('durable');
+    if (result.delivery !== 'durable') throw new Error('unreachable');
+    expect(result.event).toMatchObject({ eventId: 1, channel: 'RaceDayTrot', payload: { a: 1 } });
+    expect(bus.store.size).toBe(1);
+    expect(bus.store.latest(['RaceDayTrot'])).toBe(result.event);
+    expect(transientMessage).not.toHaveBeenCalled();
+  });
+
+  test('a durable publish wakes the long polls of that channel only', async () => {
+    const trot = bus.polls.wait((c) => c === 'RaceDayTrot', 1000);
+    const gallop = bus.polls.wait((c) => c === 'RaceDayGallop', 1000);
+    bus.publish({ channel: 'RaceDayTrot', date: '2026-01-01', payload: {} });
+    expect(await trot).toBe('notified');
+    expect(bus.polls.size).toBe(1);
+    clock.advance(1000);
+    expect(await gallop).toBe('timeout');
+  });
+
+  test('the store cap comes from maxEvents', () => {
+    for (let i = 0; i < 5; i++) bus.publish({ channel: 'ResultTrot', date: '2026-01-01', payload: { i } });
+    expect(bus.store.size).toBe(3);
+  });
+
+  test('a transient channel is broadcast once, built once, never stored, and reports recipients', () => {
+    const a = jest.fn();
+    const b = jest.fn();
+    const c = jest.fn();
+    bus.transient.subscribe(user('a', ['TimeToStartTrot']), a);
+    bus.transient.subscribe(user('b', ['TimeToStartTrot', 'RaceDayTrot']), b);
+    bus.transient.subscribe(user('c', ['TimeToStartGallop']), c);
+    const input = { channel: 'TimeToStartTrot', date: '2026-01-01', raceNr: 3, payload: { s: 60 } };
+    expect(bus.publish(input)).toEqual({ delivery: 'transient', recipients: 2 });
+    expect(transientMessage).toHaveBeenCalledTimes(1);
+    expect(transientMessage).toHaveBeenCalledWith(input);
+    expect(a.mock.calls[0][0]).toBe(b.mock.calls[0][0]);
+    expect(a).toHaveBeenCalledWith({ wire: input }, 'TimeToStartTrot');
+    expect(c).not.toHaveBeenCalled();
+    expect(bus.store.size).toBe(0);
+  });
+
+  test('a transient publish does not wake long polls', async () => {
+    let outcome: string | undefined;
+    void bus.polls.wait(() => true, 100).then((o) => (outcome = o));
+    bus.publish({ channel: 'SplitTimesTrot', date: '2026-01-01', payload: {} });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(outcome).toBeUndefined();
+    clock.advance(100);
+    await Promise.resolve();
+    expect(outcome).toBe('timeout');
+  });
+
+  test('an unknown channel is a 400 UNKNOWN_CHANNEL listing the known channels; nothing happens', () => {
+    let error: unknown;
+    try {
+      bus.publish({ channel: 'Nope', date: '2026-01-01', payload: {} });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(SimError);
+    expect(error).toMatchObject({ code: 'UNKNOWN_CHANNEL', status: 400 });
+    const message = (error as SimError).message;
+    expect(message).toContain('"Nope"');
+    for (const name of jsonChannelCatalog().names()) expect(message).toContain(name);
+    expect(bus.store.size).toBe(0);
+    expect(transientMessage).not.toHaveBeenCalled();
+  });
+
+  test('exposes its catalog', () => {
+    expect(bus.catalog.kindOf('RaceDayTrot')).toBe('durable');
+  });
+
+  test('close() answers held long polls with "closed"', async () => {
+    const held = bus.polls.wait(() => true, 60_000);
+    bus.close();
+    expect(await held).toBe('closed');
+    expect(await bus.polls.wait(() => true, 60_000)).toBe('closed');
+  });
+});

@@ -1,0 +1,125 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { generateRecordings } from '../../../../scripts/generate-recordings';
+import {
+  JSON_CHANNELS,
+  LEGACY_CHANNELS,
+  jsonChannelCatalog,
+  legacyChannelCatalog,
+} from '../../src/channel-catalog';
+import { loadRecordings, type RecordedJsonMessage, type RecordedLegacyMessage } from '../../src/replay';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..', 'recordings');
+
+let legacy: RecordedLegacyMessage[];
+let json: RecordedJsonMessage[];
+
+beforeAll(async () => {
+  const legacyLoaded = await loadRecordings(ROOT, 'legacy', { catalog: legacyChannelCatalog() });
+  const jsonLoaded = await loadRecordings(ROOT, 'json', { catalog: jsonChannelCatalog() });
+  expect(legacyLoaded.problems).toEqual([]);
+  expect(jsonLoaded.problems).toEqual([]);
+  legacy = legacyLoaded.messages;
+  json = jsonLoaded.messages;
+});
+
+type Payload = Record<string, unknown>;
+const ofChannel = (channel: string) =>
+  json.filter((m) => m.message.channel === channel).map((m) => m.message);
+
+describe('replay: the bundled recordings', () => {
+  it('are exactly what the seeded generator writes', async () => {
+    const generated = generateRecordings();
+    const again = generateRecordings();
+    for (const [rel, text] of generated) {
+      expect(again.get(rel)).toBe(text);
+      expect(await fs.readFile(path.join(ROOT, rel), 'utf8')).toBe(text);
+    }
+    const sizes = [...generated.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    expect(sizes).toBeLessThan(3 * 1024 * 1024);
+  });
+
+  it('cover every channel of both catalogs', () => {
+    expect(new Set(legacy.map((m) => m.channel))).toEqual(
+      new Set([...LEGACY_CHANNELS.durable, ...LEGACY_CHANNELS.transient]),
+    );
+    expect(new Set(json.map((m) => m.message.channel))).toEqual(
+      new Set([...JSON_CHANNELS.durable, ...JSON_CHANNELS.transient]),
+    );
+  });
+
+  it('tell the same day in both formats', () => {
+    expect(legacy.map((m) => m.at)).toEqual(json.map((m) => m.at));
+    // Collected rather than asserted one by one: thousands of expect() calls take seconds.
+    const mismatches = legacy.filter((m, i) => {
+      const { delivery, message: event } = json[i]!;
+      const raceNr = event.raceNr === undefined ? '' : ` raceNr="${event.raceNr}"`;
+      return (
+        event.channel.replace(/(Trot|Gallop)$/, '') !== m.channel ||
+        m.delivery !== delivery ||
+        !m.xml.includes(`<${m.channel} date="${event.date}" trackId="${event.trackId}"`) ||
+        !m.xml.includes(raceNr)
+      );
+    });
+    expect(mismatches).toEqual([]);
+  });
+
+  it('keep horses, start numbers and scratchings consistent through the channels', () => {
+    const starters = new Map<string, string>();
+    for (const list of [...ofChannel('StartListTrot'), ...ofChannel('StartListGallop')]) {
+      for (const s of (list.payload as { starters: Array<{ startNr: number; horse: string }> }).starters) {
+        starters.set(`${list.trackId}/${list.raceNr}/${s.startNr}`, s.horse);
+      }
+    }
+    const scratched = new Set<string>();
+    for (const s of [...ofChannel('ScratchingsTrot'), ...ofChannel('ScratchingsGallop')]) {
+      const key = `${s.trackId}/${s.raceNr}/${s.startNr}`;
+      expect(starters.get(key)).toBe((s.payload as Payload).horse);
+      scratched.add(key);
+    }
+    expect(scratched.size).toBeGreaterThanOrEqual(4);
+    const named = [...ofChannel('ResultTrot'), ...ofChannel('ResultGallop')].flatMap((r) =>
+      (r.payload.placings as Array<{ startNr: number; horse: string }>).map((p) => ({ r, p })),
+    );
+    const last500 = [...ofChannel('Last500MetersTrot'), ...ofChannel('Last500MetersGallop')].flatMap((r) =>
+      (r.payload.positions as Array<{ startNr: number; horse: string }>).map((p) => ({ r, p })),
+    );
+    for (const { r, p } of [...named, ...last500]) {
+      const key = `${r.trackId}/${r.raceNr}/${p.startNr}`;
+      expect(starters.get(key)).toBe(p.horse);
+      expect(scratched.has(key)).toBe(false);
+    }
+    for (const dq of ofChannel('PrelDisqualifiedHorsesTrot')) {
+      expect(starters.get(`${dq.trackId}/${dq.raceNr}/${dq.startNr}`)).toBe((dq.payload as Payload).horse);
+    }
+  });
+
+  it('time the day like a real meeting', () => {
+    const races = [...ofChannel('RaceDayTrot'), ...ofChannel('RaceDayGallop')];
+    expect(races.map((r) => (r.payload.races as unknown[]).length).sort()).toEqual([6, 8]);
+    for (const day of races) {
+      const starts = (day.payload.races as Array<{ raceNr: number; startTime: string }>).map((r) => ({
+        raceNr: r.raceNr,
+        start: Date.parse(r.startTime),
+      }));
+      starts.slice(1).forEach((r, i) => {
+        const gapMin = (r.start - starts[i]!.start) / 60_000;
+        expect(gapMin).toBeGreaterThanOrEqual(25);
+        expect(gapMin).toBeLessThanOrEqual(30);
+      });
+      for (const { raceNr, start } of starts) {
+        const mine = json.filter((m) => m.message.trackId === day.trackId && m.message.raceNr === raceNr);
+        const zero = mine.find(
+          (m) => m.message.channel.startsWith('TimeToStart') && m.message.payload.secondsToStart === 0,
+        );
+        expect(zero?.at).toBe(start);
+        expect(mine.filter((m) => m.message.channel.startsWith('TimeToStart'))).toHaveLength(181);
+        const result = mine.find((m) => m.message.channel.startsWith('Result'))!;
+        expect((result.at - start) / 60_000).toBeGreaterThan(3);
+        expect((result.at - start) / 60_000).toBeLessThan(12);
+        const programme = json.find((m) => m.message === day)!;
+        expect(programme.at).toBeLessThan(start - 4 * 3_600_000);
+      }
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { audience, subscribes, visibleChannels, type User } from '@racedata/core';
+
+const user = (key: string, channels: string[]): User => ({
+  name: key,
+  key,
+  secret: `${key}-secret`,
+  token: `${key}-token`,
+  channels: new Set(channels),
+});
+
+const trot = user('trot', ['RaceDayTrot', 'ResultTrot']);
+const gallop = user('gallop', ['RaceDayGallop']);
+const nobody = user('nobody', []);
+
+describe('subscribes', () => {
+  test('true only for channels in the user subscription', () => {
+    expect(subscribes(trot, 'RaceDayTrot')).toBe(true);
+    expect(subscribes(trot, 'ResultTrot')).toBe(true);
+    expect(subscribes(trot, 'RaceDayGallop')).toBe(false);
+    expect(subscribes(trot, 'racedaytrot')).toBe(false);
+    expect(subscribes(trot, '')).toBe(false);
+  });
+
+  test('null (the legacy "id" address) reaches every user, even one with no channels', () => {
+    expect(subscribes(trot, null)).toBe(true);
+    expect(subscribes(nobody, null)).toBe(true);
+  });
+});
+
+describe('audience', () => {
+  const users = [trot, gallop, nobody];
+
+  test('picks exactly the subscribers of a channel, keeping order', () => {
+    expect(audience(users, 'RaceDayTrot')).toEqual([trot]);
+    expect(audience(users, 'RaceDayGallop')).toEqual([gallop]);
+    expect(
+      audience([gallop, trot, user('both', ['RaceDayTrot', 'RaceDayGallop'])], 'RaceDayGallop').map(
+        (u) => u.key,
+      ),
+    ).toEqual(['gallop', 'both']);
+  });
+
+  test('is empty for a channel nobody has', () => {
+    expect(audience(users, 'Unknown')).toEqual([]);
+    expect(audience([], 'RaceDayTrot')).toEqual([]);
+  });
+
+  test('null addresses everybody', () => {
+    expect(audience(users, null)).toEqual(users);
+  });
+
+  test('returns a new array, never the input', () => {
+    expect(audience(users, null)).not.toBe(users);
+  });
+});
+
+describe('visibleChannels', () => {
+  test('without a wanted channel: the whole subscription', () => {
+    expect(visibleChannels(trot).sort()).toEqual(['RaceDayTrot', 'ResultTrot']);
+    expect(visibleChannels(nobody)).toEqual([]);
+  });
+
+  test('with a wanted channel: just it if subscribed, else nothing', () => {
+    expect(visibleChannels(trot, 'ResultTrot')).toEqual(['ResultTrot']);
+    expect(visibleChannels(trot, 'RaceDayGallop')).toEqual([]);
+    expect(visibleChannels(trot, '')).toEqual([]);
+  });
+
+  test('returns a copy the caller may change without touching the user', () => {
+    const list = visibleChannels(trot);
+    list.push('RaceDayGallop');
+    expect(trot.channels.has('RaceDayGallop')).toBe(false);
+  });
+});

@@ -1,0 +1,196 @@
+import { ManualClock, type EventInput, type RecordedJsonMessage } from '@racedata/core';
+import { createJsonSimulator, type JsonSimulator } from '@racedata/json-sim';
+import {
+  ALL_TOKEN,
+  DEFAULT_TOKEN,
+  EVENTS_PATH,
+  FAST_SETTINGS,
+  FILTERED_PATH,
+  closeAll,
+  connectAuthenticated,
+  get,
+  postMessage,
+  startSim,
+  track,
+  waitFor,
+} from './helpers';
+
+afterEach(closeAll);
+
+const INTERVAL = 1000;
+
+function recorded(
+  index: number,
+  delivery: 'durable' | 'transient',
+  message: EventInput,
+): RecordedJsonMessage {
+  return {
+    kind: 'json',
+    at: Date.UTC(2024, 4, 11, 12) + index * 7000,
+    delivery,
+    source: `t:${index + 1}`,
+    message,
+  };
+}
+
+const RECORDINGS: RecordedJsonMessage[] = [
+  recorded(0, 'durable', {
+    channel: 'RaceDayTrot',
+    date: '2024-05-11',
+    trackId: 5,
+    raceNr: 1,
+    payload: { seq: 1 },
+  }),
+  recorded(1, 'transient', {
+    channel: 'TimeToStartTrot',
+    date: '2024-05-11',
+    trackId: 5,
+    payload: { seq: 2 },
+  }),
+  recorded(2, 'durable', { channel: 'ResultGallop', date: '2024-05-11', trackId: 5, payload: { seq: 3 } }),
+];
+
+async function replaying(settings: { autoReplayIntervalMs?: number; initialDelayMs?: number } = {}) {
+  const clock = new ManualClock(Date.UTC(2026, 0, 5, 12));
+  const s = await startSim(
+    { autoReplayIntervalMs: INTERVAL, ...settings },
+    { clock, recordings: RECORDINGS },
+  );
+  return { clock, s };
+}
+
+function storedSeqs(sim: JsonSimulator): number[] {
+  return sim.bus.store
+    .query({ channels: ['RaceDayTrot', 'ResultGallop'], afterId: 0, limit: 1000 })
+    .events.map((e) => (e.payload as { seq: number }).seq);
+}
+
+describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
+  it('is off without an interval or without recordings', async () => {
+    const noInterval = await startSim({}, { recordings: RECORDINGS });
+    expect(noInterval.sim.replay).toBeUndefined();
+    const noRecordings = await startSim({ autoReplayIntervalMs: 50 }, { recordings: [] });
+    expect(noRecordings.sim.replay).toBeUndefined();
+  });
+
+  it('starts only once the simulator listens', async () => {
+    const clock = new ManualClock();
+    const sim = track(
+      createJsonSimulator(
+        { ...FAST_SETTINGS, autoReplayIntervalMs: INTERVAL },
+        { clock, recordings: RECORDINGS },
+      ),
+    );
+    expect(sim.replay).toBeDefined();
+    clock.advance(10 * INTERVAL);
+    expect(sim.bus.store.size).toBe(0);
+    await sim.listen(0, '127.0.0.1');
+    clock.advance(INTERVAL);
+    expect(sim.bus.store.size).toBe(1);
+  });
+
+  it('publishes one message per interval, the first after one interval, and loops', async () => {
+    const { clock, s } = await replaying();
+    clock.advance(INTERVAL - 1);
+    expect(s.sim.bus.store.size).toBe(0);
+    clock.advance(1);
+    expect(s.sim.bus.store.size).toBe(1);
+    clock.advance(INTERVAL - 1);
+    expect(s.sim.bus.store.size).toBe(1);
+    clock.advance(1); // the transient one: not stored
+    expect(s.sim.bus.store.size).toBe(1);
+    clock.advance(INTERVAL); // ResultGallop
+    expect(s.sim.bus.store.size).toBe(2);
+    clock.advance(INTERVAL); // loops to the first again
+    expect(s.sim.bus.store.size).toBe(3);
+    clock.advance(3 * INTERVAL);
+    expect(s.sim.bus.store.size).toBe(5);
+    expect(storedSeqs(s.sim)).toEqual([1, 3, 1, 3, 1]);
+    expect(s.sim.replay?.stats()).toMatchObject({ sent: 7, failed: 0, loops: 2, total: 3 });
+
+    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    expect(res.body.data?.events.map((e) => e.eventId)).toEqual([1, 2, 3, 4, 5]);
+    expect(res.body.data?.events[0]).toMatchObject(RECORDINGS[0]?.message as object);
+    expect(res.body.data?.events[1]).toMatchObject(RECORDINGS[2]?.message as object);
+  });
+
+  it('waits INITIAL_DELAY before the first message, then the interval', async () => {
+    const { clock, s } = await replaying({ initialDelayMs: 250 });
+    clock.advance(249);
+    expect(s.sim.bus.store.size).toBe(0);
+    clock.advance(1);
+    expect(s.sim.bus.store.size).toBe(1);
+    clock.advance(INTERVAL); // transient
+    clock.advance(INTERVAL - 1);
+    expect(s.sim.bus.store.size).toBe(1);
+    clock.advance(1);
+    expect(s.sim.bus.store.size).toBe(2);
+  });
+
+  it('with INITIAL_DELAY 0 sends the first message at once', async () => {
+    const { clock, s } = await replaying({ initialDelayMs: 0 });
+    clock.advance(0);
+    expect(s.sim.bus.store.size).toBe(1);
+  });
+
+  it('sends transient recordings to WebSocket subscribers as Data', async () => {
+    const { clock, s } = await replaying();
+    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    clock.advance(2 * INTERVAL);
+    const data = await client.next('Data');
+    expect(data.data).toEqual({
+      channel: 'TimeToStartTrot',
+      date: '2024-05-11',
+      trackId: 5,
+      payload: { seq: 2 },
+    });
+    expect(s.sim.bus.store.size).toBe(1);
+  });
+
+  it('keeps every other endpoint working while it runs', async () => {
+    const { clock, s } = await replaying();
+    clock.advance(INTERVAL);
+    const posted = await postMessage(s.base, {
+      channel: 'StartListTrot',
+      date: '2026-01-05',
+      payload: { mine: 1 },
+    });
+    expect(posted.status).toBe(201);
+    clock.advance(2 * INTERVAL);
+
+    const events = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    expect(events.body.data?.events.map((e) => e.channel)).toEqual([
+      'RaceDayTrot',
+      'StartListTrot',
+      'ResultGallop',
+    ]);
+    const dflt = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    expect(dflt.body.data?.events.map((e) => e.eventId)).toEqual([1, 2]);
+    const filtered = await get(s.base, `${FILTERED_PATH}?channel=ResultGallop`, ALL_TOKEN);
+    expect(filtered.body.data?.events.map((e) => e.eventId)).toEqual([3]);
+    expect((await get(s.base, '/health')).body).toEqual({ status: 'ok', simulator: 'json' });
+  });
+
+  it('stops on close', async () => {
+    const { clock, s } = await replaying();
+    clock.advance(INTERVAL);
+    await s.sim.close();
+    clock.advance(10 * INTERVAL);
+    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.sim.replay?.stats().sent).toBe(1);
+  });
+
+  it('runs on real timers and wakes held long polls', async () => {
+    const s = await startSim(
+      { autoReplayIntervalMs: 30, initialDelayMs: 300, longPollTimeoutMs: 5000 },
+      { recordings: RECORDINGS },
+    );
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held before the first replay');
+    expect(s.sim.bus.store.size).toBe(0);
+    const res = await poll;
+    expect(res.status).toBe(200);
+    expect(res.body.data?.events[0]?.payload).toEqual({ seq: 1 });
+    await waitFor(() => s.sim.bus.store.size >= 3, 'three replayed events');
+  });
+});

@@ -1,0 +1,40 @@
+import express, { type Express } from 'express';
+import type { LegacyQueues, Logger, TokenService, UserTable } from '@racedata/core';
+import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
+import { errorMiddleware, notFound } from './http/error-middleware';
+import { injectRoute } from './http/inject-routes';
+import { listenRoute } from './http/listen-route';
+import type { LegacyBus } from './legacy-bus';
+
+export interface LegacyAppDeps {
+  users: UserTable;
+  tokens: TokenService;
+  queues: LegacyQueues;
+  bus: LegacyBus;
+  logger: Logger;
+  longPollTimeoutMs: number;
+  maxBodyBytes: number;
+}
+
+/** The legacy simulator's HTTP surface; the STOMP endpoint is attached to the server separately. */
+export function createLegacyApp(deps: LegacyAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // An ETag could turn a repeated listen into a 304 without a body, and the message would be acked unseen.
+  app.set('etag', false);
+  const auth = { users: deps.users, tokens: deps.tokens, maxBodyBytes: deps.maxBodyBytes };
+  const inject = { bus: deps.bus, maxBodyBytes: deps.maxBodyBytes };
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', simulator: 'legacy' });
+  });
+  // Express routes ignore a trailing slash, so the vendor's `/subscription/` spelling matches too.
+  app.post('/customerapi/authenticate/subscription', ...subscriptionAuthenticate(auth));
+  app.post('/authenticate', ...basicAuthenticate(auth));
+  app.get('/customerapi/channels/listen', listenRoute(deps));
+  app.post('/customerapi/channel/:channelId/Durable', ...injectRoute('durable', inject));
+  app.post('/customerapi/channel/:channelId/NonDurable', ...injectRoute('transient', inject));
+  app.use(notFound());
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

@@ -1,0 +1,37 @@
+import express, { type Request, type RequestHandler } from 'express';
+import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
+import { legacySimError } from '../errors';
+
+export interface InjectDeps {
+  bus: LegacyBus;
+  maxBodyBytes: number;
+}
+
+function payloadKeyOf(req: Request): string | undefined {
+  const value: unknown = req.query.payloadKey;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw legacySimError('BAD_REQUEST', 'payloadKey must be given at most once');
+  return value;
+}
+
+/**
+ * POST /customerapi/channel/{channelId}/Durable and /NonDurable (interface 4.6). The body is
+ * read raw whatever its content type: the vendor's own example posts XML labelled
+ * application/json. payloadKey is optional, as in that example.
+ */
+export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): RequestHandler[] {
+  return [
+    express.raw({ type: () => true, limit: deps.maxBodyBytes }),
+    (req, res) => {
+      const body: unknown = req.body;
+      const xml = Buffer.isBuffer(body) ? body.toString('utf8') : '';
+      const result = deps.bus.publish({
+        channel: String(req.params.channelId),
+        delivery,
+        payloadKey: payloadKeyOf(req),
+        xml,
+      });
+      res.json({ status: 'success', data: result });
+    },
+  ];
+}

@@ -1,0 +1,20 @@
+export { createLegacySimulator, type LegacySimulator, type LegacySimulatorDeps } from './legacy-simulator';
+export {
+  EVERY_USER_CHANNEL,
+  LegacyBus,
+  type LegacyDelivery,
+  type LegacyPublishInput,
+  type LegacyPublishResult,
+  type TransientXmlMessage,
+} from './legacy-bus';
+export { legacySimErrors, legacySimError, type LegacySimErrorCode } from './errors';
+export { assertWellFormedXml } from './xml-check';
+export {
+  DEFAULT_STOMP_OPTIONS,
+  PUBLISH_DESTINATIONS,
+  STOMP_PATHS,
+  type StompOptions,
+} from './stomp/stomp-options';
+export type { HeartBeatOffer } from './stomp/stomp-negotiation';
+export type { StompParserLimits } from './stomp/stomp-parser';
+export { legacyStartupLines } from './startup-lines';

@@ -1,0 +1,87 @@
+import {
+  audience,
+  coreError,
+  type ChannelCatalog,
+  type Clock,
+  type LegacyQueues,
+  type Logger,
+  type TransientHub,
+  type UserTable,
+} from '@racedata/core';
+import { assertWellFormedXml } from './xml-check';
+
+/** The vendor's injection example posts to channel `id`: every user gets the message. */
+export const EVERY_USER_CHANNEL = 'id';
+
+export type LegacyDelivery = 'durable' | 'transient';
+
+/** The JSON body of a STOMP MESSAGE; clients read `payload` (decisions.md). */
+export interface TransientXmlMessage {
+  readonly channel: string;
+  /** null when the injection named no payloadKey. */
+  readonly payloadKey: string | null;
+  readonly payload: string;
+  readonly timestamp: string;
+}
+
+export interface LegacyPublishInput {
+  /** `id` or a catalog channel name. */
+  readonly channel: string;
+  readonly delivery: LegacyDelivery;
+  readonly payloadKey?: string | undefined;
+  readonly xml: string;
+}
+
+export type LegacyPublishResult =
+  | { readonly delivery: 'durable'; readonly queued: number }
+  | { readonly delivery: 'transient'; readonly recipients: number };
+
+export interface LegacyBusOptions {
+  users: UserTable;
+  catalog: ChannelCatalog;
+  queues: LegacyQueues;
+  hub: TransientHub<TransientXmlMessage>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The single path every legacy message takes, whoever sent it (HTTP injection or replay): it
+ * checks the document, resolves the audience through core's subscription rule, then queues it
+ * for the long poll (durable) or hands it to the STOMP sessions (transient). The URL, not the
+ * channel's catalog kind, decides the delivery, as in the vendor's simulator.
+ */
+export class LegacyBus {
+  constructor(private readonly options: LegacyBusOptions) {}
+
+  publish(input: LegacyPublishInput): LegacyPublishResult {
+    const target = this.resolveChannel(input.channel);
+    assertWellFormedXml(input.xml);
+    const { queues, hub, users, clock, logger } = this.options;
+    if (input.delivery === 'durable') {
+      const queued = queues.enqueue(audience(users.users, target), {
+        channel: target,
+        payloadKey: input.payloadKey ?? '',
+        xml: input.xml,
+      });
+      logger.debug({ channel: input.channel, payloadKey: input.payloadKey, queued }, 'legacy message queued');
+      return { delivery: 'durable', queued };
+    }
+    const recipients = hub.publish(target, {
+      channel: input.channel,
+      payloadKey: input.payloadKey ?? null,
+      payload: input.xml,
+      timestamp: new Date(clock.now()).toISOString(),
+    });
+    logger.debug({ channel: input.channel, payloadKey: input.payloadKey, recipients }, 'legacy message sent');
+    return { delivery: 'transient', recipients };
+  }
+
+  /** null (every user) for `id`; the channel itself when the catalog knows it. */
+  private resolveChannel(channel: string): string | null {
+    if (channel === EVERY_USER_CHANNEL) return null;
+    if (this.options.catalog.has(channel)) return channel;
+    const known = [EVERY_USER_CHANNEL, ...this.options.catalog.names()].join(', ');
+    throw coreError('UNKNOWN_CHANNEL', `unknown channel "${channel}"; known channels: ${known}`);
+  }
+}

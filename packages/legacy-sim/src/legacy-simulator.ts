@@ -1,0 +1,149 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import {
+  createHttpLifecycle,
+  createIntervalReplay,
+  LEGACY_USERS,
+  LegacyQueues,
+  legacyChannelCatalog,
+  resolveSettings,
+  silentLogger,
+  systemClock,
+  TokenService,
+  TransientHub,
+  UpgradeRouter,
+  UserTable,
+  type ChannelCatalog,
+  type Clock,
+  type Logger,
+  type RecordedLegacyMessage,
+  type Replayer,
+  type SimulatorSettings,
+} from '@racedata/core';
+import { createLegacyApp } from './app';
+import {
+  LegacyBus,
+  type LegacyPublishInput,
+  type LegacyPublishResult,
+  type TransientXmlMessage,
+} from './legacy-bus';
+import { StompEndpoint } from './stomp/stomp-endpoint';
+import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
+
+export interface LegacySimulatorDeps {
+  logger?: Logger;
+  clock?: Clock;
+  users?: UserTable;
+  catalog?: ChannelCatalog;
+  /**
+   * STOMP tuning beyond the shared settings (heart-beat offer, frame limits). By default
+   * connectTimeoutMs is the WebSocket token deadline (wsAuthTimeoutMs) and maxBufferedBytes
+   * is wsMaxBufferedBytes.
+   */
+  stomp?: Partial<StompOptions>;
+  /** Played one per AUTO_REPLAY_MESSAGE_INTERVAL once the simulator listens. */
+  recordings?: readonly RecordedLegacyMessage[];
+}
+
+export interface LegacySimulator {
+  readonly app: Express;
+  readonly server: Server;
+  readonly settings: SimulatorSettings;
+  readonly users: UserTable;
+  readonly catalog: ChannelCatalog;
+  readonly tokens: TokenService;
+  readonly queues: LegacyQueues;
+  readonly hub: TransientHub<TransientXmlMessage>;
+  readonly stomp: StompEndpoint;
+  /** The interval replay, when AUTO_REPLAY_MESSAGE_INTERVAL and recordings are given. */
+  readonly replay: Replayer | undefined;
+  /** What the injection endpoints do, for in-process callers such as replay. */
+  publish(input: LegacyPublishInput): LegacyPublishResult;
+  /** Defaults to the configured port and host. */
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  /** Answers held polls (204), closes STOMP sockets (1001), then the server; idempotent. */
+  close(): Promise<void>;
+}
+
+export function createLegacySimulator(
+  partial: Partial<SimulatorSettings> = {},
+  deps: LegacySimulatorDeps = {},
+): LegacySimulator {
+  const settings = resolveSettings('legacy', partial);
+  const logger = deps.logger ?? silentLogger();
+  const clock = deps.clock ?? systemClock;
+  const catalog = deps.catalog ?? legacyChannelCatalog();
+  const users = deps.users ?? UserTable.fromJSON(LEGACY_USERS, catalog, 'built-in legacy users');
+  const tokens = new TokenService({
+    users,
+    mode: settings.tokenMode,
+    ttlSeconds: settings.tokenTtlSeconds,
+    secret: settings.jwtSecret,
+    clock,
+  });
+  const queues = new LegacyQueues({
+    clock,
+    retentionMs: settings.legacyQueueRetentionMs,
+    maxPerUser: settings.legacyQueueMax,
+    logger,
+  });
+  const hub = new TransientHub<TransientXmlMessage>(logger);
+  const bus = new LegacyBus({ users, catalog, queues, hub, clock, logger });
+  const stompOptions: StompOptions = {
+    ...DEFAULT_STOMP_OPTIONS,
+    connectTimeoutMs: settings.wsAuthTimeoutMs,
+    maxBufferedBytes: settings.wsMaxBufferedBytes,
+    ...deps.stomp,
+  };
+  const stomp = new StompEndpoint({ tokens, hub, clock, logger, options: stompOptions });
+  const upgrades = new UpgradeRouter();
+  for (const path of STOMP_PATHS) upgrades.add(path, stomp.handleUpgrade);
+  const app = createLegacyApp({
+    users,
+    tokens,
+    queues,
+    bus,
+    logger,
+    longPollTimeoutMs: settings.longPollTimeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+  });
+  const replay = createIntervalReplay({
+    settings,
+    recordings: deps.recordings ?? [],
+    clock,
+    logger,
+    deliver: (recorded) => {
+      bus.publish(recorded);
+    },
+  });
+  const lifecycle = createHttpLifecycle({
+    handler: app,
+    upgrades,
+    beforeClose: async () => {
+      await replay?.stop();
+      queues.close();
+      await stomp.close();
+    },
+  });
+
+  return {
+    app,
+    server: lifecycle.server,
+    settings,
+    users,
+    catalog,
+    tokens,
+    queues,
+    hub,
+    stomp,
+    replay,
+    publish: (input) => bus.publish(input),
+    listen: async (port = settings.port, host = settings.host) => {
+      const address = await lifecycle.listen(port, host);
+      replay?.start();
+      return address;
+    },
+    close: () => lifecycle.close(),
+  };
+}

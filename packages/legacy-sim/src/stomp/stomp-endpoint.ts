@@ -1,0 +1,96 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  isSimError,
+  rejectUpgrade,
+  type Clock,
+  type Logger,
+  type TokenService,
+  type TransientHub,
+  type User,
+} from '@racedata/core';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { TransientXmlMessage } from '../legacy-bus';
+import type { StompOptions } from './stomp-options';
+import { StompSession } from './stomp-session';
+
+export interface StompEndpointOptions {
+  tokens: TokenService;
+  hub: TransientHub<TransientXmlMessage>;
+  clock: Clock;
+  logger: Logger;
+  options: StompOptions;
+}
+
+/** Subprotocols STOMP clients offer; a client that offers some fails if none is picked. */
+const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
+
+/**
+ * STOMP over WebSocket. The token travels as an `authorization` header on the upgrade request
+ * (the vendor's interface), so a bad or missing one is refused with HTTP 401 before any
+ * WebSocket exists.
+ */
+export class StompEndpoint {
+  private readonly wss: WebSocketServer;
+  private readonly sessions = new Set<StompSession>();
+  private nextId = 1;
+  private closing = false;
+
+  constructor(private readonly deps: StompEndpointOptions) {
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      // Slack above the frame limit so an oversized frame in one message still reaches the
+      // parser and gets an ERROR frame; far bigger messages are cut by ws with 1009.
+      maxPayload: deps.options.limits.maxFrameBytes + 64 * 1024,
+      handleProtocols: (offered) => STOMP_SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
+    });
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (this.closing) {
+      rejectUpgrade(socket, 503, 'the simulator is shutting down');
+      return;
+    }
+    let user: User;
+    try {
+      user = this.deps.tokens.verifyAuthorization(req.headers.authorization);
+    } catch (err) {
+      if (!isSimError(err)) this.deps.logger.error({ err }, 'STOMP upgrade authentication failed');
+      const status = isSimError(err) ? err.status : 500;
+      rejectUpgrade(socket, status, isSimError(err) ? err.message : 'unexpected error');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.start(ws, user));
+  };
+
+  /** Closes every session (1001) and resolves once all sockets are gone. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const all = [...this.sessions];
+    for (const session of all) session.shutdown();
+    await Promise.all(all.map((s) => s.closed));
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private start(ws: WebSocket, user: User): void {
+    if (this.closing) {
+      ws.terminate();
+      return;
+    }
+    const id = `s${this.nextId++}`;
+    const { hub, clock, logger, options } = this.deps;
+    const session = new StompSession(ws, { id, user, hub, clock, logger, options });
+    this.sessions.add(session);
+    logger.info({ session: id, user: user.key }, 'STOMP connection opened');
+    void session.closed.then(() => {
+      this.sessions.delete(session);
+      logger.info({ session: id }, 'STOMP connection closed');
+    });
+  }
+}

@@ -1,0 +1,288 @@
+import type { Clock, Logger, TimerHandle, TransientHub, User } from '@racedata/core';
+import { WebSocket, type RawData } from 'ws';
+import type { TransientXmlMessage } from '../legacy-bus';
+import {
+  HEART_BEAT,
+  serializeFrame,
+  StompFrameError,
+  type OutgoingFrame,
+  type StompFrame,
+  type StompVersion,
+} from './stomp-frame';
+import { HeartBeatTimers } from './stomp-heart-beat';
+import { formatHeartBeat, negotiateHeartBeat, negotiateVersion, parseHeartBeat } from './stomp-negotiation';
+import type { StompOptions } from './stomp-options';
+import { StompParser } from './stomp-parser';
+import { isProblem, messageFrame, StompSubscriptions } from './stomp-subscriptions';
+
+export const CLOSE_NORMAL = 1000;
+export const CLOSE_GOING_AWAY = 1001;
+export const CLOSE_PROTOCOL_ERROR = 1002;
+export const CLOSE_POLICY = 1008;
+
+export interface StompSessionContext {
+  readonly id: string;
+  readonly user: User;
+  readonly hub: TransientHub<TransientXmlMessage>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly options: StompOptions;
+}
+
+type State = 'awaiting-connect' | 'connected' | 'closed';
+
+/** Frames accepted and ignored: every subscription is auto-ack and nothing is transactional. */
+const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
+
+/**
+ * One STOMP connection. Authentication already happened on the upgrade request, so CONNECT
+ * carries no credentials; the session negotiates version and heart-beats, tracks
+ * subscriptions, and turns hub messages into MESSAGE frames. Any protocol error gets an ERROR
+ * frame and a close, never an exception out of here.
+ */
+export class StompSession {
+  /** Resolves once the socket is closed and everything of this session is released. */
+  readonly closed: Promise<void>;
+  private state: State = 'awaiting-connect';
+  private version: StompVersion = '1.0';
+  private readonly parser: StompParser;
+  private readonly subscriptions: StompSubscriptions;
+  private leaveHub: (() => void) | undefined;
+  private readonly heartBeats: HeartBeatTimers;
+  private connectDeadline: TimerHandle | undefined;
+  private sent = 0;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly ctx: StompSessionContext,
+  ) {
+    this.heartBeats = new HeartBeatTimers(ctx.clock);
+    this.subscriptions = new StompSubscriptions(ctx.options.destinations);
+    this.parser = new StompParser({ onFrame: (frame) => this.onFrame(frame) }, ctx.options.limits);
+    this.closed = new Promise((resolve) => {
+      ws.on('close', () => {
+        this.release();
+        resolve();
+      });
+    });
+    ws.on('message', (data) => this.onData(data));
+    this.connectDeadline = ctx.clock.setTimeout(() => {
+      if (this.state !== 'awaiting-connect') return;
+      const ms = ctx.options.connectTimeoutMs;
+      this.protocolError('connect timeout', `no CONNECT frame within ${ms} ms of opening the socket`);
+    }, ctx.options.connectTimeoutMs);
+    ws.on('error', (err) => ctx.logger.debug({ err, session: ctx.id }, 'STOMP socket error'));
+  }
+
+  /** Server shutdown: a clean close, cut after closeGraceMs if the peer does not answer. */
+  shutdown(): void {
+    this.closeSocket(CLOSE_GOING_AWAY, 'server shutting down');
+  }
+
+  terminate(): void {
+    this.release();
+    this.ws.terminate();
+  }
+
+  private onData(data: RawData): void {
+    if (this.state === 'closed') return;
+    this.heartBeats.received();
+    const chunk = Buffer.isBuffer(data)
+      ? data
+      : Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.from(data);
+    try {
+      this.parser.push(chunk);
+    } catch (err) {
+      if (err instanceof StompFrameError) {
+        this.protocolError('malformed frame', err.message);
+      } else {
+        this.ctx.logger.error({ err, session: this.ctx.id }, 'STOMP frame handling failed');
+        this.protocolError('internal error', 'the server could not handle this frame');
+      }
+    }
+  }
+
+  private onFrame(frame: StompFrame): void {
+    if (this.state === 'closed') return;
+    if (this.state === 'awaiting-connect') {
+      if (frame.command === 'CONNECT' || frame.command === 'STOMP') {
+        this.connect(frame);
+      } else {
+        this.protocolError('not connected', `expected CONNECT or STOMP first, got ${frame.command}`, frame);
+      }
+      return;
+    }
+    switch (frame.command) {
+      case 'SUBSCRIBE':
+        this.subscribe(frame);
+        break;
+      case 'UNSUBSCRIBE':
+        this.unsubscribe(frame);
+        break;
+      case 'DISCONNECT':
+        this.receipt(frame);
+        this.closeSocket(CLOSE_NORMAL, 'disconnected');
+        return;
+      case 'SEND':
+        this.protocolError(
+          'SEND is not supported',
+          'this endpoint only delivers; post data to /customerapi/channel/{channelId}/NonDurable',
+          frame,
+        );
+        return;
+      case 'CONNECT':
+      case 'STOMP':
+        this.protocolError('already connected', 'CONNECT was already received on this connection', frame);
+        return;
+      default:
+        if (!NO_OPS.has(frame.command)) {
+          this.protocolError('unknown command', `unknown STOMP command ${frame.command}`, frame);
+          return;
+        }
+    }
+    if (this.state === 'connected') this.receipt(frame);
+  }
+
+  private connect(frame: StompFrame): void {
+    const version = negotiateVersion(frame.headers);
+    if (version === undefined) {
+      this.protocolError('unsupported version', 'supported STOMP versions are 1.0, 1.1 and 1.2', frame, [
+        ['version', '1.0,1.1,1.2'],
+      ]);
+      return;
+    }
+    const offer = parseHeartBeat(frame.headers['heart-beat']);
+    if (offer === undefined) {
+      this.protocolError('invalid heart-beat', 'heart-beat must be "cx,cy" in milliseconds', frame);
+      return;
+    }
+    this.version = version;
+    this.parser.version = version;
+    this.state = 'connected';
+    const server = this.ctx.options.heartBeat;
+    // Heart-beating is a 1.1 feature; a 1.0 peer would read a bare EOL as garbage.
+    const plan = version === '1.0' ? { sendEvery: 0, expectEvery: 0 } : negotiateHeartBeat(offer, server);
+    this.send({
+      command: 'CONNECTED',
+      headers: [
+        ['version', version],
+        ['heart-beat', version === '1.0' ? '0,0' : formatHeartBeat(server)],
+        ['server', this.ctx.options.serverName],
+        ['session', this.ctx.id],
+        ['user-name', this.ctx.user.key],
+      ],
+    });
+    this.connectDeadline?.cancel();
+    this.heartBeats.start(plan, {
+      beat: () => this.write(HEART_BEAT),
+      silent: (silence) => {
+        this.ctx.logger.info(
+          { session: this.ctx.id, silence },
+          'STOMP client missed its heart-beats; closing',
+        );
+        this.closeSocket(CLOSE_POLICY, 'heart-beat timeout');
+      },
+    });
+    this.ctx.logger.debug({ session: this.ctx.id, version, heartBeat: plan }, 'STOMP session connected');
+  }
+
+  private subscribe(frame: StompFrame): void {
+    const added = this.subscriptions.add(frame.headers, this.version);
+    if (isProblem(added)) {
+      this.protocolError(added.message, added.details, frame);
+      return;
+    }
+    if (!added.delivers) {
+      this.ctx.logger.warn(
+        { session: this.ctx.id, destination: added.destination, known: this.ctx.options.destinations },
+        'STOMP subscription to a destination that never receives messages',
+      );
+      return;
+    }
+    this.leaveHub ??= this.ctx.hub.subscribe(this.ctx.user, (message) => this.deliver(message));
+  }
+
+  private unsubscribe(frame: StompFrame): void {
+    const problem = this.subscriptions.remove(frame.headers, this.version);
+    if (problem) {
+      this.protocolError(problem.message, problem.details, frame);
+      return;
+    }
+    if (this.subscriptions.delivering().length === 0) {
+      this.leaveHub?.();
+      this.leaveHub = undefined;
+    }
+  }
+
+  private deliver(message: TransientXmlMessage): void {
+    if (this.state !== 'connected') return;
+    const body = JSON.stringify(message);
+    for (const subscription of this.subscriptions.delivering()) {
+      this.sent += 1;
+      if (!this.send(messageFrame(subscription, `${this.ctx.id}-${this.sent}`, body))) return;
+    }
+  }
+
+  private receipt(frame: StompFrame): void {
+    const id = frame.headers.receipt;
+    if (id !== undefined) this.send({ command: 'RECEIPT', headers: [['receipt-id', id]] });
+  }
+
+  private protocolError(
+    message: string,
+    details: string,
+    frame?: StompFrame,
+    extra: ReadonlyArray<[string, string]> = [],
+  ): void {
+    const headers: Array<[string, string]> = [['message', message], ...extra];
+    const receipt = frame?.headers.receipt;
+    if (receipt !== undefined) headers.push(['receipt-id', receipt]);
+    headers.push(['content-type', 'text/plain']);
+    this.ctx.logger.debug({ session: this.ctx.id, message, details }, 'STOMP protocol error');
+    this.send({ command: 'ERROR', headers, body: details });
+    // STOMP: the server closes the connection right after an ERROR frame.
+    this.closeSocket(CLOSE_PROTOCOL_ERROR, message);
+  }
+
+  private send(frame: OutgoingFrame): boolean {
+    return this.write(serializeFrame(frame, this.version));
+  }
+
+  /** False when the socket is gone or was dropped as a slow consumer. */
+  private write(text: string): boolean {
+    if (this.ws.readyState !== WebSocket.OPEN) return false;
+    if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
+      this.ctx.logger.warn(
+        { session: this.ctx.id, user: this.ctx.user.key, buffered: this.ws.bufferedAmount },
+        'STOMP client is not reading; dropping the connection',
+      );
+      this.terminate();
+      return false;
+    }
+    this.ws.send(text);
+    return true;
+  }
+
+  private closeSocket(code: number, reason: string): void {
+    if (this.state === 'closed') return;
+    this.release();
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.ws.close(code, reason.slice(0, 120));
+    // Socket teardown runs on real time, not the injected clock: a peer that never answers the
+    // close handshake must not keep shutdown (or a test on a manual clock) waiting.
+    const cut = setTimeout(() => this.ws.terminate(), this.ctx.options.closeGraceMs);
+    cut.unref();
+    this.ws.once('close', () => clearTimeout(cut));
+  }
+
+  /** Stops timers and deliveries; idempotent. */
+  private release(): void {
+    this.state = 'closed';
+    this.connectDeadline?.cancel();
+    this.heartBeats.stop();
+    this.leaveHub?.();
+    this.leaveHub = undefined;
+  }
+}

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# Builds the container images (docker/json.Dockerfile, docker/legacy.Dockerfile) and runs a
+# black-box smoke suite against running containers. `npm run test:images`.
+#
+# Runtime: `docker` when `docker info` works; else `podman-sim` (../shared/container/README.md),
+# running ../shared/container/podman-setup.sh first when podman-sim or the stand-in base image is
+# missing. With neither: says so and exits 1 when CI=true, 0 (skipped) otherwise.
+#
+# Environment: CONTAINER_RUNTIME=docker|podman-sim forces a runtime; NODE_IMAGE overrides the
+# base image (podman default localhost/node-standin:20); IMAGE_PREFIX (default racedata) names
+# the images <prefix>/json-sim and <prefix>/legacy-sim; KEEP_CONTAINERS=1 leaves them running.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+smoke=(node "$root/scripts/image-smoke/smoke.mjs")
+setup="$root/../shared/container/podman-setup.sh"
+prefix=${IMAGE_PREFIX:-racedata}
+json_image="$prefix/json-sim"
+legacy_image="$prefix/legacy-sim"
+
+say() { printf '%s\n' "test-images: $*"; }
+no_runtime() {
+  say "no container runtime available: $*"
+  if [ "${CI:-}" = true ]; then
+    say "FAIL (CI=true): the container images were not built or tested"
+    exit 1
+  fi
+  say "SKIPPED: container image tests need docker (with a running engine) or podman"
+  exit 0
+}
+
+# ---- pick a runtime ------------------------------------------------------------------------
+rt=${CONTAINER_RUNTIME:-}
+if [ -z "$rt" ]; then
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    rt=docker
+  elif command -v podman-sim >/dev/null 2>&1 || [ -x "$setup" ]; then
+    rt=podman-sim
+  else
+    no_runtime "docker is missing or has no running engine, podman-sim is missing and $setup does not exist"
+  fi
+fi
+build_args=()
+if [ "$rt" = podman-sim ]; then
+  if ! command -v podman-sim >/dev/null 2>&1 || ! podman-sim image exists "${NODE_IMAGE:-localhost/node-standin:20}"; then
+    if [ -x "$setup" ]; then
+      say "running $setup"
+      "$setup" || no_runtime "podman-setup.sh failed"
+    fi
+  fi
+  command -v podman-sim >/dev/null 2>&1 || no_runtime "podman-sim is missing"
+  podman-sim info >/dev/null 2>&1 || no_runtime "podman-sim does not work (podman-sim info failed)"
+  # --format docker keeps HEALTHCHECK (the OCI format has no place for it).
+  build_args=(--network host --format docker --build-arg "NODE_IMAGE=${NODE_IMAGE:-localhost/node-standin:20}")
+  base_image=${NODE_IMAGE:-localhost/node-standin:20}
+else
+  if [ -n "${NODE_IMAGE:-}" ]; then build_args=(--build-arg "NODE_IMAGE=$NODE_IMAGE"); fi
+  base_image=${NODE_IMAGE:-node:20-alpine}
+fi
+say "runtime: $rt, base image: $base_image"
+
+# ---- results and cleanup -----------------------------------------------------------------
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+count_output() { # counts PASS/FAIL lines a smoke client run printed
+  local p f
+  p=$(grep -c '^PASS' "$1" || true)
+  f=$(grep -c '^FAIL' "$1" || true)
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$2" != 0 ] && [ "$f" = 0 ]; then fail "smoke client exited with $2 (see output above)"; fi
+}
+ms() { date +%s%3N; }
+
+tmp=$(mktemp -d)
+containers=()
+cleanup() {
+  local code=$?
+  if [ "${KEEP_CONTAINERS:-0}" != 1 ] && [ ${#containers[@]} -gt 0 ]; then
+    local i c
+    # One at a time (podman 4 skips every name when one is missing), newest first (a replay
+    # container shares its target's network namespace and must go before it).
+    for ((i = ${#containers[@]} - 1; i >= 0; i--)); do
+      c=${containers[i]}
+      if [ "$rt" = docker ]; then
+        docker rm -f "$c" >/dev/null 2>&1 || true
+      else # without -t 0, podman's rm -f waits the stop timeout first
+        "$rt" rm -f -t 0 "$c" >/dev/null 2>&1 || true
+      fi
+    done
+  fi
+  rm -rf "$tmp"
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+suite_start=$(ms)
+
+# ---- build -----------------------------------------------------------------------------
+build() { # image dockerfile
+  local t0 t1
+  t0=$(ms)
+  if "$rt" build ${build_args[@]+"${build_args[@]}"} -f "$2" -t "$1" . >"$tmp/build.log" 2>&1; then
+    t1=$(ms)
+    pass "build $1 from $2 ($(((t1 - t0) / 1000)).$((((t1 - t0) % 1000) / 100)) s)"
+    return 0
+  fi
+  tail -40 "$tmp/build.log"
+  fail "build $1 from $2 (log above)"
+  return 1
+}
+build_ok=1
+build "$json_image" docker/json.Dockerfile || build_ok=0
+build "$legacy_image" docker/legacy.Dockerfile || build_ok=0
+if [ "$build_ok" = 0 ]; then
+  say "$passed passed, $failed failed"
+  exit 1
+fi
+build_end=$(ms)
+
+# ---- sizes -----------------------------------------------------------------------------
+base_size=$("$rt" image inspect --format '{{.Size}}' "$base_image" 2>/dev/null || echo 0)
+base_layers=$("$rt" history -q "$base_image" 2>/dev/null | wc -l)
+for image in "$json_image" "$legacy_image"; do
+  size=$("$rt" image inspect --format '{{.Size}}' "$image")
+  app=$((size - base_size))
+  say "$image: $((size / 1000000)) MB total, $((app / 1000000)).$(((app % 1000000) / 100000)) MB above $base_image; layers above the base:"
+  "$rt" history --format '{{.Size}}\t{{.CreatedBy}}' "$image" | head -n $(($("$rt" history -q "$image" | wc -l) - base_layers)) |
+    cut -c1-150 | sed 's/^/    /'
+  if [ "$app" -lt 30000000 ]; then pass "$image app layers under 30 MB"; else fail "$image app layers are $app bytes (limit 30 MB)"; fi
+done
+
+# ---- recordings to mount ---------------------------------------------------------------
+# Format: recordings/README.md (one JSON object per line; <dir>/json and <dir>/legacy).
+nonce="smoke-$(date +%s)-$$"
+mkdir -p "$tmp/recordings/json" "$tmp/recordings/legacy"
+cat >"$tmp/recordings/json/smoke.jsonl" <<EOF
+{"at":"2024-05-11T12:00:00.000Z","delivery":"durable","channel":"RaceDayTrot","date":"2024-05-11","trackId":5,"raceNr":1,"payload":{"smoke":"$nonce"}}
+{"at":"2024-05-11T12:00:01.000Z","delivery":"durable","channel":"StartListGallop","date":"2024-05-11","trackId":5,"raceNr":2,"payload":{"smoke":"$nonce-2"}}
+EOF
+cat >"$tmp/recordings/legacy/smoke.jsonl" <<EOF
+{"at":"2024-05-11T12:00:00.000Z","delivery":"durable","channel":"id","payloadKey":"smoke","xml":"<smoke nonce=\\"$nonce\\">replayed</smoke>"}
+EOF
+chmod -R a+rX "$tmp"
+
+# ---- start containers ------------------------------------------------------------------
+mapfile -t ports < <("${smoke[@]}" free-ports 5)
+p_json=${ports[0]} p_legacy=${ports[1]} p_json_rep=${ports[2]} p_legacy_rep=${ports[3]} p_legacy_short=${ports[4]}
+name="racedata-smoke-$$"
+run() { # name image args...
+  local n=$1 image=$2
+  shift 2
+  containers+=("$n")
+  if ! "$rt" run -d --name "$n" "$@" "$image" >"$tmp/run.log" 2>&1; then
+    cat "$tmp/run.log"
+    fail "start container $n"
+    return 1
+  fi
+}
+run "$name-json" "$json_image" -p "127.0.0.1:$p_json:3000"
+run "$name-legacy" "$legacy_image" -p "127.0.0.1:$p_legacy:8080"
+# Settings as -e: a mounted recordings dir replayed, another port (the HEALTHCHECK must follow
+# PORT), a short long-poll timeout.
+run "$name-json-replay" "$json_image" -p "127.0.0.1:$p_json_rep:4000" -e PORT=4000 \
+  -e LONG_POLL_TIMEOUT_MS=500 -e AUTO_REPLAY_MESSAGE_INTERVAL=100 -v "$tmp/recordings:/recordings:ro"
+run "$name-legacy-replay" "$legacy_image" -p "127.0.0.1:$p_legacy_rep:8080" \
+  -e AUTO_REPLAY_MESSAGE_INTERVAL=100 -v "$tmp/recordings:/recordings:ro"
+run "$name-legacy-short" "$legacy_image" -p "127.0.0.1:$p_legacy_short:8080" -e LONG_POLL_TIMEOUT_MS=500
+
+j="http://127.0.0.1:$p_json" l="http://127.0.0.1:$p_legacy"
+jr="http://127.0.0.1:$p_json_rep" lr="http://127.0.0.1:$p_legacy_rep" ls="http://127.0.0.1:$p_legacy_short"
+healthy=1
+for pair in "json-sim json $j json" "legacy-sim legacy $l legacy" "json-sim json-replay $jr json" \
+  "legacy-sim legacy-replay $lr legacy" "legacy-sim legacy-short $ls legacy"; do
+  set -- $pair
+  t0=$(ms)
+  if "${smoke[@]}" wait-health "$3" "$4" 30000; then
+    pass "$2 container answers /health on the mapped port ($(($(ms) - t0)) ms)"
+  else
+    fail "$2 container never became healthy; its log:"
+    "$rt" logs "$name-$2" 2>&1 | tail -20 | sed 's/^/    /'
+    healthy=0
+  fi
+done
+
+# ---- black-box suite -------------------------------------------------------------------
+if [ "$healthy" = 1 ]; then
+  "${smoke[@]}" suite --json "$j" --legacy "$l" --json-replay "$jr" --legacy-replay "$lr" \
+    --short-poll-json "$jr" --short-poll-legacy "$ls" --replay-nonce "$nonce" | tee "$tmp/suite.out"
+  count_output "$tmp/suite.out" "${PIPESTATUS[0]}"
+fi
+
+# ---- the replay command (compose's replay services) ------------------------------------
+# Runs in the target's network namespace, so REPLAY_TARGET is the container's own port.
+replay_cmd() { # target-container image container-port kind host-port
+  local n="$name-replay-$1" t0
+  containers+=("$n")
+  t0=$(ms)
+  if timeout 60 "$rt" run --rm --name "$n" --network "container:$name-$1" -e "REPLAY_TARGET=http://127.0.0.1:$3" \
+    -e MAX_DELAY=10 -v "$tmp/recordings:/recordings:ro" "$2" replay >"$tmp/replay.out" 2>&1; then
+    pass "replay command ($2 replay, MAX_DELAY=10) into the $1 container exited 0 ($(($(ms) - t0)) ms)"
+    "${smoke[@]}" replayed --kind "$4" --url "http://127.0.0.1:$5" --nonce "$nonce" \
+      --label "$1: messages of the replay command arrived" | tee "$tmp/replayed.out"
+    count_output "$tmp/replayed.out" "${PIPESTATUS[0]}"
+  else
+    sed 's/^/    /' "$tmp/replay.out" | tail -20
+    fail "replay command into the $1 container (output above)"
+  fi
+}
+if [ "$healthy" = 1 ]; then
+  replay_cmd json "$json_image" 3000 json "$p_json"
+  replay_cmd legacy "$legacy_image" 8080 legacy "$p_legacy"
+fi
+
+# ---- image metadata, HEALTHCHECK, user -------------------------------------------------
+for image in "$json_image" "$legacy_image"; do
+  user=$("$rt" image inspect --format '{{.Config.User}}' "$image")
+  [ "$user" = node ] && pass "$image Config.User is node" || fail "$image Config.User is '$user' (expected node)"
+  hc=$("$rt" image inspect --format '{{if .Config.Healthcheck}}{{.Config.Healthcheck.Test}}{{end}}' "$image" 2>/dev/null)
+  case "$hc" in *node*health*) pass "$image has a node HEALTHCHECK" ;; *) fail "$image has no node HEALTHCHECK ('$hc')" ;; esac
+done
+uid=$("$rt" exec "$name-json" node -e 'console.log(process.getuid())' 2>&1)
+[ "$uid" = 1000 ] && pass "json process runs as uid 1000" || fail "json process uid: $uid"
+uid=$("$rt" exec "$name-legacy" node -e 'console.log(process.getuid())' 2>&1)
+[ "$uid" = 1000 ] && pass "legacy process runs as uid 1000" || fail "legacy process uid: $uid"
+pid1=$("$rt" exec "$name-json" node -e 'console.log(require("fs").readFileSync("/proc/1/cmdline","utf8").split("\0").slice(0,3).join(" "))' 2>&1)
+case "$pid1" in node*racedata-sim.js*) pass "PID 1 is node ($pid1)" ;; *) fail "PID 1 is '$pid1' (expected node racedata-sim.js)" ;; esac
+healthcheck_status() { # container -> healthy | unhealthy | starting
+  if [ "$rt" = docker ]; then
+    docker inspect --format '{{.State.Health.Status}}' "$1"
+  elif podman-sim healthcheck run "$1" >/dev/null 2>&1; then echo healthy; else echo unhealthy; fi
+}
+for c in json json-replay legacy; do
+  status=starting
+  for _ in $(seq 1 40); do # docker runs the first check after --interval
+    status=$(healthcheck_status "$name-$c")
+    [ "$status" = healthy ] && break
+    sleep 1
+  done
+  [ "$status" = healthy ] && pass "HEALTHCHECK reports $c healthy" || fail "HEALTHCHECK reports $c $status"
+done
+
+# ---- stop: SIGTERM with a held poll and an open WebSocket on each ---------------------
+"${smoke[@]}" hold --json "$j" --legacy "$l" --ready-file "$tmp/ready" >"$tmp/hold.out" 2>&1 &
+hold_pid=$!
+for _ in $(seq 1 100); do [ -s "$tmp/ready" ] && break; sleep 0.1; done
+for c in json legacy json-replay legacy-replay; do
+  t0=$(ms)
+  "$rt" stop -t 10 "$name-$c" >/dev/null 2>&1
+  took=$(($(ms) - t0))
+  code=$("$rt" inspect --format '{{.State.ExitCode}}' "$name-$c" 2>/dev/null)
+  if [ "$took" -lt 2000 ] && [ "$code" = 0 ]; then
+    pass "$c: stop took $took ms, exit code $code"
+  else
+    fail "$c: stop took $took ms (limit 2000), exit code $code (expected 0)"
+  fi
+done
+wait "$hold_pid"
+hold_code=$?
+cat "$tmp/hold.out"
+count_output "$tmp/hold.out" "$hold_code"
+
+suite_end=$(ms)
+say "build $(((build_end - suite_start) / 1000)) s, containers and checks $(((suite_end - build_end) / 1000)) s, total $(((suite_end - suite_start) / 1000)) s"
+say "$passed passed, $failed failed"
+[ "$failed" = 0 ]
