@@ -144,5 +144,43 @@ describe('racedata-sim all', () => {
     expect(await (await fetch(`http://127.0.0.1:${json}/health`)).json()).toMatchObject({
       simulator: 'json',
     });
+    const out = cli.stdout();
+    expect(out).toMatch(/legacy XML simulator listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(out).toContain(`ws://127.0.0.1:${legacy}/api/v1/channels/connect`);
+    expect(out).toContain('/api/v1/channels/user/topic/publish');
+    expect(out).toMatch(
+      /default: key testuser {2}secret testpassword {2}token dGVzdHVzZXI=\n {6}channels: all 9 channels: RaceDay/,
+    );
+  });
+});
+
+describe('interval replay from the bundled recordings', () => {
+  test('AUTO_REPLAY_MESSAGE_INTERVAL makes /events grow without anyone posting', async () => {
+    const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {
+      AUTO_REPLAY_MESSAGE_INTERVAL: '20',
+    });
+    const port = bannerPort(cli.stdout(), 'JSON simulator');
+    const headers = { authorization: 'Bearer YWxsdXNlcg==' };
+    let lastEventId = 0;
+    const seen: number[] = [];
+    // Each long poll returns as soon as the replay stores the next durable event.
+    while (seen.length < 3) {
+      const res = await fetch(`http://127.0.0.1:${port}/customerapi/events?lastEventId=${lastEventId}`, {
+        headers,
+      });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as { data: { events: Array<{ eventId: number; channel: string }> } };
+      for (const event of page.data.events) seen.push(event.eventId);
+      lastEventId = seen[seen.length - 1] ?? lastEventId;
+    }
+    expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
+  });
+
+  test('a recordings directory with nothing playable stops the start (exit 2)', async () => {
+    const dir = path.dirname(tempFile('broken.jsonl', '{"not": "a recording"}\n'));
+    const cli = fakeCli({ AUTO_REPLAY_MESSAGE_INTERVAL: '100', RECORDINGS_DIR: dir });
+    void run(['node', 'racedata-sim', 'json', '--port', '0'], cli.ctx);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toMatch(/broken\.jsonl:1/);
   });
 });

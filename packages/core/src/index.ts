@@ -15,3 +15,4 @@ export * from './channel-bus';
 export * from './credentials';
 export * from './server/index';
 export * from './replay/index';
+export * from './simulator-basics';

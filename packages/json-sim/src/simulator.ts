@@ -3,34 +3,24 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import {
   ChannelBus,
-  TokenService,
   UpgradeRouter,
   createHttpLifecycle,
   createIntervalReplay,
-  jsonChannelCatalog,
-  resolveSettings,
-  silentLogger,
-  systemClock,
-  JSON_USERS,
-  UserTable,
+  simulatorBasics,
   type ChannelCatalog,
-  type Clock,
   type EventInput,
-  type Logger,
   type PublishResult,
   type RecordedJsonMessage,
   type Replayer,
+  type SimulatorBasicsDeps,
   type SimulatorSettings,
+  type UserTable,
 } from '@racedata/core';
 import { createJsonApp } from './http/app';
 import { EventStream } from './ws/event-stream';
 import { dataMessage } from './ws/stream-messages';
 
-export interface JsonSimulatorDeps {
-  logger?: Logger;
-  clock?: Clock;
-  catalog?: ChannelCatalog;
-  users?: UserTable;
+export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Played one per AUTO_REPLAY_MESSAGE_INTERVAL once the simulator listens. */
   recordings?: readonly RecordedJsonMessage[];
 }
@@ -59,18 +49,7 @@ export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): JsonSimulator {
-  const settings = resolveSettings('json', settingsInput);
-  const logger = deps.logger ?? silentLogger();
-  const clock = deps.clock ?? systemClock;
-  const catalog = deps.catalog ?? jsonChannelCatalog();
-  const users = deps.users ?? UserTable.fromJSON(JSON_USERS, catalog, 'built-in JSON users');
-  const tokens = new TokenService({
-    users,
-    mode: settings.tokenMode,
-    ttlSeconds: settings.tokenTtlSeconds,
-    secret: settings.jwtSecret,
-    clock,
-  });
+  const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('json', settingsInput, deps);
   const bus = new ChannelBus<string>({
     catalog,
     clock,

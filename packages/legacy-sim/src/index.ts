@@ -17,4 +17,3 @@ export {
 } from './stomp/stomp-options';
 export type { HeartBeatOffer } from './stomp/stomp-negotiation';
 export type { StompParserLimits } from './stomp/stomp-parser';
-export { legacyStartupLines } from './startup-lines';

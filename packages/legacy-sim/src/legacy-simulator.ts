@@ -4,22 +4,17 @@ import type { Express } from 'express';
 import {
   createHttpLifecycle,
   createIntervalReplay,
-  LEGACY_USERS,
   LegacyQueues,
-  legacyChannelCatalog,
-  resolveSettings,
-  silentLogger,
-  systemClock,
-  TokenService,
+  simulatorBasics,
   TransientHub,
   UpgradeRouter,
-  UserTable,
   type ChannelCatalog,
-  type Clock,
-  type Logger,
   type RecordedLegacyMessage,
   type Replayer,
+  type SimulatorBasicsDeps,
   type SimulatorSettings,
+  type TokenService,
+  type UserTable,
 } from '@racedata/core';
 import { createLegacyApp } from './app';
 import {
@@ -31,11 +26,7 @@ import {
 import { StompEndpoint } from './stomp/stomp-endpoint';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
 
-export interface LegacySimulatorDeps {
-  logger?: Logger;
-  clock?: Clock;
-  users?: UserTable;
-  catalog?: ChannelCatalog;
+export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   /**
    * STOMP tuning beyond the shared settings (heart-beat offer, frame limits). By default
    * connectTimeoutMs is the WebSocket token deadline (wsAuthTimeoutMs) and maxBufferedBytes
@@ -70,18 +61,7 @@ export function createLegacySimulator(
   partial: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): LegacySimulator {
-  const settings = resolveSettings('legacy', partial);
-  const logger = deps.logger ?? silentLogger();
-  const clock = deps.clock ?? systemClock;
-  const catalog = deps.catalog ?? legacyChannelCatalog();
-  const users = deps.users ?? UserTable.fromJSON(LEGACY_USERS, catalog, 'built-in legacy users');
-  const tokens = new TokenService({
-    users,
-    mode: settings.tokenMode,
-    ttlSeconds: settings.tokenTtlSeconds,
-    secret: settings.jwtSecret,
-    clock,
-  });
+  const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('legacy', partial, deps);
   const queues = new LegacyQueues({
     clock,
     retentionMs: settings.legacyQueueRetentionMs,

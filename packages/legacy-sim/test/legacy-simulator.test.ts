@@ -1,4 +1,4 @@
-import { createLegacySimulator, legacyStartupLines } from '../src';
+import { createLegacySimulator } from '../src';
 import { closeAll, startSim } from './support';
 
 afterEach(closeAll);
@@ -29,23 +29,5 @@ describe('createLegacySimulator', () => {
     const run = await startSim();
     await Promise.all([run.sim.close(), run.sim.close()]);
     expect(run.sim.server.listening).toBe(false);
-  });
-
-  it('describes endpoints, users, tokens and channels for the start-up output', async () => {
-    const run = await startSim();
-    const address = run.sim.server.address();
-    if (address === null || typeof address === 'string') throw new Error('not listening');
-    const text = legacyStartupLines(address, run.sim.users, run.sim.catalog).join('\n');
-    expect(text).toContain(`http://127.0.0.1:${address.port}`);
-    expect(text).toContain('/api/v1/channels/connect');
-    expect(text).toContain('key testuser, secret testpassword, token dGVzdHVzZXI=');
-    expect(text).toContain('TimeToStart');
-    expect(
-      legacyStartupLines(
-        { address: '0.0.0.0', family: 'IPv4', port: 8080 },
-        run.sim.users,
-        run.sim.catalog,
-      )[0],
-    ).toBe('legacy simulator listening on http://localhost:8080');
   });
 });
