@@ -6,9 +6,8 @@
 # The image holds the whole CLI; `replay` (see compose.yaml) runs from it as another command.
 ARG NODE_IMAGE=node:20-alpine
 
-# ---- build: every dependency, compile all workspaces ------------------------------------
-# (The build and deps stages are identical in every Dockerfile under docker/, so a second
-# image reuses the first one's cached layers.)
+# ---- build: every dependency, compile, bundle -------------------------------------------
+# Identical in every Dockerfile under docker/, so a second image reuses the first one's layers.
 FROM ${NODE_IMAGE} AS build
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 WORKDIR /app
@@ -19,30 +18,16 @@ COPY packages/json-sim/package.json packages/json-sim/
 COPY packages/cli/package.json packages/cli/
 RUN npm ci --loglevel=error
 COPY tsconfig.json tsconfig.base.json ./
+COPY scripts/bundle.mjs scripts/
 COPY packages/ packages/
+# tsc --build, then scripts/bundle.mjs: the CLI and its production dependencies in one file.
 RUN npm run build
 
-# ---- deps: production dependencies only (workspace links included) -----------------------
-FROM ${NODE_IMAGE} AS deps
-ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/core/package.json packages/core/
-COPY packages/legacy-sim/package.json packages/legacy-sim/
-COPY packages/json-sim/package.json packages/json-sim/
-COPY packages/cli/package.json packages/cli/
-RUN npm ci --omit=dev --ignore-scripts --loglevel=error
-
-# ---- runtime -----------------------------------------------------------------------------
+# ---- runtime: node, the bundle, the recordings ------------------------------------------
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=deps /app ./
-COPY --from=build /app/packages/core/dist packages/core/dist
-COPY --from=build /app/packages/legacy-sim/dist packages/legacy-sim/dist
-COPY --from=build /app/packages/json-sim/dist packages/json-sim/dist
-COPY --from=build /app/packages/cli/dist packages/cli/dist
-COPY packages/cli/bin packages/cli/bin
+COPY --from=build /app/packages/cli/dist/racedata-sim.cjs ./
 # Bundled recordings; mounting a directory on /recordings replaces them.
 COPY recordings /recordings
 ENV PORT=8080 \
@@ -52,6 +37,6 @@ USER node
 # No curl needed; honours PORT given with -e. (No --start-interval: podman 4 rejects it.)
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# Exec form: node is PID 1 and receives SIGTERM directly (the CLI closes within a second).
-ENTRYPOINT ["node", "/app/packages/cli/bin/racedata-sim.js"]
+# Exec form: node is PID 1 and receives SIGTERM itself (the CLI closes within a second).
+ENTRYPOINT ["node", "/app/racedata-sim.cjs"]
 CMD ["legacy"]

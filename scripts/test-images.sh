@@ -109,7 +109,11 @@ build() { # image dockerfile
     pass "build $1 from $2 ($(((t1 - t0) / 1000)).$((((t1 - t0) % 1000) / 100)) s)"
     return 0
   fi
-  tail -40 "$tmp/build.log"
+  # The first error lines say what went wrong (npm adds its whole usage text after some).
+  grep -iE 'error|fail|missing' "$tmp/build.log" | grep -vE '^npm error( |$)( |\[|Usage|Options|aliases|Run "npm help)' |
+    head -25 | sed 's/^/    /'
+  echo '    ...'
+  tail -3 "$tmp/build.log" | sed 's/^/    /'
   fail "build $1 from $2 (log above)"
   return 1
 }
@@ -125,14 +129,20 @@ build_end=$(ms)
 # ---- sizes -----------------------------------------------------------------------------
 base_size=$("$rt" image inspect --format '{{.Size}}' "$base_image" 2>/dev/null || echo 0)
 base_layers=$("$rt" history -q "$base_image" 2>/dev/null | wc -l)
+# The benchmark report (bench/results/latest.md) reads the sizes from here.
+sizes_json="$root/bench/results/image-sizes.json"
+sizes_rows=()
 for image in "$json_image" "$legacy_image"; do
   size=$("$rt" image inspect --format '{{.Size}}' "$image")
   app=$((size - base_size))
+  sizes_rows+=("{\"name\": \"$image\", \"bytes\": $size, \"appBytes\": $app, \"base\": \"$base_image\"}")
   say "$image: $((size / 1000000)) MB total, $((app / 1000000)).$(((app % 1000000) / 100000)) MB above $base_image; layers above the base:"
   "$rt" history --format '{{.Size}}\t{{.CreatedBy}}' "$image" | head -n $(($("$rt" history -q "$image" | wc -l) - base_layers)) |
     cut -c1-150 | sed 's/^/    /'
   if [ "$app" -lt 30000000 ]; then pass "$image app layers under 30 MB"; else fail "$image app layers are $app bytes (limit 30 MB)"; fi
 done
+mkdir -p "$(dirname "$sizes_json")"
+(IFS=,; printf '{"measuredWith": "%s", "images": [%s]}\n' "$rt" "${sizes_rows[*]}") >"$sizes_json"
 
 # ---- recordings to mount ---------------------------------------------------------------
 # Format: recordings/README.md (one JSON object per line; <dir>/json and <dir>/legacy).
@@ -228,7 +238,7 @@ uid=$("$rt" exec "$name-json" node -e 'console.log(process.getuid())' 2>&1)
 uid=$("$rt" exec "$name-legacy" node -e 'console.log(process.getuid())' 2>&1)
 [ "$uid" = 1000 ] && pass "legacy process runs as uid 1000" || fail "legacy process uid: $uid"
 pid1=$("$rt" exec "$name-json" node -e 'console.log(require("fs").readFileSync("/proc/1/cmdline","utf8").split("\0").slice(0,3).join(" "))' 2>&1)
-case "$pid1" in node*racedata-sim.js*) pass "PID 1 is node ($pid1)" ;; *) fail "PID 1 is '$pid1' (expected node racedata-sim.js)" ;; esac
+case "$pid1" in node*racedata-sim*) pass "PID 1 is node ($pid1)" ;; *) fail "PID 1 is '$pid1' (expected node racedata-sim)" ;; esac
 healthcheck_status() { # container -> healthy | unhealthy | starting
   if [ "$rt" = docker ]; then
     docker inspect --format '{{.State.Health.Status}}' "$1"
@@ -263,6 +273,21 @@ wait "$hold_pid"
 hold_code=$?
 cat "$tmp/hold.out"
 count_output "$tmp/hold.out" "$hold_code"
+
+# `docker stop` right after `docker run` (compose up then down, test harnesses): node is PID 1,
+# and PID 1 ignores a signal it has no handler for, so the handler must exist from the start.
+if run "$name-early" "$json_image"; then
+  sleep 0.2
+  t0=$(ms)
+  "$rt" stop -t 10 "$name-early" >/dev/null 2>&1
+  took=$(($(ms) - t0))
+  code=$("$rt" inspect --format '{{.State.ExitCode}}' "$name-early" 2>/dev/null)
+  if [ "$took" -lt 2000 ] && [ "$code" != 137 ]; then
+    pass "stop 0.2 s after start took $took ms, exit code $code"
+  else
+    fail "stop 0.2 s after start took $took ms (limit 2000), exit code $code (137: SIGTERM ignored during start-up, killed)"
+  fi
+fi
 
 suite_end=$(ms)
 say "build $(((build_end - suite_start) / 1000)) s, containers and checks $(((suite_end - build_end) / 1000)) s, total $(((suite_end - suite_start) / 1000)) s"

@@ -1,9 +1,20 @@
 import { killAllChildren } from './lib/child-server';
-import { MEASURES, runBench } from './run-bench';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MEASURES, REPO_ROOT, runBench } from './run-bench';
+import { writeResults } from './results/write-results';
+import type { BenchReport } from './types';
 
-/** `npm run bench [-- --quick] [--only=fan-out,memory] [--profile]` */
+/** `npm run bench [-- --quick] [--only=fan-out,memory] [--profile] [--render]` */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args.includes('--render')) {
+    // Re-renders latest.md from latest.json (after a change to the report layout).
+    const dir = path.join(REPO_ROOT, 'bench', 'results');
+    const report = JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as BenchReport;
+    writeResults(dir, report);
+    return;
+  }
   const quick = args.includes('--quick');
   const onlyArg = args.find((a) => a.startsWith('--only='));
   const only = onlyArg?.slice('--only='.length).split(',').filter(Boolean);

@@ -147,16 +147,22 @@ function parseFrames(text) {
       return { command: command.replace(/\r$/, ''), headers, body };
     });
 }
-const isFrame = (command, extra = () => true) => (text) =>
-  parseFrames(text).some((f) => f.command === command && extra(f));
+const isFrame =
+  (command, extra = () => true) =>
+  (text) =>
+    parseFrames(text).some((f) => f.command === command && extra(f));
 
 async function stompConnect(base) {
   const conn = await openWs(wsUrl(base, '/api/v1/channels/connect'), { headers: bearer(FIXED_TOKEN) });
-  conn.ws.send(stompFrame('CONNECT', { 'accept-version': '1.0,1.1,1.2', host: 'localhost', 'heart-beat': '0,0' }));
+  conn.ws.send(
+    stompFrame('CONNECT', { 'accept-version': '1.0,1.1,1.2', host: 'localhost', 'heart-beat': '0,0' }),
+  );
   const connected = await conn.next(isFrame('CONNECTED'), 5000, 'CONNECTED frame');
   const frame = parseFrames(connected).find((f) => f.command === 'CONNECTED');
   assert(frame.headers.version, 'CONNECTED has no version header');
-  conn.ws.send(stompFrame('SUBSCRIBE', { id: 'sub-0', destination: STOMP_DEST, ack: 'auto', receipt: 'sub-0' }));
+  conn.ws.send(
+    stompFrame('SUBSCRIBE', { id: 'sub-0', destination: STOMP_DEST, ack: 'auto', receipt: 'sub-0' }),
+  );
   // A server that sends no RECEIPT still gets a moment to register the subscription.
   await conn.next(isFrame('RECEIPT'), 1000, 'RECEIPT').catch(() => undefined);
   return { ...conn, version: frame.headers.version };
@@ -172,35 +178,52 @@ async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
     assert(body.status === 'ok' && body.simulator === 'json', `body ${r.text}`);
   });
 
-  await check(name('authenticate (token in authorization header; wrong secret 401; no token 401)'), async () => {
-    const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
-    });
-    assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
-    assert(ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`, `authorization ${ok.headers.get('authorization')}`);
-    const bad = await http('POST', `${base}/customerapi/authenticate/subscription`, {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'testuser', secret: 'nope' }),
-    });
-    assert(bad.status === 401, `wrong secret gave ${bad.status}`);
-    const anon = await http('GET', `${base}/customerapi/events`);
-    assert(anon.status === 401, `events without token gave ${anon.status}`);
-  });
+  await check(
+    name('authenticate (token in authorization header; wrong secret 401; no token 401)'),
+    async () => {
+      const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
+      });
+      assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
+      assert(
+        ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`,
+        `authorization ${ok.headers.get('authorization')}`,
+      );
+      const bad = await http('POST', `${base}/customerapi/authenticate/subscription`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'testuser', secret: 'nope' }),
+      });
+      assert(bad.status === 401, `wrong secret gave ${bad.status}`);
+      const anon = await http('GET', `${base}/customerapi/events`);
+      assert(anon.status === 401, `events without token gave ${anon.status}`);
+    },
+  );
 
   await check(name('durable message: POST /api/message then GET /customerapi/events'), async () => {
     const nonce = randomUUID();
     const post = await http('POST', `${base}/api/message`, {
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ channel: 'RaceDayTrot', date: today(), trackId: 5, raceNr: 1, payload: { smoke: nonce } }),
+      body: JSON.stringify({
+        channel: 'RaceDayTrot',
+        date: today(),
+        trackId: 5,
+        raceNr: 1,
+        payload: { smoke: nonce },
+      }),
     });
     assert(post.status === 201, `POST status ${post.status} ${post.text}`);
     const eventId = json(post.text).data?.event?.eventId;
     assert(Number.isInteger(eventId), `no eventId in ${post.text}`);
-    const read = await http('GET', `${base}/customerapi/events?lastEventId=${eventId - 1}`, { headers: bearer(FIXED_TOKEN) });
+    const read = await http('GET', `${base}/customerapi/events?lastEventId=${eventId - 1}`, {
+      headers: bearer(FIXED_TOKEN),
+    });
     assert(read.status === 200, `events status ${read.status}`);
     const events = json(read.text).data?.events ?? [];
-    assert(events.some((e) => JSON.stringify(e).includes(nonce)), `event not found in ${read.text.slice(0, 300)}`);
+    assert(
+      events.some((e) => JSON.stringify(e).includes(nonce)),
+      `event not found in ${read.text.slice(0, 300)}`,
+    );
     return `eventId ${eventId}`;
   });
 
@@ -213,11 +236,20 @@ async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
       const nonce = randomUUID();
       const post = await http('POST', `${base}/api/message`, {
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ channel: 'TimeToStartTrot', date: today(), trackId: 5, raceNr: 1, payload: { smoke: nonce } }),
+        body: JSON.stringify({
+          channel: 'TimeToStartTrot',
+          date: today(),
+          trackId: 5,
+          raceNr: 1,
+          payload: { smoke: nonce },
+        }),
       });
       assert(post.status === 202, `POST status ${post.status} ${post.text}`);
       const data = json(await conn.next((t) => t.includes(nonce), 5000, 'Data message'));
-      assert(data.type === 'Data' && data.data?.channel === 'TimeToStartTrot', `unexpected ${JSON.stringify(data)}`);
+      assert(
+        data.type === 'Data' && data.data?.channel === 'TimeToStartTrot',
+        `unexpected ${JSON.stringify(data)}`,
+      );
       return `recipients ${json(post.text).data?.recipients}`;
     } finally {
       conn.ws.terminate();
@@ -226,7 +258,9 @@ async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
 
   if (shortPoll) {
     await check(name('-e LONG_POLL_TIMEOUT_MS=500: empty poll answers 204 quickly'), async () => {
-      const r = await http('GET', `${shortPoll}/customerapi/events?lastEventId=999999999`, { headers: bearer(FIXED_TOKEN) });
+      const r = await http('GET', `${shortPoll}/customerapi/events?lastEventId=999999999`, {
+        headers: bearer(FIXED_TOKEN),
+      });
       assert(r.status === 204, `status ${r.status}`);
       assert(r.ms >= 300 && r.ms < 3000, `took ${r.ms} ms (expected about 500)`);
       return `${r.ms} ms`;
@@ -250,38 +284,47 @@ async function legacyChecks(base, { shortPoll, replay, replayNonce }) {
     assert(body.status === 'ok' && body.simulator === 'legacy', `body ${r.text}`);
   });
 
-  await check(name('authenticate (subscription and Basic; wrong secret 401; listen without token 401)'), async () => {
-    const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
-    });
-    assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
-    assert(ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`, `authorization ${ok.headers.get('authorization')}`);
-    const basic = await http('POST', `${base}/authenticate`, {
-      headers: { authorization: `Basic ${Buffer.from('testuser:testpassword').toString('base64')}` },
-    });
-    assert(basic.status === 200, `Basic authenticate gave ${basic.status}`);
-    const bad = await http('POST', `${base}/customerapi/authenticate/subscription`, {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'testuser', secret: 'nope' }),
-    });
-    assert(bad.status === 401, `wrong secret gave ${bad.status}`);
-    const anon = await http('GET', `${base}/customerapi/channels/listen`);
-    assert(anon.status === 401, `listen without token gave ${anon.status}`);
-  });
+  await check(
+    name('authenticate (subscription and Basic; wrong secret 401; listen without token 401)'),
+    async () => {
+      const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
+      });
+      assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
+      assert(
+        ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`,
+        `authorization ${ok.headers.get('authorization')}`,
+      );
+      const basic = await http('POST', `${base}/authenticate`, {
+        headers: { authorization: `Basic ${Buffer.from('testuser:testpassword').toString('base64')}` },
+      });
+      assert(basic.status === 200, `Basic authenticate gave ${basic.status}`);
+      const bad = await http('POST', `${base}/customerapi/authenticate/subscription`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'testuser', secret: 'nope' }),
+      });
+      assert(bad.status === 401, `wrong secret gave ${bad.status}`);
+      const anon = await http('GET', `${base}/customerapi/channels/listen`);
+      assert(anon.status === 401, `listen without token gave ${anon.status}`);
+    },
+  );
 
-  await check(name('durable message: POST /customerapi/channel/id/Durable then GET /customerapi/channels/listen'), async () => {
-    const nonce = randomUUID();
-    const xml = `<smoke nonce="${nonce}">durable</smoke>`;
-    const post = await http('POST', `${base}/customerapi/channel/id/Durable?payloadKey=smoke`, {
-      headers: { 'content-type': 'application/json' },
-      body: xml,
-    });
-    assert(post.status >= 200 && post.status < 300, `POST status ${post.status} ${post.text}`);
-    const read = await http('GET', `${base}/customerapi/channels/listen`, { headers: bearer(FIXED_TOKEN) });
-    assert(read.status === 200, `listen status ${read.status}`);
-    assert(json(read.text) === xml, `listen body ${read.text.slice(0, 300)}`);
-  });
+  await check(
+    name('durable message: POST /customerapi/channel/id/Durable then GET /customerapi/channels/listen'),
+    async () => {
+      const nonce = randomUUID();
+      const xml = `<smoke nonce="${nonce}">durable</smoke>`;
+      const post = await http('POST', `${base}/customerapi/channel/id/Durable?payloadKey=smoke`, {
+        headers: { 'content-type': 'application/json' },
+        body: xml,
+      });
+      assert(post.status >= 200 && post.status < 300, `POST status ${post.status} ${post.text}`);
+      const read = await http('GET', `${base}/customerapi/channels/listen`, { headers: bearer(FIXED_TOKEN) });
+      assert(read.status === 200, `listen status ${read.status}`);
+      assert(json(read.text) === xml, `listen body ${read.text.slice(0, 300)}`);
+    },
+  );
 
   await check(name('transient message over STOMP (/api/v1/channels/connect, NonDurable post)'), async () => {
     const conn = await stompConnect(base);
@@ -293,7 +336,11 @@ async function legacyChecks(base, { shortPoll, replay, replayNonce }) {
         body: xml,
       });
       assert(post.status >= 200 && post.status < 300, `POST status ${post.status} ${post.text}`);
-      const text = await conn.next(isFrame('MESSAGE', (f) => f.body.includes(nonce)), 5000, 'MESSAGE frame');
+      const text = await conn.next(
+        isFrame('MESSAGE', (f) => f.body.includes(nonce)),
+        5000,
+        'MESSAGE frame',
+      );
       const frame = parseFrames(text).find((f) => f.command === 'MESSAGE');
       const body = json(frame.body.replace(/\0$/, ''));
       assert(body.payload === xml, `payload ${JSON.stringify(body.payload)}`);
@@ -305,7 +352,9 @@ async function legacyChecks(base, { shortPoll, replay, replayNonce }) {
 
   if (shortPoll) {
     await check(name('-e LONG_POLL_TIMEOUT_MS=500: empty listen answers 204 quickly'), async () => {
-      const r = await http('GET', `${shortPoll}/customerapi/channels/listen`, { headers: bearer(FIXED_TOKEN) });
+      const r = await http('GET', `${shortPoll}/customerapi/channels/listen`, {
+        headers: bearer(FIXED_TOKEN),
+      });
       assert(r.status === 204, `status ${r.status} ${r.text.slice(0, 200)}`);
       assert(r.ms >= 300 && r.ms < 3000, `took ${r.ms} ms (expected about 500)`);
       return `${r.ms} ms`;
@@ -330,9 +379,10 @@ async function expectReplayed(kind, base, nonce, timeoutMs = 15000) {
         ? `${base}/customerapi/events?lastEventId=0&limit=10000`
         : `${base}/customerapi/channels/listen`;
     // Legacy listen is a long poll: keep each attempt short, a held one just ends in a timeout.
-    const r = await http('GET', url, { headers: bearer(kind === 'json' ? ALL_TOKEN : FIXED_TOKEN), timeoutMs: 3000 }).catch(
-      (err) => ({ status: 0, text: String(err) }),
-    );
+    const r = await http('GET', url, {
+      headers: bearer(kind === 'json' ? ALL_TOKEN : FIXED_TOKEN),
+      timeoutMs: 3000,
+    }).catch((err) => ({ status: 0, text: String(err) }));
     last = `${r.status} ${r.text.slice(0, 200)}`;
     if (r.status === 200 && r.text.includes(nonce)) {
       return kind === 'json' ? `${json(r.text).data.numberOfEvents} events` : 'recorded XML received';
@@ -356,28 +406,43 @@ async function hold(args) {
     stream.ws.send(FIXED_TOKEN);
     await stream.next((t) => t.includes('"Authenticated"'), 5000, 'Authenticated message');
     started.push(
-      ['json: held long poll answered on stop', poll.then((r) => {
-        assert(r.status === 204, `status ${r.status}`);
-        return `204 after ${r.ms} ms`;
-      })],
-      ['json: event-stream WebSocket closed on stop', closed(stream.ws).then(({ code }) => `close code ${code}`)],
+      [
+        'json: held long poll answered on stop',
+        poll.then((r) => {
+          assert(r.status === 204, `status ${r.status}`);
+          return `204 after ${r.ms} ms`;
+        }),
+      ],
+      [
+        'json: event-stream WebSocket closed on stop',
+        closed(stream.ws).then(({ code }) => `close code ${code}`),
+      ],
     );
   }
   if (legacyBase) {
-    const poll = http('GET', `${legacyBase}/customerapi/channels/listen`, { headers: bearer(FIXED_TOKEN), timeoutMs: 20000 });
+    const poll = http('GET', `${legacyBase}/customerapi/channels/listen`, {
+      headers: bearer(FIXED_TOKEN),
+      timeoutMs: 20000,
+    });
     const stomp = await stompConnect(legacyBase);
     started.push(
-      ['legacy: held listen answered on stop', poll.then((r) => {
-        assert(r.status === 204, `status ${r.status}`);
-        return `204 after ${r.ms} ms`;
-      })],
+      [
+        'legacy: held listen answered on stop',
+        poll.then((r) => {
+          assert(r.status === 204, `status ${r.status}`);
+          return `204 after ${r.ms} ms`;
+        }),
+      ],
       ['legacy: STOMP WebSocket closed on stop', closed(stomp.ws).then(({ code }) => `close code ${code}`)],
     );
   }
   await sleep(200); // let the polls reach the server before the stop starts
   writeFileSync(args['ready-file'], 'ready\n');
   const limit = (p) =>
-    Promise.race([p, sleep(15000).then(() => Promise.reject(new Error('still open 15 s after the stop began')))]);
+    Promise.race([
+      p,
+      sleep(15000).then(() => Promise.reject(new Error('still open 15 s after the stop began'))),
+    ]);
   for (const [label, p] of started) await check(label, () => limit(p));
 }
 
@@ -396,12 +461,14 @@ function options(argv) {
 
 async function freePorts(n) {
   const servers = await Promise.all(
-    Array.from({ length: n }, () =>
-      new Promise((resolve, reject) => {
-        const s = createServer();
-        s.once('error', reject);
-        s.listen(0, '127.0.0.1', () => resolve(s));
-      }),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise((resolve, reject) => {
+          const s = createServer();
+          s.once('error', reject);
+          s.listen(0, '127.0.0.1', () => resolve(s));
+        }),
     ),
   );
   for (const s of servers) console.log(s.address().port);
@@ -436,9 +503,18 @@ switch (command) {
     break;
   case 'suite': {
     const replayNonce = args['replay-nonce'] ?? '';
-    if (args.json) await jsonChecks(args.json, { shortPoll: args['short-poll-json'], replay: args['json-replay'], replayNonce });
+    if (args.json)
+      await jsonChecks(args.json, {
+        shortPoll: args['short-poll-json'],
+        replay: args['json-replay'],
+        replayNonce,
+      });
     if (args.legacy)
-      await legacyChecks(args.legacy, { shortPoll: args['short-poll-legacy'], replay: args['legacy-replay'], replayNonce });
+      await legacyChecks(args.legacy, {
+        shortPoll: args['short-poll-legacy'],
+        replay: args['legacy-replay'],
+        replayNonce,
+      });
     break;
   }
   case 'replayed': // --kind json|legacy --url URL --nonce N --label TEXT

@@ -120,7 +120,11 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     const file = newestProfile(dir);
     if (file)
       profiles.push(
-        summariseProfile(file, `start of racedata-sim ${subject.name} (whole process)`, ctx.root),
+        summariseProfile(
+          file,
+          `start of racedata-sim ${subject.name} (whole process, node --cpu-prof)`,
+          ctx.root,
+        ),
       );
   }
   return {

@@ -45,7 +45,7 @@ function table(measure: MeasureResult): string[] {
 function profileLines(profile: ProfileSummary): string[] {
   const lines = [
     '',
-    `Profile of our simulator (V8 CPU profiler, as \`node --cpu-prof\`, on for the profiled load only; ${profile.totalMs} ms of CPU samples; \`${profile.file}\`): ${profile.subject}`,
+    `Profile of our simulator (V8 CPU profiler as in \`node --cpu-prof\`; ${profile.totalMs} ms of CPU samples; \`${profile.file}\`): ${profile.subject}`,
     '',
     `Self time by area: ${profile.byArea.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`,
     '',
@@ -87,7 +87,7 @@ export function renderMarkdown(report: BenchReport): string {
   for (const measure of report.measures) {
     lines.push('', `## ${measure.title}`, '');
     for (const method of measure.method) lines.push(`- ${method}`);
-    lines.push('', ...table(measure));
+    if (measure.comparisons.length > 0) lines.push('', ...table(measure));
     if (measure.notes.length > 0) {
       lines.push('');
       for (const note of measure.notes) lines.push(`- ${note}`);

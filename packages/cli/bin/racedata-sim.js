@@ -1,3 +1,4 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/main.js').main(process.argv, process.env);
+// The same entry as the images' bundle, from the TypeScript build (dist/).
+require('../dist/entry.js');

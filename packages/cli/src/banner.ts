@@ -24,7 +24,6 @@ const ENDPOINTS: Record<SimulatorKind, (base: string, ws: string) => string[]> =
     `GET  ${base}/customerapi/channels/listen`,
     `WS   ${ws}/api/v1/channels/connect   (STOMP; also /customerapi/channels/connect)`,
     `     subscribe to /api/v1/channels/user/topic/publish (or /customerapi/channels/user/topic/publish)`,
-    `     subscribe to /api/v1/channels/user/topic/publish (or /customerapi/channels/user/topic/publish)`,
     `POST ${base}/customerapi/channel/id/Durable?payloadKey=K   (and /NonDurable)`,
   ],
 };

@@ -3,10 +3,21 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const bin = path.join(root, 'packages', 'cli', 'bin', 'racedata-sim.js');
-const built = existsSync(path.join(root, 'packages', 'cli', 'dist', 'main.js'));
+// The npm bin (dist/) and the single-file bundle the images run; `npm test` builds both first.
+const entries = [
+  [
+    'npm bin',
+    path.join(root, 'packages', 'cli', 'bin', 'racedata-sim.js'),
+    path.join(root, 'packages', 'cli', 'dist', 'main.js'),
+  ],
+  [
+    'image bundle',
+    path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs'),
+    path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs'),
+  ],
+].filter(([, , built]) => existsSync(built as string));
 
-function startProcess(args: string[], env: Record<string, string> = {}): ChildProcess {
+function startProcess(bin: string, args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,26 +40,75 @@ function exitCode(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-// The built binary is what users and the images run; `npm test` builds before jest.
-(built ? describe : describe.skip)('the racedata-sim binary', () => {
-  test('SIGTERM ends the process cleanly with exit code 0', async () => {
-    const child = startProcess(['json', '--port', '0', '--host', '127.0.0.1']);
-    const [, port] = await output(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
-    const held = fetch(`http://127.0.0.1:${port}/customerapi/events?lastEventId=0`, {
-      headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+(entries.length > 0 ? describe.each(entries) : describe.skip.each([['unbuilt', '', '']]))(
+  'the racedata-sim %s',
+  (_name, bin) => {
+    test('SIGTERM ends the process cleanly with exit code 0', async () => {
+      const child = startProcess(bin, ['json', '--port', '0', '--host', '127.0.0.1']);
+      const [, port] = await output(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      const held = fetch(`http://127.0.0.1:${port}/customerapi/events?lastEventId=0`, {
+        headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+      });
+      await fetch(`http://127.0.0.1:${port}/health`);
+      const exited = exitCode(child);
+      child.kill('SIGTERM');
+      expect((await held).status).toBe(204);
+      expect(await exited).toBe(0);
     });
-    await fetch(`http://127.0.0.1:${port}/health`);
-    const exited = exitCode(child);
-    child.kill('SIGTERM');
-    expect((await held).status).toBe(204);
-    expect(await exited).toBe(0);
-  });
 
-  test('a bad environment value exits 2 with one line on stderr', async () => {
-    const child = startProcess(['legacy'], { PORT: 'abc' });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    expect(await exitCode(child)).toBe(2);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^racedata-sim: PORT \(--port\): /)]);
-  });
-});
+    test('a bad environment value exits 2 with one line on stderr', async () => {
+      const child = startProcess(bin, ['legacy'], { PORT: 'abc' });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await exitCode(child)).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^racedata-sim: PORT \(--port\): /)]);
+    });
+
+    test('parses request bodies and refuses bad ones the same way', async () => {
+      const child = startProcess(bin, [
+        'all',
+        '--legacy-port',
+        '0',
+        '--json-port',
+        '0',
+        '--host',
+        '127.0.0.1',
+      ]);
+      const [, legacyPort] = await output(
+        child,
+        /legacy XML simulator listening on http:\/\/127\.0\.0\.1:(\d+)/,
+      );
+      const [, jsonPort] = await output(child, /JSON simulator listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      const post = (body: string | Buffer, headers: Record<string, string> = {}) =>
+        fetch(`http://127.0.0.1:${jsonPort}/api/message`, { method: 'POST', headers, body });
+      const stored = await post(
+        JSON.stringify({ channel: 'RaceDayTrot', date: '2026-11-22', payload: { horse: 'Åskvigg' } }),
+        {
+          'content-type': 'application/json; charset=utf-8',
+        },
+      );
+      expect(stored.status).toBe(201);
+      expect(((await stored.json()) as { data: { event: { payload: unknown } } }).data.event.payload).toEqual(
+        {
+          horse: 'Åskvigg',
+        },
+      );
+      expect((await post('{"channel":', { 'content-type': 'application/json' })).status).toBe(400);
+      expect((await post('{}', { 'content-type': 'application/json; charset=klingon' })).status).toBe(415);
+      expect((await post(Buffer.alloc(1024 * 1024 + 10, 32))).status).toBe(413);
+      const xml = await fetch(`http://127.0.0.1:${legacyPort}/customerapi/channel/id/Durable`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '<xml>Hello, world!</xml>',
+      });
+      expect(xml.status).toBe(200);
+      const listened = await fetch(`http://127.0.0.1:${legacyPort}/customerapi/channels/listen`, {
+        headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+      });
+      expect(JSON.parse(await listened.text())).toBe('<xml>Hello, world!</xml>');
+      const exited = exitCode(child);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    });
+  },
+);

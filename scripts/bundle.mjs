@@ -1,0 +1,80 @@
+// Bundles the CLI into one file for the container images: one file to compile instead of
+// hundreds to resolve, so the simulators start faster and the image needs no node_modules.
+// Two dependencies are slimmed because they dominate the bundle and the simulators use only a
+// sliver of them (see the plugins); everything else is bundled as is.
+import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const outfile = path.join(root, 'packages/cli/dist/racedata-sim.cjs');
+
+// express, body-parser and type-is look up a handful of types; the full database is 200 KB of
+// JSON per copy, and four copies are installed.
+const MIME_TYPES = [
+  'application/json',
+  'application/xml',
+  'application/octet-stream',
+  'application/x-www-form-urlencoded',
+  'application/javascript',
+  'text/xml',
+  'text/plain',
+  'text/html',
+  'text/css',
+  'text/csv',
+];
+const mimeSubset = {
+  name: 'mime-db-subset',
+  setup(b) {
+    b.onResolve({ filter: /^mime-db$/ }, () => ({ path: 'mime-db', namespace: 'mime-subset' }));
+    b.onLoad({ filter: /.*/, namespace: 'mime-subset' }, () => {
+      const db = require('mime-db');
+      const subset = Object.fromEntries(MIME_TYPES.map((type) => [type, db[type]]));
+      return { contents: `module.exports = ${JSON.stringify(subset)};`, loader: 'js' };
+    });
+  },
+};
+
+// body-parser decodes request bodies through iconv-lite, whose tables are 480 KB; Node's own
+// TextDecoder knows the same WHATWG encodings. The error text matches iconv-lite's, which
+// raw-body turns into 415 "unsupported charset".
+const ICONV_SHIM = `
+function decoder(encoding) {
+  try { return new TextDecoder(String(encoding).toLowerCase()); }
+  catch { throw new Error("Encoding not recognized: '" + encoding + "'"); }
+}
+module.exports = {
+  encodingExists(encoding) { try { decoder(encoding); return true; } catch { return false; } },
+  getDecoder(encoding) {
+    const d = decoder(encoding);
+    return { write: (chunk) => d.decode(chunk, { stream: true }), end: () => d.decode() || undefined };
+  },
+  decode(buffer, encoding) { return decoder(encoding).decode(buffer); },
+};`;
+const iconvShim = {
+  name: 'iconv-lite-shim',
+  setup(b) {
+    b.onResolve({ filter: /^iconv-lite$/ }, () => ({ path: 'iconv-lite', namespace: 'iconv-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'iconv-shim' }, () => ({ contents: ICONV_SHIM, loader: 'js' }));
+  },
+};
+
+await build({
+  entryPoints: [path.join(root, 'packages/cli/dist/entry.js')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  keepNames: true,
+  legalComments: 'none',
+  // ws loads these optional native speed-ups when installed and falls back when not.
+  external: ['bufferutil', 'utf-8-validate'],
+  plugins: [mimeSubset, iconvShim],
+  logLevel: 'warning',
+});
+console.log(`bundle: ${path.relative(root, outfile)} (${Math.round(statSync(outfile).size / 1024)} KB)`);
