@@ -17,22 +17,46 @@ const entries = [
   ],
 ].filter(([, , built]) => existsSync(built as string));
 
+const children: ChildProcess[] = [];
+
+// A failed assertion must not leave a simulator process behind to keep jest alive.
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 function startProcess(bin: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const seen = { text: '' };
+  // Registered before any other listener, so `seen` is current whenever output() checks it.
+  child.stdout?.on('data', (chunk: Buffer) => (seen.text += chunk.toString()));
+  stdoutOf.set(child, seen);
+  children.push(child);
+  return child;
 }
 
+const stdoutOf = new WeakMap<ChildProcess, { text: string }>();
+
+/** Resolves once everything the child printed so far (or later) matches the pattern. */
 function output(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  const seen = stdoutOf.get(child) ?? { text: '' };
   return new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = pattern.exec(text);
-      if (match) resolve(match);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code} before printing ${pattern}: ${text}`)));
+    const check = (): boolean => {
+      const match = pattern.exec(seen.text);
+      if (match) {
+        child.stdout?.off('data', check);
+        resolve(match);
+      }
+      return match !== null;
+    };
+    if (check()) return;
+    child.stdout?.on('data', check);
+    child.once('exit', (code) =>
+      reject(new Error(`exited ${code} before printing ${pattern}: ${seen.text}`)),
+    );
   });
 }
 

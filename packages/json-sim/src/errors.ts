@@ -5,6 +5,7 @@ export const jsonSimErrors = {
   NOT_FOUND: { status: 404 },
   MALFORMED_JSON: { status: 400 },
   PAYLOAD_TOO_LARGE: { status: 413 },
+  UNSUPPORTED_CHARSET: { status: 415 },
   INVALID_PARAMETER: { status: 400 },
   INVALID_MESSAGE: { status: 400 },
   CHANNEL_NOT_SUBSCRIBED: { status: 400 },

@@ -15,6 +15,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     let error = isSimError(err) ? err : undefined;
     if (!error && parserError.type === 'entity.too.large') {
       error = jsonSimError('PAYLOAD_TOO_LARGE', `request body exceeds ${parserError.limit} bytes`);
+    } else if (
+      !error &&
+      (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported')
+    ) {
+      error = jsonSimError('UNSUPPORTED_CHARSET', `${(err as Error).message}; send UTF-8 JSON`);
     } else if (!error && parserError.type === 'entity.parse.failed') {
       error = jsonSimError('MALFORMED_JSON', 'request body is not valid JSON');
     } else if (!error && typeof parserError.status === 'number' && parserError.status < 500) {
