@@ -13,6 +13,7 @@ export const legacySimErrors = {
   INVALID_XML: { status: 400 },
   XML_DOCTYPE_FORBIDDEN: { status: 400 },
   PAYLOAD_TOO_LARGE: { status: 413 },
+  UNSUPPORTED_CHARSET: { status: 415 },
   SHUTTING_DOWN: { status: 503 },
   INTERNAL: { status: 500 },
 } as const;

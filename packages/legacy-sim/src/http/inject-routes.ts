@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
 import { legacySimError } from '../errors';
+import { decodeXmlBody } from './xml-body';
 
 export interface InjectDeps {
   bus: LegacyBus;
@@ -24,7 +25,7 @@ export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): Request
     express.raw({ type: () => true, limit: deps.maxBodyBytes }),
     (req, res) => {
       const body: unknown = req.body;
-      const xml = Buffer.isBuffer(body) ? body.toString('utf8') : '';
+      const xml = Buffer.isBuffer(body) ? decodeXmlBody(body, req.headers['content-type']) : '';
       const result = deps.bus.publish({
         channel: String(req.params.channelId),
         delivery,

@@ -1,0 +1,33 @@
+import { decodeXmlBody } from '../src/http/xml-body';
+
+const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+describe('decodeXmlBody', () => {
+  it('reads UTF-8 by default and drops a byte-order mark', () => {
+    expect(decodeXmlBody(Buffer.from('\uFEFF<Horse name="Åskvigg"/>', 'utf8'), undefined)).toBe(
+      '<Horse name="Åskvigg"/>',
+    );
+  });
+
+  it('honours the charset of the content type', () => {
+    expect(decodeXmlBody(latin1('<Horse name="Åskvigg"/>'), 'text/xml; charset=ISO-8859-1')).toBe(
+      '<Horse name="Åskvigg"/>',
+    );
+  });
+
+  it('falls back to the encoding the XML declaration names', () => {
+    const doc = '<?xml version="1.0" encoding="ISO-8859-1"?><Horse name="Blåbär"/>';
+    expect(decodeXmlBody(latin1(doc), 'application/json')).toBe(doc);
+  });
+
+  it('lets the content type win over the declaration', () => {
+    const doc = '<?xml version="1.0" encoding="ISO-8859-1"?><Horse name="Öst"/>';
+    expect(decodeXmlBody(Buffer.from(doc, 'utf8'), 'application/xml; charset=utf-8')).toBe(doc);
+  });
+
+  it('refuses an unknown charset with 415', () => {
+    expect(() => decodeXmlBody(Buffer.from('<a/>'), 'text/xml; charset=klingon')).toThrow(
+      expect.objectContaining({ status: 415, code: 'UNSUPPORTED_CHARSET' }),
+    );
+  });
+});
