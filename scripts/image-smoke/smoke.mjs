@@ -168,28 +168,36 @@ async function stompConnect(base) {
   return { ...conn, version: frame.headers.version };
 }
 
+// ---- checks both simulators share --------------------------------------------------------
+async function expectHealthy(base, simulator) {
+  const r = await http('GET', `${base}/health`);
+  assert(r.status === 200, `status ${r.status}`);
+  const body = json(r.text);
+  assert(body.status === 'ok' && body.simulator === simulator, `body ${r.text}`);
+}
+
+/** The production authentication path answers the default user with its fixed token. */
+async function expectFixedToken(base) {
+  const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
+  });
+  assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
+  assert(
+    ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`,
+    `authorization ${ok.headers.get('authorization')}`,
+  );
+}
+
 // ---- JSON simulator checks ---------------------------------------------------------------
 async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
   const name = (n) => `json: ${n}`;
-  await check(name('GET /health'), async () => {
-    const r = await http('GET', `${base}/health`);
-    assert(r.status === 200, `status ${r.status}`);
-    const body = json(r.text);
-    assert(body.status === 'ok' && body.simulator === 'json', `body ${r.text}`);
-  });
+  await check(name('GET /health'), () => expectHealthy(base, 'json'));
 
   await check(
     name('authenticate (token in authorization header; wrong secret 401; no token 401)'),
     async () => {
-      const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
-      });
-      assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
-      assert(
-        ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`,
-        `authorization ${ok.headers.get('authorization')}`,
-      );
+      await expectFixedToken(base);
       const bad = await http('POST', `${base}/customerapi/authenticate/subscription`, {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ key: 'testuser', secret: 'nope' }),
@@ -277,25 +285,12 @@ async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
 // ---- legacy simulator checks -------------------------------------------------------------
 async function legacyChecks(base, { shortPoll, replay, replayNonce }) {
   const name = (n) => `legacy: ${n}`;
-  await check(name('GET /health'), async () => {
-    const r = await http('GET', `${base}/health`);
-    assert(r.status === 200, `status ${r.status}`);
-    const body = json(r.text);
-    assert(body.status === 'ok' && body.simulator === 'legacy', `body ${r.text}`);
-  });
+  await check(name('GET /health'), () => expectHealthy(base, 'legacy'));
 
   await check(
     name('authenticate (subscription and Basic; wrong secret 401; listen without token 401)'),
     async () => {
-      const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
-      });
-      assert(ok.status === 200, `status ${ok.status} ${ok.text}`);
-      assert(
-        ok.headers.get('authorization') === `Bearer ${FIXED_TOKEN}`,
-        `authorization ${ok.headers.get('authorization')}`,
-      );
+      await expectFixedToken(base);
       const basic = await http('POST', `${base}/authenticate`, {
         headers: { authorization: `Basic ${Buffer.from('testuser:testpassword').toString('base64')}` },
       });
