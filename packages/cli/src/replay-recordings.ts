@@ -1,6 +1,7 @@
 import {
   coreError,
   formatProblem,
+  inProcessReplaySchedule,
   loadRecordings,
   type ChannelCatalog,
   type Logger,
@@ -11,7 +12,8 @@ import {
 import { bundledRecordingsDir } from './bundled-recordings';
 
 /**
- * Loads the recordings a simulator replays in-process (AUTO_REPLAY_MESSAGE_INTERVAL), or
+ * Loads the recordings a simulator replays in-process (AUTO_REPLAY_MESSAGE_INTERVAL or
+ * MAX_DELAY), or
  * nothing when replay is off. A directory that yields no playable message stops the start:
  * replay was asked for and could never happen.
  */
@@ -21,13 +23,11 @@ export async function recordingsForReplay<K extends SimulatorKind>(
   catalog: ChannelCatalog,
   logger: Logger,
 ): Promise<RecordedMessageOf<K>[] | undefined> {
-  if (settings.autoReplayIntervalMs === undefined) return undefined;
+  const schedule = inProcessReplaySchedule(settings);
+  if (schedule === undefined) return undefined;
   const dir = settings.recordingsDir ?? bundledRecordingsDir();
   if (dir === undefined) {
-    throw coreError(
-      'RECORDING_INVALID',
-      'AUTO_REPLAY_MESSAGE_INTERVAL is set but no RECORDINGS_DIR was given',
-    );
+    throw coreError('RECORDING_INVALID', 'replay is on but no RECORDINGS_DIR was given');
   }
   const loaded = await loadRecordings(dir, kind, { catalog, logger });
   for (const problem of loaded.problems)
@@ -38,13 +38,8 @@ export async function recordingsForReplay<K extends SimulatorKind>(
     throw coreError('RECORDING_INVALID', `RECORDINGS_DIR ${dir}: no playable ${kind} recording${why}`);
   }
   logger.info(
-    {
-      dir,
-      files: loaded.files.length,
-      messages: loaded.messages.length,
-      intervalMs: settings.autoReplayIntervalMs,
-    },
-    'interval replay on',
+    { dir, files: loaded.files.length, messages: loaded.messages.length, ...schedule },
+    `${schedule.mode} replay on`,
   );
   return loaded.messages;
 }

@@ -195,7 +195,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     key: 'maxDelayMs',
     flag: '--max-delay',
     env: 'MAX_DELAY',
-    description: 'cap in ms on each recorded gap in timed replay',
+    description: 'timed replay: recorded gaps, each capped at this many ms (used when no interval is set)',
     defaultFor: fixed(undefined),
     parse: MS,
   },

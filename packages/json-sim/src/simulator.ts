@@ -5,7 +5,7 @@ import {
   ChannelBus,
   UpgradeRouter,
   createHttpLifecycle,
-  createIntervalReplay,
+  createInProcessReplay,
   simulatorBasics,
   type ChannelCatalog,
   type EventInput,
@@ -21,7 +21,7 @@ import { EventStream } from './ws/event-stream';
 import { dataMessage } from './ws/stream-messages';
 
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
-  /** Played one per AUTO_REPLAY_MESSAGE_INTERVAL once the simulator listens. */
+  /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedJsonMessage[];
 }
 
@@ -32,7 +32,7 @@ export interface JsonSimulator {
   readonly catalog: ChannelCatalog;
   readonly users: UserTable;
   readonly bus: ChannelBus<string>;
-  /** The interval replay, when AUTO_REPLAY_MESSAGE_INTERVAL and recordings are given. */
+  /** The in-process replay, when AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY and recordings are given. */
   readonly replay: Replayer | undefined;
   /** The path every injected or replayed message takes. */
   publish(input: EventInput): PublishResult;
@@ -59,7 +59,7 @@ export function createJsonSimulator(
   });
   const app = createJsonApp({ bus: bus as ChannelBus<unknown>, users, tokens, clock, logger, settings });
   const stream = new EventStream({ hub: bus.transient, tokens, clock, logger, settings });
-  const replay = createIntervalReplay({
+  const replay = createInProcessReplay({
     settings,
     recordings: deps.recordings ?? [],
     clock,

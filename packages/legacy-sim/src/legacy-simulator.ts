@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import {
   createHttpLifecycle,
-  createIntervalReplay,
+  createInProcessReplay,
   LegacyQueues,
   simulatorBasics,
   TransientHub,
@@ -33,7 +33,7 @@ export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
    * is wsMaxBufferedBytes.
    */
   stomp?: Partial<StompOptions>;
-  /** Played one per AUTO_REPLAY_MESSAGE_INTERVAL once the simulator listens. */
+  /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedLegacyMessage[];
 }
 
@@ -47,7 +47,7 @@ export interface LegacySimulator {
   readonly queues: LegacyQueues;
   readonly hub: TransientHub<TransientXmlMessage>;
   readonly stomp: StompEndpoint;
-  /** The interval replay, when AUTO_REPLAY_MESSAGE_INTERVAL and recordings are given. */
+  /** The in-process replay, when AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY and recordings are given. */
   readonly replay: Replayer | undefined;
   /** What the injection endpoints do, for in-process callers such as replay. */
   publish(input: LegacyPublishInput): LegacyPublishResult;
@@ -88,7 +88,7 @@ export function createLegacySimulator(
     longPollTimeoutMs: settings.longPollTimeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
   });
-  const replay = createIntervalReplay({
+  const replay = createInProcessReplay({
     settings,
     recordings: deps.recordings ?? [],
     clock,

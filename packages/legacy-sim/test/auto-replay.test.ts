@@ -81,3 +81,23 @@ describe('interval replay in the legacy simulator', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 });
+
+describe('timed replay in the legacy simulator (MAX_DELAY without an interval)', () => {
+  it('queues recorded messages with their gaps capped at MAX_DELAY', async () => {
+    const clock = new ManualClock();
+    // recorded(1) and recorded(40) are 39 s apart; MAX_DELAY makes it 500 ms.
+    const { sim } = await startSim(
+      { maxDelayMs: 500 },
+      { clock, recordings: [recorded(1, 'durable'), recorded(40, 'durable')] },
+    );
+    const user = sim.users.byKey('testuser');
+    if (!user) throw new Error('no default user');
+    clock.advance(0);
+    expect(sim.queues.depth(user)).toBe(1);
+    clock.advance(499);
+    expect(sim.queues.depth(user)).toBe(1);
+    // The second message, and at once the first again: the recording loops.
+    clock.advance(1);
+    expect(sim.queues.depth(user)).toBe(3);
+  });
+});

@@ -126,8 +126,8 @@ describe('POST /customerapi/channel/{channelId}/NonDurable', () => {
   it('fans out through the hub to matching users only', async () => {
     const s = sim();
     const seen: string[] = [];
-    s.hub.subscribe(testuser(s), (m) => seen.push(`testuser ${m.payload}`));
-    s.hub.subscribe(results(s), (m) => seen.push(`r ${m.payload}`));
+    s.hub.subscribe(testuser(s), (m) => void seen.push(`testuser ${m.payload}`));
+    s.hub.subscribe(results(s), (m) => void seen.push(`r ${m.payload}`));
     const res = await request(s.app)
       .post('/customerapi/channel/TimeToStart/NonDurable?payloadKey=7')
       .send('<t/>');

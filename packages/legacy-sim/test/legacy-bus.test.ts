@@ -64,8 +64,8 @@ describe('LegacyBus', () => {
   it('sends transient messages to matching hub subscribers with the body clients read', () => {
     const { bus, hub, clock } = setup();
     const seen: Record<string, TransientXmlMessage[]> = { all: [], cd: [] };
-    hub.subscribe(all, (m) => seen.all?.push(m));
-    hub.subscribe(countdown, (m) => seen.cd?.push(m));
+    hub.subscribe(all, (m) => void seen.all?.push(m));
+    hub.subscribe(countdown, (m) => void seen.cd?.push(m));
     expect(
       bus.publish({ channel: 'SplitTimes', delivery: 'transient', payloadKey: 'k', xml: '<s/>' }),
     ).toEqual({

@@ -3,4 +3,4 @@ export * from './recording-line';
 export * from './recording-loader';
 export * from './rebase-dates';
 export * from './replayer';
-export * from './interval-replay';
+export * from './in-process-replay';
