@@ -1,4 +1,22 @@
 #!/usr/bin/env node
 'use strict';
-// The same entry as the images' bundle, from the TypeScript build (dist/).
-require('../dist/entry.js');
+// Runs the single-file bundle the container images run (scripts/bundle.mjs): one file to compile
+// instead of hundreds to resolve, so the simulators start in about two thirds of the time. The
+// TypeScript build (dist/) is the fallback when the bundle is missing or older than it, as after
+// a bare `tsc --build`, so a stale bundle never runs in place of newer code.
+const { statSync } = require('node:fs');
+const path = require('node:path');
+
+const dist = path.join(__dirname, '..', 'dist');
+const bundle = path.join(dist, 'racedata-sim.cjs');
+const entry = path.join(dist, 'entry.js');
+
+function modified(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+require(modified(bundle) >= modified(entry) && modified(bundle) >= 0 ? bundle : entry);

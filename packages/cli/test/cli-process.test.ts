@@ -3,12 +3,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-// The npm bin (dist/) and the single-file bundle the images run; `npm test` builds both first.
+// The npm bin (it runs the bundle when that is current), the TypeScript build it falls back to,
+// and the single-file bundle the images run; `npm test` builds all of them first.
 const entries = [
   [
     'npm bin',
     path.join(root, 'packages', 'cli', 'bin', 'racedata-sim.js'),
     path.join(root, 'packages', 'cli', 'dist', 'main.js'),
+  ],
+  [
+    'TypeScript build',
+    path.join(root, 'packages', 'cli', 'dist', 'entry.js'),
+    path.join(root, 'packages', 'cli', 'dist', 'entry.js'),
   ],
   [
     'image bundle',

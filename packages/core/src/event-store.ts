@@ -1,6 +1,5 @@
 import { AppendLog } from './append-log';
 import type { Clock } from './clock';
-import { MinHeap } from './min-heap';
 
 /** What a publisher supplies for a durable event (interface 2.5 without the server fields). */
 export interface EventInput {
@@ -54,6 +53,14 @@ export interface EventStoreOptions {
  */
 export class EventStore {
   private readonly global = new AppendLog<StoredEvent>(byEventId);
+  /**
+   * The JSON text of each event in `global`, at the same positions: serialised once at append,
+   * so reads join cached text instead of re-serialising every page. Only ever read by position,
+   * so its key function is a placeholder.
+   */
+  private readonly texts = new AppendLog<string>(() => 0);
+  /** The UTF-8 byte length of each text, at the same positions. */
+  private readonly sizes = new AppendLog<number>(() => 0);
   private readonly channels = new Map<string, ChannelIndex>();
   private nextId = 1;
   private lastCreated = 0;
@@ -83,6 +90,11 @@ export class EventStore {
       eventId: this.nextId++,
     });
     this.global.push(event);
+    const text = JSON.stringify(event);
+    this.texts.push(text);
+    // Measuring the text also flattens it: JSON.stringify returns a rope (a tree of parts, ~140
+    // bytes of bookkeeping for a 400-byte event) that the garbage collector then drops.
+    this.sizes.push(Buffer.byteLength(text, 'utf8'));
     const index = this.indexFor(event.channel);
     index.all.push(event);
     let bucket = index.byDate.get(event.date);
@@ -94,6 +106,36 @@ export class EventStore {
     bucket.push(event);
     while (this.global.length > this.options.maxEvents) this.evictOldest();
     return event;
+  }
+
+  /**
+   * The event's JSON text, exactly `JSON.stringify(event)` as it was when stored; cached for the
+   * events this store holds, computed for any other.
+   */
+  json(event: StoredEvent): string {
+    const at = this.positionOf(event);
+    return at < 0 ? JSON.stringify(event) : (this.texts.at(at) as string);
+  }
+
+  /**
+   * Puts each event's JSON text (as json() gives it) into `texts` at the same index, and returns
+   * their total UTF-8 byte length, known without encoding anything.
+   */
+  jsonTexts(events: readonly StoredEvent[], texts: string[]): number {
+    let bytes = 0;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as StoredEvent;
+      const at = this.positionOf(event);
+      if (at < 0) {
+        const text = JSON.stringify(event);
+        texts[i] = text;
+        bytes += Buffer.byteLength(text, 'utf8');
+      } else {
+        texts[i] = this.texts.at(at) as string;
+        bytes += this.sizes.at(at) as number;
+      }
+    }
+    return bytes;
   }
 
   /** The event with the highest eventId among the channels, if any. */
@@ -126,6 +168,15 @@ export class EventStore {
     return mergePage(sources, filter);
   }
 
+  /** The event's position in the global log, or -1 when this store does not hold it. */
+  private positionOf(event: StoredEvent): number {
+    const first = this.global.first();
+    if (first === undefined) return -1;
+    // eventIds in the global log are consecutive, so the id gives the position.
+    const at = event.eventId - first.eventId;
+    return at >= 0 && this.global.at(at) === event ? at : -1;
+  }
+
   private indexFor(channel: string): ChannelIndex {
     let index = this.channels.get(channel);
     if (!index) {
@@ -138,6 +189,8 @@ export class EventStore {
   // The globally oldest event is also the oldest of its channel and of its date bucket.
   private evictOldest(): void {
     const event = this.global.shift();
+    this.texts.shift();
+    this.sizes.shift();
     if (!event) return;
     const index = this.channels.get(event.channel);
     if (!index) return;
@@ -152,9 +205,10 @@ export class EventStore {
 }
 
 interface Cursor {
-  log: AppendLog<StoredEvent>;
+  readonly log: AppendLog<StoredEvent>;
   pos: number;
   event: StoredEvent;
+  id: number;
 }
 
 function matches(event: StoredEvent, filter: EventFilter): boolean {
@@ -165,27 +219,55 @@ function matches(event: StoredEvent, filter: EventFilter): boolean {
   );
 }
 
-// k-way merge by eventId, stopping at limit + 1 matches to learn hasMore without a count.
+/** Restores the heap order below `i` (a min-heap of cursors by the eventId they point at). */
+function siftDown(heap: Cursor[], i: number): void {
+  const n = heap.length;
+  const item = heap[i] as Cursor;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    const r = l + 1;
+    const child = r < n && (heap[r] as Cursor).id < (heap[l] as Cursor).id ? r : l;
+    if ((heap[child] as Cursor).id >= item.id) break;
+    heap[i] = heap[child] as Cursor;
+    i = child;
+  }
+  heap[i] = item;
+}
+
+/**
+ * k-way merge by eventId, stopping at limit + 1 matches to learn hasMore without a count. One
+ * cursor per source, advanced in place at the top of the heap: nothing is allocated per event.
+ */
 function mergePage(sources: AppendLog<StoredEvent>[], filter: EventFilter): EventPage {
-  const heap = new MinHeap<Cursor>((a, b) => a.event.eventId < b.event.eventId);
+  const heap: Cursor[] = [];
   for (const log of sources) {
     const pos = log.upperBound(filter.afterId);
     const event = log.at(pos);
-    if (event) heap.push({ log, pos, event });
+    if (event) heap.push({ log, pos, event, id: event.eventId });
   }
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
   const events: StoredEvent[] = [];
   let hasMore = false;
-  while (heap.size > 0) {
-    const cursor = heap.pop() as Cursor;
-    if (matches(cursor.event, filter)) {
+  while (heap.length > 0) {
+    const top = heap[0] as Cursor;
+    if (matches(top.event, filter)) {
       if (events.length === filter.limit) {
         hasMore = true;
         break;
       }
-      events.push(cursor.event);
+      events.push(top.event);
     }
-    const next = cursor.log.at(cursor.pos + 1);
-    if (next) heap.push({ log: cursor.log, pos: cursor.pos + 1, event: next });
+    const next = top.log.at(++top.pos);
+    if (next) {
+      top.event = next;
+      top.id = next.eventId;
+    } else {
+      const last = heap.pop() as Cursor;
+      if (heap.length === 0) break;
+      heap[0] = last;
+    }
+    siftDown(heap, 0);
   }
   return { events, hasMore };
 }

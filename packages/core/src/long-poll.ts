@@ -2,9 +2,40 @@ import type { Clock, TimerHandle } from './clock';
 
 export type WaitOutcome = 'notified' | 'timeout' | 'closed' | 'aborted';
 
-interface Waiter {
+/** The held side of a wait: which channels wake it, and what runs once it is over. */
+export interface PollWaiter {
   accepts(channel: string): boolean;
-  settle(outcome: WaitOutcome): void;
+  /**
+   * Called exactly once, synchronously, when the wait ends: from notify() (so from inside the
+   * publish that stored the data), from the timer, from close() or from cancel(). Must not
+   * throw: answer the request or hand the error to the framework.
+   */
+  settled(outcome: WaitOutcome): void;
+}
+
+/** A registered wait; cancel() settles it "aborted" (the client went away). */
+export interface PollHold {
+  cancel(): void;
+}
+
+class Hold implements PollHold {
+  timer: TimerHandle | undefined;
+
+  constructor(
+    private readonly holds: Set<Hold>,
+    readonly waiter: PollWaiter,
+  ) {}
+
+  cancel(): void {
+    this.settle('aborted');
+  }
+
+  /** Ends the wait; a second outcome for the same wait is ignored. */
+  settle(outcome: WaitOutcome): void {
+    if (!this.holds.delete(this)) return;
+    this.timer?.cancel();
+    this.waiter.settled(outcome);
+  }
 }
 
 /**
@@ -12,45 +43,74 @@ interface Waiter {
  * read, so no publish can slip between), then reads again once notified.
  */
 export class LongPollHub {
-  private readonly waiters = new Set<Waiter>();
+  private readonly holds = new Set<Hold>();
   private closed = false;
 
   constructor(private readonly clock: Clock) {}
 
   get size(): number {
-    return this.waiters.size;
+    return this.holds.size;
+  }
+
+  /**
+   * Registers a waiter without a promise or an AbortSignal per poll (the cheap form for servers
+   * holding many polls). Undefined when the hub is closed: the caller answers at once.
+   */
+  hold(waiter: PollWaiter, timeoutMs: number): PollHold | undefined {
+    if (this.closed) return undefined;
+    const hold = new Hold(this.holds, waiter);
+    this.holds.add(hold);
+    hold.timer = this.clock.setTimeout(() => hold.settle('timeout'), timeoutMs);
+    return hold;
   }
 
   wait(accepts: (channel: string) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
     if (this.closed) return Promise.resolve('closed');
     if (signal?.aborted) return Promise.resolve('aborted');
     return new Promise<WaitOutcome>((resolve) => {
-      const timer: TimerHandle = this.clock.setTimeout(() => waiter.settle('timeout'), timeoutMs);
-      const onAbort = () => waiter.settle('aborted');
-      const waiter: Waiter = {
-        accepts,
-        settle: (outcome) => {
-          if (!this.waiters.delete(waiter)) return;
-          timer.cancel();
-          signal?.removeEventListener('abort', onAbort);
-          resolve(outcome);
+      const onAbort = () => hold.cancel();
+      const hold = this.hold(
+        {
+          accepts,
+          settled: (outcome) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(outcome);
+          },
         },
-      };
-      this.waiters.add(waiter);
+        timeoutMs,
+      ) as PollHold;
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  /** Wakes every waiter interested in the channel. */
+  /**
+   * Wakes every waiter interested in the channel. Waiters registered while this runs (a woken
+   * poll that found nothing new for its caller waits again) are left for the next notify.
+   */
   notify(channel: string): void {
-    for (const waiter of [...this.waiters]) {
-      if (waiter.accepts(channel)) waiter.settle('notified');
+    let woken: Hold[] | undefined;
+    for (const hold of this.holds) {
+      if (hold.waiter.accepts(channel)) (woken ??= []).push(hold);
     }
+    if (woken) this.settleAll(woken, 'notified');
   }
 
   /** Answers every held poll (the server is shutting down). */
   close(): void {
     this.closed = true;
-    for (const waiter of [...this.waiters]) waiter.settle('closed');
+    this.settleAll([...this.holds], 'closed');
+  }
+
+  // A waiter that breaks its contract and throws must not keep the others waiting.
+  private settleAll(holds: readonly Hold[], outcome: WaitOutcome): void {
+    let failure: { err: unknown } | undefined;
+    for (const hold of holds) {
+      try {
+        hold.settle(outcome);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+    if (failure) throw failure.err;
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import type * as Jwt from 'jsonwebtoken';
 import type { Clock } from './clock';
 import { coreError } from './errors';
 import type { TokenMode } from './settings';
@@ -12,6 +12,20 @@ export interface TokenServiceOptions {
   /** HS256 key; a random one when omitted (JWTs then die with the process, like a real restart). */
   secret?: string | undefined;
   clock: Clock;
+}
+
+/**
+ * jsonwebtoken, loaded the first time jwt mode needs it: with its dependencies (jws, semver,
+ * lodash helpers) it is a noticeable share of start-up, and fixed-token mode (the default)
+ * never uses it.
+ */
+let jwtModule: typeof Jwt | undefined;
+function jwtLibrary(): typeof Jwt {
+  // A require() call rather than an import so the module loads on first use, not at start-up
+  // (esbuild keeps it lazy in the bundle too).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  jwtModule ??= require('jsonwebtoken') as typeof Jwt;
+  return jwtModule;
 }
 
 /** `Bearer <token>` (scheme case-insensitive) -> token; anything else -> undefined. */
@@ -51,7 +65,7 @@ export class TokenService {
   issue(user: User): string {
     if (this.options.mode === 'fixed') return user.token;
     const iat = Math.floor(this.options.clock.now() / 1000);
-    return jwt.sign({ sub: user.key, iat, exp: iat + this.options.ttlSeconds }, this.secret, {
+    return jwtLibrary().sign({ sub: user.key, iat, exp: iat + this.options.ttlSeconds }, this.secret, {
       algorithm: 'HS256',
     });
   }
@@ -74,7 +88,8 @@ export class TokenService {
     if (this.options.mode !== 'jwt' || token.split('.').length !== 3) {
       throw coreError('TOKEN_INVALID', 'unknown token');
     }
-    let claims: jwt.JwtPayload | string;
+    const jwt = jwtLibrary();
+    let claims: Jwt.JwtPayload | string;
     try {
       claims = jwt.verify(token, this.secret, {
         algorithms: ['HS256'],

@@ -577,4 +577,62 @@ describe('EventStore', () => {
       expect(s.latest(['A'])?.eventId).toBe(59_998);
     });
   });
+
+  describe('cached JSON text', () => {
+    test('json(event) is exactly JSON.stringify(event), optional ids and non-ASCII payloads included', () => {
+      const events = [
+        store.append(input('A')),
+        store.append(input('B', '2026-01-02', { trackId: 0, raceNr: 3, startNr: 12 })),
+        store.append({
+          channel: 'A',
+          date: '2026-01-03',
+          payload: { track: 'Åby', name: 'Järvsöfaks ✓ 🐎' },
+        }),
+        store.append({ channel: 'C', date: '2026-01-03', trackId: 7, payload: { quote: '"\\\n\u2028' } }),
+      ];
+      for (const event of events) expect(store.json(event)).toBe(JSON.stringify(event));
+    });
+
+    test('jsonTexts fills the texts in order and returns their UTF-8 byte length', () => {
+      const events = [
+        store.append(input('A')),
+        store.append({ channel: 'A', date: '2026-01-03', payload: { track: 'Färjestad', horse: '🐎' } }),
+        store.append(input('B', '2026-01-04', { raceNr: 1 })),
+      ];
+      const texts: string[] = [];
+      const bytes = store.jsonTexts(events, texts);
+      expect(texts).toEqual(events.map((e) => JSON.stringify(e)));
+      expect(bytes).toBe(texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0));
+      expect(bytes).toBeGreaterThan(texts.join('').length);
+    });
+
+    test('the text is the event as stored, and stays right for the kept events through eviction', () => {
+      const s = new EventStore({ maxEvents: 5, clock });
+      const appended: StoredEvent[] = [];
+      for (let i = 0; i < 23; i++) {
+        appended.push(s.append(input(i % 3 === 0 ? 'A' : 'B', '2026-01-01', { raceNr: i })));
+        clock.advance(1);
+      }
+      const kept = s.query(filter(['A', 'B'])).events;
+      expect(ids(kept)).toEqual([19, 20, 21, 22, 23]);
+      for (const event of kept) expect(s.json(event)).toBe(JSON.stringify(event));
+      // An event the store no longer holds (or never held) is serialised on demand.
+      const evicted = appended[0] as StoredEvent;
+      expect(s.json(evicted)).toBe(JSON.stringify(evicted));
+      const foreign = { ...(kept[0] as StoredEvent), payload: { other: true } };
+      expect(s.json(foreign)).toBe(JSON.stringify(foreign));
+      const texts: string[] = [];
+      expect(s.jsonTexts([evicted, foreign, kept[1] as StoredEvent], texts)).toBe(
+        Buffer.byteLength(texts.join(''), 'utf8'),
+      );
+      expect(texts).toEqual([evicted, foreign, kept[1]].map((e) => JSON.stringify(e)));
+    });
+
+    test('keeps the StoredEvent shape: no extra keys, enumerable or not', () => {
+      const event = store.append(input('A', '2026-01-01', { trackId: 1 }));
+      expect(Reflect.ownKeys(event).sort()).toEqual(
+        ['channel', 'created_at', 'date', 'eventId', 'payload', 'trackId'].sort(),
+      );
+    });
+  });
 });

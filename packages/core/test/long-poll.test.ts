@@ -1,4 +1,4 @@
-import { LongPollHub, ManualClock, type WaitOutcome } from '@racedata/core';
+import { LongPollHub, ManualClock, type PollWaiter, type WaitOutcome } from '@racedata/core';
 
 /** Records when a promise settles without awaiting it, so tests can check it is still pending. */
 function track<T>(promise: Promise<T>): {
@@ -174,5 +174,105 @@ describe('LongPollHub', () => {
     expect(again.settled()).toBe(false);
     hub.notify('A');
     expect(await again.promise).toBe('notified');
+  });
+});
+
+describe('LongPollHub.hold (the promise-free form servers use)', () => {
+  let clock: ManualClock;
+  let hub: LongPollHub;
+
+  beforeEach(() => {
+    clock = new ManualClock();
+    hub = new LongPollHub(clock);
+  });
+
+  /** A waiter that records its outcomes; `then` runs inside settled(). */
+  function waiter(channels: string[], then?: (outcome: WaitOutcome) => void) {
+    const outcomes: WaitOutcome[] = [];
+    const w: PollWaiter = {
+      accepts: (channel) => channels.includes(channel),
+      settled: (outcome) => {
+        outcomes.push(outcome);
+        then?.(outcome);
+      },
+    };
+    return { w, outcomes };
+  }
+
+  test('settles synchronously from notify, only the waiters that accept the channel', () => {
+    const a = waiter(['A']);
+    const b = waiter(['B']);
+    hub.hold(a.w, 1000);
+    hub.hold(b.w, 1000);
+    expect(hub.size).toBe(2);
+    hub.notify('A');
+    expect(a.outcomes).toEqual(['notified']);
+    expect(b.outcomes).toEqual([]);
+    expect(hub.size).toBe(1);
+    expect(clock.pendingTimers).toBe(1);
+  });
+
+  test('times out after exactly timeoutMs and cancels its timer when settled otherwise', () => {
+    const a = waiter(['A']);
+    const b = waiter(['B']);
+    hub.hold(a.w, 500);
+    hub.hold(b.w, 500);
+    clock.advance(499);
+    expect(a.outcomes).toEqual([]);
+    hub.notify('B');
+    clock.advance(1);
+    expect(a.outcomes).toEqual(['timeout']);
+    expect(b.outcomes).toEqual(['notified']);
+    expect(clock.pendingTimers).toBe(0);
+    expect(hub.size).toBe(0);
+  });
+
+  test('cancel() settles "aborted" once; later events are ignored', () => {
+    const a = waiter(['A']);
+    const hold = hub.hold(a.w, 500);
+    hold?.cancel();
+    hold?.cancel();
+    hub.notify('A');
+    clock.advance(1000);
+    hub.close();
+    expect(a.outcomes).toEqual(['aborted']);
+    expect(hub.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  test('close() settles every hold "closed"; afterwards hold() refuses with undefined', () => {
+    const a = waiter(['A']);
+    hub.hold(a.w, 500);
+    hub.close();
+    expect(a.outcomes).toEqual(['closed']);
+    const late = waiter(['A']);
+    expect(hub.hold(late.w, 500)).toBeUndefined();
+    expect(late.outcomes).toEqual([]);
+    expect(hub.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  test('a waiter that holds again from inside settled() waits for the next notify', () => {
+    const again = waiter(['A']);
+    const first = waiter(['A'], () => hub.hold(again.w, 1000));
+    hub.hold(first.w, 1000);
+    hub.notify('A');
+    expect(first.outcomes).toEqual(['notified']);
+    expect(again.outcomes).toEqual([]);
+    expect(hub.size).toBe(1);
+    hub.notify('A');
+    expect(again.outcomes).toEqual(['notified']);
+  });
+
+  test('one waiter throwing does not keep the others waiting; the error still surfaces', () => {
+    const broken = waiter(['A'], () => {
+      throw new Error('broken waiter');
+    });
+    const fine = waiter(['A']);
+    hub.hold(broken.w, 1000);
+    hub.hold(fine.w, 1000);
+    expect(() => hub.notify('A')).toThrow('broken waiter');
+    expect(fine.outcomes).toEqual(['notified']);
+    expect(hub.size).toBe(0);
   });
 });

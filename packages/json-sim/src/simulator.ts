@@ -16,7 +16,7 @@ import {
   type SimulatorSettings,
   type UserTable,
 } from '@racedata/core';
-import { createJsonApp } from './http/app';
+import { createJsonHttp } from './http/app';
 import { EventStream } from './ws/event-stream';
 import { dataMessage } from './ws/stream-messages';
 
@@ -57,7 +57,14 @@ export function createJsonSimulator(
     maxEvents: settings.eventStoreMax,
     transientMessage: (input) => dataMessage(clock.now(), input),
   });
-  const app = createJsonApp({ bus: bus as ChannelBus<unknown>, users, tokens, clock, logger, settings });
+  const { app, handler } = createJsonHttp({
+    bus: bus as ChannelBus<unknown>,
+    users,
+    tokens,
+    clock,
+    logger,
+    settings,
+  });
   const stream = new EventStream({ hub: bus.transient, tokens, clock, logger, settings });
   const replay = createInProcessReplay({
     settings,
@@ -71,7 +78,7 @@ export function createJsonSimulator(
   const closeTasks: Array<() => void | Promise<void>> = [];
   if (replay) closeTasks.push(() => replay.stop());
   const lifecycle = createHttpLifecycle({
-    handler: app,
+    handler,
     upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
     beforeClose: async () => {
       for (const task of closeTasks) await task();

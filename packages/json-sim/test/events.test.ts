@@ -258,7 +258,7 @@ describe('GET /customerapi/events: long polling', () => {
 
   it('a durable message outside the subscription neither appears nor wakes the poll', async () => {
     const s = await startSim({ longPollTimeoutMs: 400 });
-    const waits = jest.spyOn(s.sim.bus.polls, 'wait');
+    const waits = jest.spyOn(s.sim.bus.polls, 'hold');
     const started = Date.now();
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
     await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
@@ -278,7 +278,7 @@ describe('GET /customerapi/events: long polling', () => {
 
   it('transient messages never wake a poll, even on subscribed channels', async () => {
     const s = await startSim({ longPollTimeoutMs: 400 });
-    const waits = jest.spyOn(s.sim.bus.polls, 'wait');
+    const waits = jest.spyOn(s.sim.bus.polls, 'hold');
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
     await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
     s.sim.publish(event('TimeToStartTrot'));

@@ -1,10 +1,12 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { ChannelBus, Clock, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
 import { authenticateRoute } from './authenticate-route';
 import { errorMiddleware, notFound } from './error-middleware';
-import { eventsRoute } from './events-route';
+import { EventsEndpoint, eventsRoute } from './events-route';
 import { filteredEventsRoute } from './filtered-events-route';
 import { messageRoute } from './message-route';
+import { directReads, EVENTS_PATH, FILTERED_EVENTS_PATH } from './read-path';
 import { requireUser } from './require-user';
 
 export interface JsonAppDeps {
@@ -16,8 +18,16 @@ export interface JsonAppDeps {
   settings: SimulatorSettings;
 }
 
-export function createJsonApp(deps: JsonAppDeps): Express {
+export interface JsonHttp {
+  readonly app: Express;
+  /** The server's request listener: the read endpoints directly, everything else through `app`. */
+  readonly handler: RequestListener;
+}
+
+export function createJsonHttp(deps: JsonAppDeps): JsonHttp {
   const { bus, users, tokens, clock, logger, settings } = deps;
+  const events = new EventsEndpoint({ bus, clock, settings });
+  const filtered = { bus, settings };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -34,11 +44,11 @@ export function createJsonApp(deps: JsonAppDeps): Express {
     authenticateRoute(users, tokens),
   );
   // Express answers HEAD with GET routes; section 7.3 allows GET only.
-  app.head(['/customerapi/events', '/customerapi/filtered-events'], notFound());
-  app.get('/customerapi/events', authed, eventsRoute({ bus, clock, settings }));
-  app.get('/customerapi/filtered-events', authed, filteredEventsRoute({ bus, settings }));
+  app.head([EVENTS_PATH, FILTERED_EVENTS_PATH], notFound());
+  app.get(EVENTS_PATH, authed, eventsRoute(events));
+  app.get(FILTERED_EVENTS_PATH, authed, filteredEventsRoute(filtered));
   app.post('/api/message', json, messageRoute(bus, logger));
   app.use(notFound());
   app.use(errorMiddleware(logger));
-  return app;
+  return { app, handler: directReads({ app, tokens, events, filtered, logger }) };
 }

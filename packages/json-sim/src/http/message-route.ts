@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ChannelBus, Logger } from '@racedata/core';
 import { parseMessageInput } from '../message-input';
+import { sendJsonText } from './event-page';
 
 /** POST /api/message: the simulator's injection endpoint (no authentication). */
 export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestHandler {
@@ -9,7 +10,9 @@ export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestH
     const result = bus.publish(input);
     if (result.delivery === 'durable') {
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
-      res.status(201).json({ status: 'success', data: { delivery: 'durable', event: result.event } });
+      // The stored event's JSON text is already cached by the store.
+      const event = bus.store.json(result.event);
+      sendJsonText(req, res, 201, `{"status":"success","data":{"delivery":"durable","event":${event}}}`);
     } else {
       logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');
       res

@@ -1,7 +1,7 @@
 import { isCalendarDate } from '@racedata/core';
 import { jsonSimError } from '../errors';
 
-type Query = Record<string, unknown>;
+export type Query = Record<string, unknown>;
 
 function single(query: Query, name: string): string | undefined {
   const value = query[name];

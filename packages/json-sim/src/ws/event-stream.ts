@@ -37,7 +37,12 @@ const MAX_CLIENT_FRAME = 64 * 1024;
  * message within the deadline, then Data for the subscription's transient channels and Pings.
  */
 export class EventStream {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
+  // No compression (ws's default, stated): every message is small and goes to many clients.
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_FRAME,
+    perMessageDeflate: false,
+  });
   private readonly cleanups = new Set<() => void>();
 
   constructor(private readonly deps: EventStreamDeps) {

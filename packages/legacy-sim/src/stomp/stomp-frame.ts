@@ -51,8 +51,13 @@ export function escapesHeaders(command: string, version: StompVersion): boolean 
   return version !== '1.0' && command !== 'CONNECT' && command !== 'CONNECTED' && command !== 'STOMP';
 }
 
+// Characters STOMP 1.1 / 1.2 escape in headers; most values (ids, paths, types) have none.
+const NEEDS_ESCAPE_1_1 = /[\\\n:]/;
+const NEEDS_ESCAPE_1_2 = /[\\\n:\r]/;
+
 export function escapeHeader(value: string, version: StompVersion): string {
   if (version === '1.0') return value;
+  if (!(version === '1.2' ? NEEDS_ESCAPE_1_2 : NEEDS_ESCAPE_1_1).test(value)) return value;
   let out = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/:/g, '\\c');
   if (version === '1.2') out = out.replace(/\r/g, '\\r');
   return out;

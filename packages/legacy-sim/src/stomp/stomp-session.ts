@@ -13,7 +13,8 @@ import { HeartBeatTimers } from './stomp-heart-beat';
 import { formatHeartBeat, negotiateHeartBeat, negotiateVersion, parseHeartBeat } from './stomp-negotiation';
 import type { StompOptions } from './stomp-options';
 import { StompParser } from './stomp-parser';
-import { isProblem, messageFrame, StompSubscriptions } from './stomp-subscriptions';
+import { frameHead, messageFrames, type FrameHead } from './message-frames';
+import { isProblem, StompSubscriptions } from './stomp-subscriptions';
 
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_GOING_AWAY = 1001;
@@ -30,6 +31,9 @@ export interface StompSessionContext {
 }
 
 type State = 'awaiting-connect' | 'connected' | 'closed';
+
+/** Text frames: every client we serve reads those (stompjs 2.3.3 decodes binary ones as Latin-1). */
+const TEXT_FRAME = { binary: false } as const;
 
 /** Frames accepted and ignored: every subscription is auto-ack and nothing is transactional. */
 const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
@@ -48,6 +52,8 @@ export class StompSession {
   private readonly parser: StompParser;
   private readonly subscriptions: StompSubscriptions;
   private leaveHub: (() => void) | undefined;
+  /** MESSAGE frame heads of the delivering subscriptions; rebuilt after SUBSCRIBE / UNSUBSCRIBE. */
+  private heads: FrameHead[] | undefined;
   private readonly heartBeats: HeartBeatTimers;
   private connectDeadline: TimerHandle | undefined;
   private sent = 0;
@@ -190,6 +196,7 @@ export class StompSession {
 
   private subscribe(frame: StompFrame): void {
     const added = this.subscriptions.add(frame.headers, this.version);
+    this.heads = undefined;
     if (isProblem(added)) {
       this.protocolError(added.message, added.details, frame);
       return;
@@ -206,6 +213,7 @@ export class StompSession {
 
   private unsubscribe(frame: StompFrame): void {
     const problem = this.subscriptions.remove(frame.headers, this.version);
+    this.heads = undefined;
     if (problem) {
       this.protocolError(problem.message, problem.details, frame);
       return;
@@ -218,10 +226,14 @@ export class StompSession {
 
   private deliver(message: TransientXmlMessage): void {
     if (this.state !== 'connected') return;
-    const body = JSON.stringify(message);
-    for (const subscription of this.subscriptions.delivering()) {
+    // The JSON body and the frame's shared part are built once per message, not per session.
+    const frames = messageFrames(message);
+    this.heads ??= this.subscriptions
+      .delivering()
+      .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
+    for (const head of this.heads) {
       this.sent += 1;
-      if (!this.send(messageFrame(subscription, `${this.ctx.id}-${this.sent}`, body))) return;
+      if (!this.write(frames.frame(head, this.sent))) return;
     }
   }
 
@@ -251,7 +263,7 @@ export class StompSession {
   }
 
   /** False when the socket is gone or was dropped as a slow consumer. */
-  private write(text: string): boolean {
+  private write(frame: string): boolean {
     if (this.ws.readyState !== WebSocket.OPEN) return false;
     if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
       this.ctx.logger.warn(
@@ -261,7 +273,7 @@ export class StompSession {
       this.terminate();
       return false;
     }
-    this.ws.send(text);
+    this.ws.send(frame, TEXT_FRAME);
     return true;
   }
 

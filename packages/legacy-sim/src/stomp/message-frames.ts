@@ -1,0 +1,63 @@
+import { escapeHeader, escapesHeaders, type StompVersion } from './stomp-frame';
+import type { Subscription } from './stomp-subscriptions';
+
+/**
+ * The MESSAGE frames of one hub message, for every session it reaches. The frame is the bytes
+ * `serializeFrame(messageFrame(subscription, messageId, JSON.stringify(message)), version)`
+ * gives, but the JSON body is serialised once per message rather than once per session, and
+ * everything after the two per-session headers (destination, content-type, content-length,
+ * body) is built once per destination. A session adds only its `subscription` and
+ * `message-id` lines, from a head it prepared when it subscribed (see frameHead).
+ */
+export class MessageFrames {
+  private readonly body: string;
+  private readonly bodyBytes: number;
+  /** The frame after the per-session headers, by the escaped destination (all it depends on). */
+  private readonly tails = new Map<string, string>();
+
+  constructor(message: unknown) {
+    this.body = JSON.stringify(message);
+    this.bodyBytes = Buffer.byteLength(this.body, 'utf8');
+  }
+
+  /** The frame text; `head` comes from frameHead(), `sequence` ends the message-id. */
+  frame(head: FrameHead, sequence: number): string {
+    let tail = this.tails.get(head.destination);
+    if (tail === undefined) {
+      tail = `destination:${head.destination}\ncontent-type:application/json\ncontent-length:${this.bodyBytes}\n\n${this.body}\0`;
+      this.tails.set(head.destination, tail);
+    }
+    return `${head.text}${sequence}\n${tail}`;
+  }
+}
+
+const framesByMessage = new WeakMap<object, MessageFrames>();
+
+/** The frames of a hub message, built by the first session it reaches and shared by the rest. */
+export function messageFrames(message: object): MessageFrames {
+  let frames = framesByMessage.get(message);
+  if (!frames) {
+    frames = new MessageFrames(message);
+    framesByMessage.set(message, frames);
+  }
+  return frames;
+}
+
+/** What a session's MESSAGE frames for one subscription start with, up to the message-id's sequence. */
+export interface FrameHead {
+  /** `MESSAGE`, `subscription:<id>` (when the subscription has one), `message-id:<session>-`. */
+  readonly text: string;
+  /** The destination header's value, escaped for the session's STOMP version. */
+  readonly destination: string;
+}
+
+/** The head of every MESSAGE frame a session sends for a subscription (message-id `<session>-<n>`). */
+export function frameHead(subscription: Subscription, sessionId: string, version: StompVersion): FrameHead {
+  const escape = escapesHeaders('MESSAGE', version);
+  const value = (text: string) => (escape ? escapeHeader(text, version) : text);
+  const lines = ['MESSAGE'];
+  if (subscription.id !== undefined) lines.push(`subscription:${value(subscription.id)}`);
+  // Escaping works character by character, so escaping the prefix escapes every full id.
+  lines.push(`message-id:${value(`${sessionId}-`)}`);
+  return { text: lines.join('\n'), destination: value(subscription.destination) };
+}
