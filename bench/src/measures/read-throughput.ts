@@ -128,6 +128,9 @@ async function runScenario(
       if (bad > 0) notes.push(`${side.name}: ${bad} failed requests`);
     }
     const ours = sides[0] as Side;
+    // Each round's figure, so a stalled round shows rather than hides inside the mean.
+    const perRound = (side: Side) => side.results.map((r) => Math.round(r.requestsPerSecond)).join(' / ');
+    notes.push(`rounds, req/s: ours ${perRound(ours)}; bare ${perRound(sides[1] as Side)}`);
     row = compare({
       scenario: scenario.label,
       unit: 'req/s',

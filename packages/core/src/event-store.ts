@@ -1,5 +1,6 @@
 import { AppendLog } from './append-log';
 import type { Clock } from './clock';
+import { mergePage, scanPage } from './event-page-read';
 
 /** What a publisher supplies for a durable event (interface 2.5 without the server fields). */
 export interface EventInput {
@@ -54,13 +55,12 @@ export interface EventStoreOptions {
 export class EventStore {
   private readonly global = new AppendLog<StoredEvent>(byEventId);
   /**
-   * The JSON text of each event in `global`, at the same positions: serialised once at append,
-   * so reads join cached text instead of re-serialising every page. Only ever read by position,
-   * so its key function is a placeholder.
+   * The UTF-8 JSON of each event in `global`, at the same positions: serialised once at append,
+   * so reads copy cached bytes instead of re-serialising every page, and the text lives outside
+   * the JavaScript heap the garbage collector walks. Only ever read by position, so its key
+   * function is a placeholder.
    */
-  private readonly texts = new AppendLog<string>(() => 0);
-  /** The UTF-8 byte length of each text, at the same positions. */
-  private readonly sizes = new AppendLog<number>(() => 0);
+  private readonly bytes = new AppendLog<Buffer>(() => 0);
   private readonly channels = new Map<string, ChannelIndex>();
   private nextId = 1;
   private lastCreated = 0;
@@ -90,11 +90,7 @@ export class EventStore {
       eventId: this.nextId++,
     });
     this.global.push(event);
-    const text = JSON.stringify(event);
-    this.texts.push(text);
-    // Measuring the text also flattens it: JSON.stringify returns a rope (a tree of parts, ~140
-    // bytes of bookkeeping for a 400-byte event) that the garbage collector then drops.
-    this.sizes.push(Buffer.byteLength(text, 'utf8'));
+    this.bytes.push(Buffer.from(JSON.stringify(event), 'utf8'));
     const index = this.indexFor(event.channel);
     index.all.push(event);
     let bucket = index.byDate.get(event.date);
@@ -109,33 +105,17 @@ export class EventStore {
   }
 
   /**
-   * The event's JSON text, exactly `JSON.stringify(event)` as it was when stored; cached for the
-   * events this store holds, computed for any other.
+   * The event's JSON as UTF-8 bytes, exactly `JSON.stringify(event)` as it was when stored;
+   * cached for the events this store holds, computed for any other. Callers must not modify it.
    */
-  json(event: StoredEvent): string {
+  jsonBytes(event: StoredEvent): Buffer {
     const at = this.positionOf(event);
-    return at < 0 ? JSON.stringify(event) : (this.texts.at(at) as string);
+    return at < 0 ? Buffer.from(JSON.stringify(event), 'utf8') : (this.bytes.at(at) as Buffer);
   }
 
-  /**
-   * Puts each event's JSON text (as json() gives it) into `texts` at the same index, and returns
-   * their total UTF-8 byte length, known without encoding anything.
-   */
-  jsonTexts(events: readonly StoredEvent[], texts: string[]): number {
-    let bytes = 0;
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i] as StoredEvent;
-      const at = this.positionOf(event);
-      if (at < 0) {
-        const text = JSON.stringify(event);
-        texts[i] = text;
-        bytes += Buffer.byteLength(text, 'utf8');
-      } else {
-        texts[i] = this.texts.at(at) as string;
-        bytes += this.sizes.at(at) as number;
-      }
-    }
-    return bytes;
+  /** The event's JSON text, as jsonBytes() holds it. */
+  json(event: StoredEvent): string {
+    return this.jsonBytes(event).toString('utf8');
   }
 
   /** The event with the highest eventId among the channels, if any. */
@@ -150,12 +130,15 @@ export class EventStore {
 
   /** Events after `afterId` in the channels (optionally within dates and exact ids), oldest first. */
   query(filter: EventFilter): EventPage {
+    const names = new Set(filter.channels);
     const sources: AppendLog<StoredEvent>[] = [];
-    for (const name of new Set(filter.channels)) {
+    let held = 0;
+    for (const name of names) {
       const index = this.channels.get(name);
       if (!index) continue;
       if (filter.startDate === undefined && filter.endDate === undefined) {
         sources.push(index.all);
+        held += index.all.length;
         continue;
       }
       const from = filter.startDate === undefined ? 0 : lowerBound(index.dates, filter.startDate);
@@ -164,6 +147,13 @@ export class EventStore {
         if (filter.endDate !== undefined && date > filter.endDate) break;
         sources.push(index.byDate.get(date) as AppendLog<StoredEvent>);
       }
+    }
+    // Channels holding most of the log (a broad subscription paging /events) are read by walking
+    // the global log and skipping the rest: about limit / share steps instead of a merge.
+    if (sources.length > 1 && held * 2 >= this.global.length) {
+      const scanned = scanPage(this.global, names, filter);
+      if (scanned.page) return scanned.page;
+      return mergePage(sources, { ...filter, afterId: scanned.stoppedAfter }, scanned.found);
     }
     return mergePage(sources, filter);
   }
@@ -189,8 +179,7 @@ export class EventStore {
   // The globally oldest event is also the oldest of its channel and of its date bucket.
   private evictOldest(): void {
     const event = this.global.shift();
-    this.texts.shift();
-    this.sizes.shift();
+    this.bytes.shift();
     if (!event) return;
     const index = this.channels.get(event.channel);
     if (!index) return;
@@ -202,74 +191,6 @@ export class EventStore {
       index.dates.splice(lowerBound(index.dates, event.date), 1);
     }
   }
-}
-
-interface Cursor {
-  readonly log: AppendLog<StoredEvent>;
-  pos: number;
-  event: StoredEvent;
-  id: number;
-}
-
-function matches(event: StoredEvent, filter: EventFilter): boolean {
-  return (
-    (filter.trackId === undefined || event.trackId === filter.trackId) &&
-    (filter.raceNr === undefined || event.raceNr === filter.raceNr) &&
-    (filter.startNr === undefined || event.startNr === filter.startNr)
-  );
-}
-
-/** Restores the heap order below `i` (a min-heap of cursors by the eventId they point at). */
-function siftDown(heap: Cursor[], i: number): void {
-  const n = heap.length;
-  const item = heap[i] as Cursor;
-  for (;;) {
-    const l = 2 * i + 1;
-    if (l >= n) break;
-    const r = l + 1;
-    const child = r < n && (heap[r] as Cursor).id < (heap[l] as Cursor).id ? r : l;
-    if ((heap[child] as Cursor).id >= item.id) break;
-    heap[i] = heap[child] as Cursor;
-    i = child;
-  }
-  heap[i] = item;
-}
-
-/**
- * k-way merge by eventId, stopping at limit + 1 matches to learn hasMore without a count. One
- * cursor per source, advanced in place at the top of the heap: nothing is allocated per event.
- */
-function mergePage(sources: AppendLog<StoredEvent>[], filter: EventFilter): EventPage {
-  const heap: Cursor[] = [];
-  for (const log of sources) {
-    const pos = log.upperBound(filter.afterId);
-    const event = log.at(pos);
-    if (event) heap.push({ log, pos, event, id: event.eventId });
-  }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
-  const events: StoredEvent[] = [];
-  let hasMore = false;
-  while (heap.length > 0) {
-    const top = heap[0] as Cursor;
-    if (matches(top.event, filter)) {
-      if (events.length === filter.limit) {
-        hasMore = true;
-        break;
-      }
-      events.push(top.event);
-    }
-    const next = top.log.at(++top.pos);
-    if (next) {
-      top.event = next;
-      top.id = next.eventId;
-    } else {
-      const last = heap.pop() as Cursor;
-      if (heap.length === 0) break;
-      heap[0] = last;
-    }
-    siftDown(heap, 0);
-  }
-  return { events, hasMore };
 }
 
 function lowerBound(sorted: readonly string[], value: string): number {

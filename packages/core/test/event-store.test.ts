@@ -428,6 +428,55 @@ describe('EventStore', () => {
     });
   });
 
+  describe('broad subscriptions (read by walking the global log)', () => {
+    test('matches the reference on logs where the channels come in long runs', () => {
+      const rand = mulberry32(7);
+      const s = new EventStore({ maxEvents: 5000, clock });
+      const all: StoredEvent[] = [];
+      // Runs of one channel hundreds of events long, so a scan meets stretches with nothing for
+      // the caller and must hand over to the merge without losing or repeating an event.
+      const channels = ['A', 'B', 'C', 'D'];
+      while (all.length < 6000) {
+        const channel = channels[Math.floor(rand() * channels.length)] as string;
+        const run = 1 + Math.floor(rand() * (rand() < 0.3 ? 900 : 20));
+        for (let k = 0; k < run; k++) {
+          all.push(s.append({ channel, date: '2026-03-01', raceNr: 1 + (k % 3), payload: { k } }));
+        }
+      }
+      const kept = all.slice(-5000);
+      const first = (kept[0] as StoredEvent).eventId;
+      for (let q = 0; q < 400; q++) {
+        const wanted = channels.filter(() => rand() < 0.75);
+        if (wanted.length === 0) continue;
+        const f = filter(wanted, {
+          afterId: first - 50 + Math.floor(rand() * 5100),
+          limit: 1 + Math.floor(rand() * 150),
+          ...(rand() < 0.2 && { raceNr: 2 }),
+        });
+        const page = s.query(f);
+        expect({ ids: ids(page.events), hasMore: page.hasMore }).toEqual(naive(kept, f));
+      }
+    });
+
+    test('a stretch with nothing for the caller is handed to the merge, the page still full', () => {
+      const s = new EventStore({ maxEvents: 100_000, clock });
+      for (let i = 0; i < 3000; i++) s.append(input('A'));
+      for (let i = 0; i < 5000; i++) s.append(input('B'));
+      for (let i = 0; i < 3000; i++) s.append(input('A'));
+      // A and C hold over half the log, so the read starts as a scan; B's run outlasts it.
+      s.append(input('C'));
+      const page = s.query(filter(['A', 'C'], { afterId: 2990, limit: 20 }));
+      expect(ids(page.events)).toEqual([
+        ...Array.from({ length: 10 }, (_, k) => 2991 + k),
+        ...Array.from({ length: 10 }, (_, k) => 8001 + k),
+      ]);
+      expect(page.hasMore).toBe(true);
+      const tail = s.query(filter(['A', 'C'], { afterId: 10_990, limit: 20 }));
+      expect(ids(tail.events)).toEqual([...Array.from({ length: 10 }, (_, k) => 10_991 + k), 11_001]);
+      expect(tail.hasMore).toBe(false);
+    });
+  });
+
   describe('paging and scale', () => {
     test('paging 10,000 events across several channels with limit 97 yields every event exactly once, in order', () => {
       const channels = ['A', 'B', 'C', 'D', 'E'];
@@ -593,17 +642,18 @@ describe('EventStore', () => {
       for (const event of events) expect(store.json(event)).toBe(JSON.stringify(event));
     });
 
-    test('jsonTexts fills the texts in order and returns their UTF-8 byte length', () => {
+    test('jsonBytes is the UTF-8 encoding of the same text, non-ASCII payloads included', () => {
       const events = [
         store.append(input('A')),
         store.append({ channel: 'A', date: '2026-01-03', payload: { track: 'Färjestad', horse: '🐎' } }),
         store.append(input('B', '2026-01-04', { raceNr: 1 })),
       ];
-      const texts: string[] = [];
-      const bytes = store.jsonTexts(events, texts);
-      expect(texts).toEqual(events.map((e) => JSON.stringify(e)));
-      expect(bytes).toBe(texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0));
-      expect(bytes).toBeGreaterThan(texts.join('').length);
+      for (const event of events) {
+        const bytes = store.jsonBytes(event);
+        expect(bytes.equals(Buffer.from(JSON.stringify(event), 'utf8'))).toBe(true);
+        // Cached: the same bytes every time, not a fresh encoding per read.
+        expect(store.jsonBytes(event)).toBe(bytes);
+      }
     });
 
     test('the text is the event as stored, and stays right for the kept events through eviction', () => {
@@ -621,11 +671,7 @@ describe('EventStore', () => {
       expect(s.json(evicted)).toBe(JSON.stringify(evicted));
       const foreign = { ...(kept[0] as StoredEvent), payload: { other: true } };
       expect(s.json(foreign)).toBe(JSON.stringify(foreign));
-      const texts: string[] = [];
-      expect(s.jsonTexts([evicted, foreign, kept[1] as StoredEvent], texts)).toBe(
-        Buffer.byteLength(texts.join(''), 'utf8'),
-      );
-      expect(texts).toEqual([evicted, foreign, kept[1]].map((e) => JSON.stringify(e)));
+      expect(s.jsonBytes(foreign).toString('utf8')).toBe(JSON.stringify(foreign));
     });
 
     test('keeps the StoredEvent shape: no extra keys, enumerable or not', () => {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ChannelBus, Logger } from '@racedata/core';
 import { parseMessageInput } from '../message-input';
-import { sendJsonText } from './event-page';
+import { sendJson } from './event-page';
 
 /** POST /api/message: the simulator's injection endpoint (no authentication). */
 export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestHandler {
@@ -12,7 +12,7 @@ export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestH
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
       // The stored event's JSON text is already cached by the store.
       const event = bus.store.json(result.event);
-      sendJsonText(req, res, 201, `{"status":"success","data":{"delivery":"durable","event":${event}}}`);
+      sendJson(req, res, 201, `{"status":"success","data":{"delivery":"durable","event":${event}}}`);
     } else {
       logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');
       res

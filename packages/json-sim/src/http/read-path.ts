@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Express } from 'express';
 import { isSimError, type Logger, type TokenService, type User } from '@racedata/core';
 import { jsonSimError } from '../errors';
-import { isConditional, sendJsonText, sendPage } from './event-page';
+import { isConditional, sendJson, sendPage } from './event-page';
 import type { EventsEndpoint, EventsQuery } from './events-route';
 import { filteredPage, type FilteredEventsDeps } from './filtered-events-route';
 import type { Query } from './query-params';
@@ -43,7 +43,7 @@ export function directReads(deps: DirectReadsDeps): RequestListener {
       res.end();
       return;
     }
-    sendJsonText(req, res, error.status, JSON.stringify({ status: 'fail', message: error.message }));
+    sendJson(req, res, error.status, JSON.stringify({ status: 'fail', message: error.message }));
   };
 
   return (req, res) => {
