@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Runs the single-file bundle the container images run (scripts/bundle.mjs): one file to compile
-// instead of hundreds to resolve, so the simulators start in about two thirds of the time. The
+// instead of hundreds to resolve, so the simulators answer about a quarter sooner after start. The
 // TypeScript build (dist/) is the fallback when the bundle is missing or older than it, as after
 // a bare `tsc --build`, so a stale bundle never runs in place of newer code.
 const { statSync } = require('node:fs');

@@ -1,6 +1,7 @@
 import { AppendLog } from './append-log';
 import type { Clock } from './clock';
 import { mergePage, scanPage } from './event-page-read';
+import { JsonBytesLog } from './json-bytes-log';
 
 /** What a publisher supplies for a durable event (interface 2.5 without the server fields). */
 export interface EventInput {
@@ -42,6 +43,7 @@ interface ChannelIndex {
 }
 
 const byEventId = (e: StoredEvent) => e.eventId;
+const COMMA = 0x2c;
 
 export interface EventStoreOptions {
   maxEvents: number;
@@ -56,11 +58,10 @@ export class EventStore {
   private readonly global = new AppendLog<StoredEvent>(byEventId);
   /**
    * The UTF-8 JSON of each event in `global`, at the same positions: serialised once at append,
-   * so reads copy cached bytes instead of re-serialising every page, and the text lives outside
-   * the JavaScript heap the garbage collector walks. Only ever read by position, so its key
-   * function is a placeholder.
+   * so reads copy cached bytes instead of re-serialising every page, packed outside the
+   * JavaScript heap the garbage collector walks.
    */
-  private readonly bytes = new AppendLog<Buffer>(() => 0);
+  private readonly bytes = new JsonBytesLog();
   private readonly channels = new Map<string, ChannelIndex>();
   private nextId = 1;
   private lastCreated = 0;
@@ -90,7 +91,7 @@ export class EventStore {
       eventId: this.nextId++,
     });
     this.global.push(event);
-    this.bytes.push(Buffer.from(JSON.stringify(event), 'utf8'));
+    this.bytes.push(JSON.stringify(event));
     const index = this.indexFor(event.channel);
     index.all.push(event);
     let bucket = index.byDate.get(event.date);
@@ -104,18 +105,41 @@ export class EventStore {
     return event;
   }
 
-  /**
-   * The event's JSON as UTF-8 bytes, exactly `JSON.stringify(event)` as it was when stored;
-   * cached for the events this store holds, computed for any other. Callers must not modify it.
-   */
-  jsonBytes(event: StoredEvent): Buffer {
+  /** The event's JSON text, exactly `JSON.stringify(event)` as it was when stored. */
+  json(event: StoredEvent): string {
     const at = this.positionOf(event);
-    return at < 0 ? Buffer.from(JSON.stringify(event), 'utf8') : (this.bytes.at(at) as Buffer);
+    return at < 0 ? JSON.stringify(event) : this.bytes.text(at);
   }
 
-  /** The event's JSON text, as jsonBytes() holds it. */
-  json(event: StoredEvent): string {
-    return this.jsonBytes(event).toString('utf8');
+  /**
+   * `head`, the events' JSON separated by commas, then `tail`, as one UTF-8 buffer: byte for byte
+   * `head + events.map((e) => JSON.stringify(e)).join(',') + tail`, copied from the cached bytes
+   * (events this store no longer holds are serialised). `head` and `tail` must be ASCII.
+   */
+  joinJson(events: readonly StoredEvent[], head: string, tail: string): Buffer {
+    const positions = new Array<number>(events.length);
+    let own: Buffer[] | undefined;
+    let size = head.length + Math.max(0, events.length - 1) + tail.length;
+    for (let i = 0; i < events.length; i++) {
+      const at = this.positionOf(events[i] as StoredEvent);
+      positions[i] = at;
+      if (at >= 0) {
+        size += this.bytes.byteLength(at);
+      } else {
+        const text = Buffer.from(JSON.stringify(events[i]), 'utf8');
+        (own ??= [])[i] = text;
+        size += text.length;
+      }
+    }
+    const out = Buffer.allocUnsafe(size);
+    let written = out.write(head, 0, 'latin1');
+    for (let i = 0; i < events.length; i++) {
+      if (i > 0) out[written++] = COMMA;
+      const at = positions[i] as number;
+      written += at >= 0 ? this.bytes.copyTo(at, out, written) : (own?.[i] as Buffer).copy(out, written);
+    }
+    out.write(tail, written, 'latin1');
+    return out;
   }
 
   /** The event with the highest eventId among the channels, if any. */

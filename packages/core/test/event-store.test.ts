@@ -642,18 +642,18 @@ describe('EventStore', () => {
       for (const event of events) expect(store.json(event)).toBe(JSON.stringify(event));
     });
 
-    test('jsonBytes is the UTF-8 encoding of the same text, non-ASCII payloads included', () => {
+    test('joinJson is the UTF-8 of head, the events joined by commas, and tail', () => {
       const events = [
         store.append(input('A')),
         store.append({ channel: 'A', date: '2026-01-03', payload: { track: 'Färjestad', horse: '🐎' } }),
         store.append(input('B', '2026-01-04', { raceNr: 1 })),
       ];
-      for (const event of events) {
-        const bytes = store.jsonBytes(event);
-        expect(bytes.equals(Buffer.from(JSON.stringify(event), 'utf8'))).toBe(true);
-        // Cached: the same bytes every time, not a fresh encoding per read.
-        expect(store.jsonBytes(event)).toBe(bytes);
-      }
+      const joined = (list: StoredEvent[]) => store.joinJson(list, '{"events":[', ']}');
+      const expected = (list: StoredEvent[]) =>
+        Buffer.from(`{"events":[${list.map((e) => JSON.stringify(e)).join(',')}]}`, 'utf8');
+      expect(joined(events).equals(expected(events))).toBe(true);
+      expect(joined([events[1] as StoredEvent]).equals(expected([events[1] as StoredEvent]))).toBe(true);
+      expect(joined([]).toString('utf8')).toBe('{"events":[]}');
     });
 
     test('the text is the event as stored, and stays right for the kept events through eviction', () => {
@@ -671,7 +671,8 @@ describe('EventStore', () => {
       expect(s.json(evicted)).toBe(JSON.stringify(evicted));
       const foreign = { ...(kept[0] as StoredEvent), payload: { other: true } };
       expect(s.json(foreign)).toBe(JSON.stringify(foreign));
-      expect(s.jsonBytes(foreign).toString('utf8')).toBe(JSON.stringify(foreign));
+      const mixed = [evicted, kept[1] as StoredEvent, foreign, kept[4] as StoredEvent];
+      expect(s.joinJson(mixed, '[', ']').toString('utf8')).toBe(JSON.stringify(mixed));
     });
 
     test('keeps the StoredEvent shape: no extra keys, enumerable or not', () => {

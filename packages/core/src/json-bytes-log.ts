@@ -1,0 +1,93 @@
+/** Bytes per slab; a text larger than this gets a slab of its own size. */
+const SLAB_BYTES = 1 << 20;
+/** Numbers kept per entry in the ring: slab id, offset in the slab, byte length. */
+const FIELDS = 3;
+
+/**
+ * The UTF-8 bytes of a sequence of texts, appended at the tail and dropped at the head, packed
+ * into large slabs addressed by numbers. Per text there is no JavaScript object at all (a Buffer
+ * per text costs a heap object, and Node's shared 8 KB pool wastes about a quarter of each slab
+ * on texts of a few hundred bytes), so a million stored events add nothing for the garbage
+ * collector to walk. A slab is released once every text in it has been dropped.
+ */
+export class JsonBytesLog {
+  private readonly slabs: Buffer[] = [];
+  /** Id of slabs[0]; ids grow for the log's life, positions in `slabs` shift as slabs go. */
+  private firstSlabId = 0;
+  /** Where the next text goes in the newest slab. */
+  private fill = SLAB_BYTES;
+  private ring = new Float64Array(FIELDS * 1024);
+  private head = 0;
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  push(text: string): void {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    let slab = this.slabs[this.slabs.length - 1];
+    if (slab === undefined || this.fill + bytes > slab.length) {
+      slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+      this.slabs.push(slab);
+      this.fill = 0;
+    }
+    slab.write(text, this.fill, bytes, 'utf8');
+    if (this.count * FIELDS === this.ring.length) this.grow();
+    const at = this.slot(this.count);
+    this.ring[at] = this.firstSlabId + this.slabs.length - 1;
+    this.ring[at + 1] = this.fill;
+    this.ring[at + 2] = bytes;
+    this.fill += bytes;
+    this.count++;
+  }
+
+  /** Drops the oldest text, and its slab once nothing in it is left. */
+  shift(): void {
+    if (this.count === 0) return;
+    this.head = (this.head + 1) % (this.ring.length / FIELDS);
+    this.count--;
+    const keepFrom = this.count === 0 ? this.firstSlabId + this.slabs.length - 1 : this.ring[this.slot(0)];
+    while (this.firstSlabId < (keepFrom as number)) {
+      this.slabs.shift();
+      this.firstSlabId++;
+    }
+  }
+
+  /** Byte length of text i (0 = oldest kept). */
+  byteLength(i: number): number {
+    return this.ring[this.slot(i) + 2] as number;
+  }
+
+  /** Copies text i's bytes into target at `at`; returns how many were written. */
+  copyTo(i: number, target: Uint8Array, at: number): number {
+    const s = this.slot(i);
+    const slab = this.slabs[(this.ring[s] as number) - this.firstSlabId] as Buffer;
+    const bytes = this.ring[s + 2] as number;
+    // A plain view and one native copy: Buffer#copy with a range makes the same view, and checks
+    // and wraps around it cost more than the copy of a few hundred bytes.
+    target.set(new Uint8Array(slab.buffer, slab.byteOffset + (this.ring[s + 1] as number), bytes), at);
+    return bytes;
+  }
+
+  text(i: number): string {
+    const s = this.slot(i);
+    const slab = this.slabs[(this.ring[s] as number) - this.firstSlabId] as Buffer;
+    const start = this.ring[s + 1] as number;
+    return slab.toString('utf8', start, start + (this.ring[s + 2] as number));
+  }
+
+  private slot(i: number): number {
+    return ((this.head + i) % (this.ring.length / FIELDS)) * FIELDS;
+  }
+
+  // Doubles the ring, unwrapping it so the oldest entry is first again.
+  private grow(): void {
+    const next = new Float64Array(this.ring.length * 2);
+    const tail = this.ring.subarray(this.head * FIELDS);
+    next.set(tail, 0);
+    next.set(this.ring.subarray(0, this.head * FIELDS), tail.length);
+    this.ring = next;
+    this.head = 0;
+  }
+}
