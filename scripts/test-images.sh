@@ -289,6 +289,10 @@ if run "$name-early" "$json_image"; then
   fi
 fi
 
+# ---- docker/compose.yaml with these images -------------------------------------------------
+COMPOSE_RUNTIME=$rt bash "$root/scripts/test-compose.sh" | tee "$tmp/compose.out"
+count_output "$tmp/compose.out" "${PIPESTATUS[0]}"
+
 suite_end=$(ms)
 say "build $(((build_end - suite_start) / 1000)) s, containers and checks $(((suite_end - build_end) / 1000)) s, total $(((suite_end - suite_start) / 1000)) s"
 say "$passed passed, $failed failed"
