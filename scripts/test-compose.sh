@@ -13,14 +13,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 smoke=(node "$root/scripts/image-smoke/smoke.mjs")
 say() { printf '%s\n' "test-compose: $*"; }
+# shellcheck source=lib/unavailable.sh
+. "$root/scripts/lib/unavailable.sh"
 no_tool() {
-  say "no compose tool available: $*"
-  if [ "${CI:-}" = true ]; then
-    say "FAIL (CI=true): docker/compose.yaml was not tested"
-    exit 1
-  fi
-  say "SKIPPED: needs docker compose (with a running engine) or podman-compose with podman-sim"
-  exit 0
+  unavailable test-compose "$*" "docker/compose.yaml was not tested" \
+    "needs docker compose (with a running engine) or podman-compose with podman-sim"
 }
 
 rt=${COMPOSE_RUNTIME:-}
@@ -30,15 +27,15 @@ if [ -z "$rt" ]; then
   elif command -v podman-sim >/dev/null 2>&1; then
     rt=podman-sim
   else
-    no_tool "docker has no running engine and podman-sim is missing"
+    no_tool "no compose tool: docker has no running engine and podman-sim is missing"
   fi
 fi
 project="racedata-compose-$$"
 if [ "$rt" = docker ]; then
-  docker compose version >/dev/null 2>&1 || no_tool "the docker compose plugin is missing"
+  docker compose version >/dev/null 2>&1 || no_tool "no compose tool: the docker compose plugin is missing"
   compose=(docker compose -f docker/compose.yaml -p "$project")
 else
-  command -v podman-compose >/dev/null 2>&1 || no_tool "podman-compose is missing (apt-get install podman-compose)"
+  command -v podman-compose >/dev/null 2>&1 || no_tool "no compose tool: podman-compose is missing (apt-get install podman-compose)"
   compose=(podman-compose --podman-path "$(command -v podman-sim)" -f docker/compose.yaml -p "$project")
 fi
 for image in racedata/json-sim racedata/legacy-sim; do

@@ -20,14 +20,11 @@ json_image="$prefix/json-sim"
 legacy_image="$prefix/legacy-sim"
 
 say() { printf '%s\n' "test-images: $*"; }
+# shellcheck source=lib/unavailable.sh
+. "$root/scripts/lib/unavailable.sh"
 no_runtime() {
-  say "no container runtime available: $*"
-  if [ "${CI:-}" = true ]; then
-    say "FAIL (CI=true): the container images were not built or tested"
-    exit 1
-  fi
-  say "SKIPPED: container image tests need docker (with a running engine) or podman"
-  exit 0
+  unavailable test-images "no container runtime available: $*" "the container images were not built or tested" \
+    "container image tests need docker (with a running engine) or podman"
 }
 
 # ---- pick a runtime ------------------------------------------------------------------------
