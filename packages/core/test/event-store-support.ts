@@ -1,0 +1,50 @@
+/** Helpers shared by the EventStore tests. */
+import type { EventFilter, EventInput, EventStore, StoredEvent } from '@racedata/core';
+
+export function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function input(channel: string, date = '2026-01-01', extra: Partial<EventInput> = {}): EventInput {
+  return { channel, date, payload: { n: Math.random() }, ...extra };
+}
+
+export function filter(channels: string[], extra: Partial<EventFilter> = {}): EventFilter {
+  return { channels, afterId: 0, limit: 1_000_000, ...extra };
+}
+
+export const ids = (events: readonly StoredEvent[]) => events.map((e) => e.eventId);
+
+/** The reference answer: a plain scan of everything that should still be stored. */
+export function naive(all: readonly StoredEvent[], f: EventFilter): { ids: number[]; hasMore: boolean } {
+  const hits = all.filter(
+    (e) =>
+      f.channels.includes(e.channel) &&
+      e.eventId > f.afterId &&
+      (f.startDate === undefined || e.date >= f.startDate) &&
+      (f.endDate === undefined || e.date <= f.endDate) &&
+      (f.trackId === undefined || e.trackId === f.trackId) &&
+      (f.raceNr === undefined || e.raceNr === f.raceNr) &&
+      (f.startNr === undefined || e.startNr === f.startNr),
+  );
+  return { ids: hits.slice(0, f.limit).map((e) => e.eventId), hasMore: hits.length > f.limit };
+}
+
+/** Reads the private (channel, date) index; there is no public view of it. */
+export function datesOf(store: EventStore, channel: string): string[] | undefined {
+  const internals = store as unknown as {
+    channels: Map<string, { dates: string[]; byDate: Map<string, unknown> }>;
+  };
+  const index = internals.channels.get(channel);
+  if (!index) return undefined;
+  expect([...index.byDate.keys()].sort()).toEqual(index.dates);
+  return [...index.dates];
+}
