@@ -14,6 +14,8 @@ export interface ChannelBusOptions<M> {
   catalog: ChannelCatalog;
   clock: Clock;
   maxEvents: number;
+  /** The store's memory budget (EVENT_STORE_MAX_BYTES); unlimited when not given. */
+  maxBytes?: number;
   logger?: Logger;
   /** Builds the wire message for a transient event once, shared by every recipient. */
   transientMessage: (input: EventInput) => M;
@@ -29,7 +31,11 @@ export class ChannelBus<M> {
   readonly transient: TransientHub<M>;
 
   constructor(private readonly options: ChannelBusOptions<M>) {
-    this.store = new EventStore({ maxEvents: options.maxEvents, clock: options.clock });
+    this.store = new EventStore({
+      maxEvents: options.maxEvents,
+      maxBytes: options.maxBytes,
+      clock: options.clock,
+    });
     this.polls = new LongPollHub(options.clock);
     this.transient = new TransientHub<M>(options.logger);
   }

@@ -13,6 +13,7 @@ export const coreErrors = {
   CREDENTIALS_INVALID: { status: 401 },
   VALIDATION_FAILED: { status: 400 },
   UNKNOWN_CHANNEL: { status: 400 },
+  EVENT_TOO_LARGE: { status: 413 },
 } as const;
 
 export type CoreErrorCode = keyof typeof coreErrors;

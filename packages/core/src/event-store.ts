@@ -1,5 +1,6 @@
 import { AppendLog } from './append-log';
 import type { Clock } from './clock';
+import { coreError } from './errors';
 import { mergePage, scanPage } from './event-page-read';
 import { JsonBytesLog } from './json-bytes-log';
 
@@ -45,8 +46,21 @@ interface ChannelIndex {
 const byEventId = (e: StoredEvent) => e.eventId;
 const COMMA = 0x2c;
 
+/**
+ * What one stored event is counted as against `maxBytes`: its UTF-8 JSON twice (the cached bytes,
+ * and the parsed payload object the event keeps, which JSON-decoded data makes at least about as
+ * large as its text) plus the event object and its index entries. Calibrated on the benchmark's
+ * 1,000,000 start-list events: about 1,050 bytes of RSS each for 440 bytes of JSON.
+ */
+export function storedEventCost(jsonBytes: number): number {
+  return 2 * jsonBytes + PER_EVENT_OVERHEAD;
+}
+const PER_EVENT_OVERHEAD = 200;
+
 export interface EventStoreOptions {
   maxEvents: number;
+  /** Budget for the events' storedEventCost(); unlimited when not given. */
+  maxBytes?: number;
   clock: Clock;
 }
 
@@ -65,21 +79,40 @@ export class EventStore {
   private readonly channels = new Map<string, ChannelIndex>();
   private nextId = 1;
   private lastCreated = 0;
+  private held = 0;
+  private droppedCount = 0;
+  private readonly maxBytes: number;
 
-  constructor(private readonly options: EventStoreOptions) {}
+  constructor(private readonly options: EventStoreOptions) {
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  }
 
   get size(): number {
     return this.global.length;
+  }
+
+  /** The stored events' storedEventCost() summed: what counts against `maxBytes`. */
+  get bytesHeld(): number {
+    return this.held;
+  }
+
+  /** Events dropped to stay within `maxEvents` / `maxBytes` since the store was made. */
+  get dropped(): number {
+    return this.droppedCount;
   }
 
   get lastEventId(): number {
     return this.nextId - 1;
   }
 
+  /**
+   * Stores the event, all or nothing: everything that can throw (serialising a payload too deep
+   * or too large, the size check, allocating its bytes) happens before the first structure
+   * changes, so a refused event leaves the log, the indexes and the next eventId as they were.
+   */
   append(input: EventInput): StoredEvent {
     // created_at never goes backwards even if the wall clock does, matching the eventId order.
     const created = Math.max(this.options.clock.now(), this.lastCreated);
-    this.lastCreated = created;
     const event: StoredEvent = Object.freeze({
       channel: input.channel,
       date: input.date,
@@ -88,10 +121,23 @@ export class EventStore {
       ...(input.startNr !== undefined && { startNr: input.startNr }),
       payload: input.payload,
       created_at: new Date(created).toISOString(),
-      eventId: this.nextId++,
+      eventId: this.nextId,
     });
+    const text = JSON.stringify(event);
+    const byteLength = Buffer.byteLength(text, 'utf8');
+    const cost = storedEventCost(byteLength);
+    if (cost > this.maxBytes) {
+      throw coreError(
+        'EVENT_TOO_LARGE',
+        `the event takes ${cost} bytes of store (twice its ${byteLength} bytes of JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
+      );
+    }
+    // The last step that can fail (it allocates); nothing else has changed yet.
+    this.bytes.push(text, byteLength);
+    this.nextId++;
+    this.lastCreated = created;
+    this.held += cost;
     this.global.push(event);
-    this.bytes.push(JSON.stringify(event));
     const index = this.indexFor(event.channel);
     index.all.push(event);
     let bucket = index.byDate.get(event.date);
@@ -101,7 +147,8 @@ export class EventStore {
       insertSorted(index.dates, event.date);
     }
     bucket.push(event);
-    while (this.global.length > this.options.maxEvents) this.evictOldest();
+    // The new event alone always fits (checked above), so this never drops it.
+    while (this.global.length > this.options.maxEvents || this.held > this.maxBytes) this.evictOldest();
     return event;
   }
 
@@ -202,9 +249,11 @@ export class EventStore {
 
   // The globally oldest event is also the oldest of its channel and of its date bucket.
   private evictOldest(): void {
+    if (this.bytes.length > 0) this.held -= storedEventCost(this.bytes.byteLength(0));
     const event = this.global.shift();
     this.bytes.shift();
     if (!event) return;
+    this.droppedCount++;
     const index = this.channels.get(event.channel);
     if (!index) return;
     index.all.shift();

@@ -24,8 +24,12 @@ export class JsonBytesLog {
     return this.count;
   }
 
-  push(text: string): void {
-    const bytes = Buffer.byteLength(text, 'utf8');
+  /**
+   * Appends the text; `bytes` is its UTF-8 length when the caller has it already. All or
+   * nothing: both allocations come before anything is written or counted.
+   */
+  push(text: string, bytes = Buffer.byteLength(text, 'utf8')): void {
+    if (this.count * FIELDS === this.ring.length) this.grow();
     let slab = this.slabs[this.slabs.length - 1];
     if (slab === undefined || this.fill + bytes > slab.length) {
       slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
@@ -33,7 +37,6 @@ export class JsonBytesLog {
       this.fill = 0;
     }
     slab.write(text, this.fill, bytes, 'utf8');
-    if (this.count * FIELDS === this.ring.length) this.grow();
     const at = this.slot(this.count);
     this.ring[at] = this.firstSlabId + this.slabs.length - 1;
     this.ring[at + 1] = this.fill;

@@ -25,6 +25,7 @@ export interface SimulatorSettings {
   readonly eventsDefaultLimit: number;
   readonly eventsMaxLimit: number;
   readonly eventStoreMax: number;
+  readonly eventStoreMaxBytes: number;
   readonly legacyQueueRetentionMs: number;
   readonly legacyQueueMax: number;
   readonly maxBodyBytes: number;
@@ -229,6 +230,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'EVENT_STORE_MAX',
     description: 'durable events kept (oldest dropped first)',
     defaultFor: fixed('1000000'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'eventStoreMaxBytes',
+    flag: undefined,
+    env: 'EVENT_STORE_MAX_BYTES',
+    description:
+      'memory budget for durable events, each counted as twice its JSON size + 200 (oldest dropped first)',
+    defaultFor: fixed(String(256 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {

@@ -42,6 +42,7 @@ const COMMON_DEFAULTS = {
   eventsDefaultLimit: 100,
   eventsMaxLimit: 10_000,
   eventStoreMax: 1_000_000,
+  eventStoreMaxBytes: 256 * 1024 * 1024,
   legacyQueueRetentionMs: 86_400_000,
   legacyQueueMax: 10_000,
   maxBodyBytes: 1024 * 1024,

@@ -55,6 +55,7 @@ export function createJsonSimulator(
     clock,
     logger,
     maxEvents: settings.eventStoreMax,
+    maxBytes: settings.eventStoreMaxBytes,
     transientMessage: (input) => dataMessage(clock.now(), input),
   });
   const { app, handler } = createJsonHttp({

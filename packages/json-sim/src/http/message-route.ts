@@ -3,6 +3,8 @@ import type { ChannelBus, Logger } from '@racedata/core';
 import { parseMessageInput } from '../message-input';
 import { sendJson } from './event-page';
 
+const DURABLE_HEAD = '{"status":"success","data":{"delivery":"durable","event":';
+
 /** POST /api/message: the simulator's injection endpoint (no authentication). */
 export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestHandler {
   return (req, res) => {
@@ -10,9 +12,9 @@ export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestH
     const result = bus.publish(input);
     if (result.delivery === 'durable') {
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
-      // The stored event's JSON text is already cached by the store.
-      const event = bus.store.json(result.event);
-      sendJson(req, res, 201, `{"status":"success","data":{"delivery":"durable","event":${event}}}`);
+      // Copied from the bytes the store cached: a large payload is not turned into strings again.
+      const body = bus.store.joinJson([result.event], DURABLE_HEAD, '}}');
+      sendJson(req, res, 201, body);
     } else {
       logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');
       res
