@@ -4,6 +4,7 @@ import { SimError } from '@racedata/core';
 export const jsonSimErrors = {
   NOT_FOUND: { status: 404 },
   MALFORMED_JSON: { status: 400 },
+  JSON_TOO_DEEP: { status: 400 },
   PAYLOAD_TOO_LARGE: { status: 413 },
   UNSUPPORTED_CHARSET: { status: 415 },
   INVALID_PARAMETER: { status: 400 },

@@ -5,6 +5,7 @@ import { authenticateRoute } from './authenticate-route';
 import { errorMiddleware, notFound } from './error-middleware';
 import { EventsEndpoint, eventsRoute } from './events-route';
 import { filteredEventsRoute } from './filtered-events-route';
+import { jsonBody } from './json-body';
 import { messageRoute } from './message-route';
 import { directReads, EVENTS_PATH, FILTERED_EVENTS_PATH } from './read-path';
 import { requireUser } from './require-user';
@@ -31,8 +32,7 @@ export function createJsonHttp(deps: JsonAppDeps): JsonHttp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Parse JSON whatever the content type says: `curl -d` sends form encoding by default.
-  const json = express.json({ limit: settings.maxBodyBytes, type: () => true });
+  const json = jsonBody(settings.maxBodyBytes);
   const authed = requireUser(tokens);
 
   app.get('/health', (_req, res) => {

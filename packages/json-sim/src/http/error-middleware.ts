@@ -1,11 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isSimError, type Logger } from '@racedata/core';
 import { jsonSimError } from '../errors';
+import { excerpt, quoted } from '../excerpt';
 
 interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
+  charset?: string;
 }
 
 /** The one place errors become responses: `{"status":"fail","message":...}` (decisions.md). */
@@ -19,11 +21,13 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       !error &&
       (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported')
     ) {
-      error = jsonSimError('UNSUPPORTED_CHARSET', `${(err as Error).message}; send UTF-8 JSON`);
+      // The charset comes from the client's content-type header: quoted, never at length.
+      const charset = parserError.charset ?? '';
+      error = jsonSimError('UNSUPPORTED_CHARSET', `unsupported charset ${quoted(charset)}; send UTF-8 JSON`);
     } else if (!error && parserError.type === 'entity.parse.failed') {
       error = jsonSimError('MALFORMED_JSON', 'request body is not valid JSON');
     } else if (!error && typeof parserError.status === 'number' && parserError.status < 500) {
-      error = jsonSimError('INVALID_MESSAGE', (err as Error).message);
+      error = jsonSimError('INVALID_MESSAGE', excerpt(String((err as Error).message), 200));
     }
     if (!error) {
       logger.error({ err, method: req.method, path: req.path }, 'unexpected error');
@@ -40,6 +44,6 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 /** Unknown paths, and methods other than GET on the event endpoints (7.3: 404, not 405). */
 export function notFound(): RequestHandler {
   return (req, _res, next) => {
-    next(jsonSimError('NOT_FOUND', `no route for ${req.method} ${req.path}`));
+    next(jsonSimError('NOT_FOUND', `no route for ${req.method} ${excerpt(req.path)}`));
   };
 }

@@ -74,7 +74,7 @@ class HeldPoll implements PollWaiter {
         // A wake-up can bring nothing new for this caller (lastEventId ahead of the log).
         if (page.events.length === 0 && this.start()) return;
       }
-      sendPage(this.req, this.res, this.endpoint.deps.bus.store, page);
+      sendPage(this.res, this.endpoint.deps.bus.store, page);
     } catch (err) {
       this.fail(err, this.req, this.res);
     }
@@ -123,7 +123,7 @@ export class EventsEndpoint {
       const deadline = clock.now() + settings.longPollTimeoutMs;
       if (new HeldPoll(this, user, query, deadline, req, res, fail).start()) return;
     }
-    sendPage(req, res, bus.store, page);
+    sendPage(res, bus.store, page);
   }
 
   private durableChannels(user: User): string[] {

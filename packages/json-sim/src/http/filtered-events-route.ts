@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ChannelBus, EventPage, SimulatorSettings, User } from '@racedata/core';
 import { jsonSimError } from '../errors';
+import { quoted } from '../excerpt';
 import { calendarDate, nonNegativeInteger, optionalString, pageLimit, type Query } from './query-params';
 import { sendPage } from './event-page';
 import { userOf } from './require-user';
@@ -19,7 +20,7 @@ export function filteredPage({ bus, settings }: FilteredEventsDeps, query: Query
   const channel = optionalString(query, 'channel');
   if (channel !== undefined && !user.channels.has(channel)) {
     const known = bus.catalog.has(channel) ? 'is not in your subscription' : 'is not a known channel';
-    throw jsonSimError('CHANNEL_NOT_SUBSCRIBED', `channel "${channel}" ${known}`);
+    throw jsonSimError('CHANNEL_NOT_SUBSCRIBED', `channel ${quoted(channel)} ${known}`);
   }
   const startDate = calendarDate(query, 'startDate');
   const endDate = calendarDate(query, 'endDate');
@@ -44,6 +45,6 @@ export function filteredPage({ bus, settings }: FilteredEventsDeps, query: Query
 export function filteredEventsRoute(deps: FilteredEventsDeps): RequestHandler {
   return (req, res) => {
     // Express parses the query string again on every access to req.query: read it once.
-    sendPage(req, res, deps.bus.store, filteredPage(deps, req.query, userOf(res)));
+    sendPage(res, deps.bus.store, filteredPage(deps, req.query, userOf(res)));
   };
 }

@@ -14,7 +14,7 @@ export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestH
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
       // Copied from the bytes the store cached: a large payload is not turned into strings again.
       const body = bus.store.joinJson([result.event], DURABLE_HEAD, '}}');
-      sendJson(req, res, 201, body);
+      sendJson(res, 201, body);
     } else {
       logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');
       res

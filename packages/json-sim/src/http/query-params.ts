@@ -1,5 +1,6 @@
 import { isCalendarDate } from '@racedata/core';
 import { jsonSimError } from '../errors';
+import { quoted } from '../excerpt';
 
 export type Query = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ export function nonNegativeInteger(query: Query, name: string): number | undefin
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) {
-    throw jsonSimError('INVALID_PARAMETER', `${name} must be a number >= 0, got "${text}"`);
+    throw jsonSimError('INVALID_PARAMETER', `${name} must be a number >= 0, got ${quoted(text)}`);
   }
   return n;
 }
@@ -25,7 +26,10 @@ export function calendarDate(query: Query, name: string): string | undefined {
   const text = single(query, name);
   if (text === undefined) return undefined;
   if (!isCalendarDate(text)) {
-    throw jsonSimError('INVALID_PARAMETER', `${name} must be a real date written YYYY-MM-DD, got "${text}"`);
+    throw jsonSimError(
+      'INVALID_PARAMETER',
+      `${name} must be a real date written YYYY-MM-DD, got ${quoted(text)}`,
+    );
   }
   return text;
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Express } from 'express';
 import { isSimError, type Logger, type TokenService, type User } from '@racedata/core';
 import { jsonSimError } from '../errors';
-import { isConditional, sendJson, sendPage } from './event-page';
+import { sendJson, sendPage } from './event-page';
 import type { EventsEndpoint, EventsQuery } from './events-route';
 import { filteredPage, type FilteredEventsDeps } from './filtered-events-route';
 import type { Query } from './query-params';
@@ -23,9 +23,10 @@ export interface DirectReadsDeps {
  * without express's per-request machinery (request and response prototypes, router layer
  * matching, the middleware chain), by the same endpoint code as the express routes. Only a
  * clean GET qualifies: exactly /customerapi/events or /customerapi/filtered-events, a valid
- * token, valid parameters, no conditional headers. Everything else, errors included, goes to
- * the express app untouched (nothing has been read from or written to it yet), which answers
- * it as it always has; the bytes of a success are the same on both paths.
+ * token, valid parameters; conditional and range headers are ignored on both paths. Everything
+ * else, errors included, goes to the express app untouched (nothing has been read from or
+ * written to it yet), which answers it as it always has; the bytes of a success are the same
+ * on both paths.
  */
 export function directReads(deps: DirectReadsDeps): RequestListener {
   const { app, tokens, events, filtered, logger } = deps;
@@ -43,7 +44,7 @@ export function directReads(deps: DirectReadsDeps): RequestListener {
       res.end();
       return;
     }
-    sendJson(req, res, error.status, JSON.stringify({ status: 'fail', message: error.message }));
+    sendJson(res, error.status, JSON.stringify({ status: 'fail', message: error.message }));
   };
 
   return (req, res) => {
@@ -52,8 +53,7 @@ export function directReads(deps: DirectReadsDeps): RequestListener {
     if (
       req.method !== 'GET' ||
       (path !== EVENTS_PATH && path !== FILTERED_EVENTS_PATH) ||
-      url.includes('#') ||
-      isConditional(req)
+      url.includes('#')
     ) {
       app(req, res);
       return;
@@ -85,7 +85,7 @@ export function directReads(deps: DirectReadsDeps): RequestListener {
       return;
     }
     try {
-      sendPage(req, res, filtered.bus.store, page);
+      sendPage(res, filtered.bus.store, page);
     } catch (err) {
       fail(err, req, res);
     }

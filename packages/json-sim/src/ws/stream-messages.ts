@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventInput } from '@racedata/core';
+import { jsonDepthExceeds } from '../json-depth';
 
 /** Every event-stream message shares type, timestamp and id (interface 2.7). */
 function envelope(type: string, now: number): { type: string; timestamp: string; id: string } {
@@ -52,6 +53,8 @@ export function tokenFromFirstMessage(text: string): string | undefined {
   const trimmed = text.trim();
   // `ws.send(JSON.stringify(token))` sends a quoted string; take it as the raw token it wraps.
   if (trimmed.startsWith('{') || trimmed.startsWith('"')) {
+    // Nothing a token message needs is nested; a deep one is refused unparsed like a deep body.
+    if (jsonDepthExceeds(Buffer.from(trimmed, 'utf8'))) return undefined;
     try {
       const parsed = JSON.parse(trimmed) as unknown;
       if (typeof parsed === 'string') return stripBearer(parsed);
