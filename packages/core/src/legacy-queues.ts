@@ -13,7 +13,7 @@ export interface LegacyMessage {
 
 /**
  * A message handed to one poll. It stays in the queue, invisible to other polls, until ack()
- * (the response was written) or release() (the client left first; it goes back to the head).
+ * (the client has it) or release() (it did not get it; it goes back to its place in the queue).
  */
 export interface Lease {
   readonly message: LegacyMessage;
@@ -25,11 +25,28 @@ export interface LegacyQueuesOptions {
   clock: Clock;
   retentionMs: number;
   maxPerUser: number;
+  /** UTF-8 bytes of distinct queued messages across every user; unlimited when omitted. */
+  maxBytes?: number;
   logger?: Logger;
 }
 
-interface Entry {
+/** Why messages were dropped, counted since the queues were made. */
+export interface LegacyDropCounts {
+  /** A user's queue held maxPerUser messages. */
+  readonly count: number;
+  /** The queues together held maxBytes. */
+  readonly bytes: number;
+}
+
+/** One message however many queues hold it; its bytes count once while any queue does. */
+interface Stored {
   readonly message: LegacyMessage;
+  readonly bytes: number;
+  readonly holders: Set<UserQueue>;
+}
+
+interface Entry {
+  readonly stored: Stored;
   leased: boolean;
 }
 
@@ -42,18 +59,42 @@ interface UserQueue {
   readonly takers: Taker[];
 }
 
-/** One queue per user for the XML long poll, kept for the retention period and up to a cap. */
+/** How often at most the drop summary is logged: a flood must not become a log flood. */
+const DROP_SUMMARY_MS = 1_000;
+
+/**
+ * One queue per user for the XML long poll, kept for the retention period, up to a count per user
+ * and a byte budget shared by all users (the budget is what bounds the process's memory; a
+ * message sent to many users is stored once).
+ */
 export class LegacyQueues {
   private readonly queues = new Map<string, UserQueue>();
+  private bytes = 0;
   private nextId = 1;
   private closed = false;
-  private dropped = 0;
+  private drops = { count: 0, bytes: 0 };
+  private unreported = { count: 0, bytes: 0 };
+  private summaryTimer: TimerHandle | undefined;
 
   constructor(private readonly options: LegacyQueuesOptions) {}
 
-  /** Messages dropped so far because a queue hit its cap. */
+  /** Messages dropped so far because a queue hit its cap or the queues their byte budget. */
   get droppedCount(): number {
-    return this.dropped;
+    return this.drops.count + this.drops.bytes;
+  }
+
+  get dropCounts(): LegacyDropCounts {
+    return { ...this.drops };
+  }
+
+  /** UTF-8 bytes of the distinct messages queued now (leased ones included). */
+  get queuedBytes(): number {
+    return this.bytes;
+  }
+
+  /** The byte budget; a single message larger than this can never be queued. */
+  get maxBytes(): number {
+    return this.options.maxBytes ?? Number.POSITIVE_INFINITY;
   }
 
   /** Puts the message on each user's queue; returns how many queues took it. */
@@ -68,13 +109,16 @@ export class LegacyQueues {
       xml: input.xml,
       enqueuedAt: this.options.clock.now(),
     });
-    for (const user of users) {
-      const queue = this.queueOf(user);
-      this.prune(queue);
-      if (queue.entries.length >= this.options.maxPerUser) this.dropOldest(queue, user);
-      queue.entries.push({ message, leased: false });
-      this.dispatch(queue);
+    const stored: Stored = { message, bytes: Buffer.byteLength(input.xml, 'utf8'), holders: new Set() };
+    const targets = users.map((user) => this.queueOf(user));
+    for (const queue of targets) this.prune(queue);
+    this.makeRoom(stored.bytes);
+    for (const queue of targets) {
+      if (queue.entries.length >= this.options.maxPerUser) this.dropOldest(queue);
+      queue.entries.push({ stored, leased: false });
+      this.hold(stored, queue);
     }
+    for (const queue of targets) this.dispatch(queue);
     return users.length;
   }
 
@@ -104,6 +148,7 @@ export class LegacyQueues {
     });
   }
 
+  /** Messages queued for the user, leased ones included. */
   depth(user: User): number {
     const queue = this.queues.get(user.key);
     if (!queue) return 0;
@@ -118,12 +163,22 @@ export class LegacyQueues {
     return n;
   }
 
+  /** Messages handed to a poll and not yet acked or released, across users. */
+  get totalLeased(): number {
+    let n = 0;
+    for (const queue of this.queues.values()) n += queue.entries.filter((e) => e.leased).length;
+    return n;
+  }
+
   /** Answers every waiting poll with nothing; queued messages are kept until the process ends. */
   close(): void {
     this.closed = true;
     for (const queue of this.queues.values()) {
       for (const taker of [...queue.takers]) taker.resolve(undefined);
     }
+    this.summaryTimer?.cancel();
+    this.summaryTimer = undefined;
+    this.reportDrops();
   }
 
   private queueOf(user: User): UserQueue {
@@ -148,12 +203,11 @@ export class LegacyQueues {
     entry.leased = true;
     let settled = false;
     return {
-      message: entry.message,
+      message: entry.stored.message,
       ack: () => {
         if (settled) return;
         settled = true;
-        const at = queue.entries.indexOf(entry);
-        if (at >= 0) queue.entries.splice(at, 1);
+        this.remove(queue, entry);
       },
       release: () => {
         if (settled) return;
@@ -165,21 +219,87 @@ export class LegacyQueues {
     };
   }
 
+  private hold(stored: Stored, queue: UserQueue): void {
+    if (stored.holders.size === 0) this.bytes += stored.bytes;
+    stored.holders.add(queue);
+  }
+
+  private remove(queue: UserQueue, entry: Entry): void {
+    const at = queue.entries.indexOf(entry);
+    if (at < 0) return;
+    queue.entries.splice(at, 1);
+    this.unhold(entry.stored, queue);
+  }
+
+  private unhold(stored: Stored, queue: UserQueue): void {
+    if (!stored.holders.delete(queue)) return;
+    if (stored.holders.size === 0) this.bytes -= stored.bytes;
+  }
+
   private prune(queue: UserQueue): void {
     const cutoff = this.options.clock.now() - this.options.retentionMs;
     const head = queue.entries[0];
-    if (!head || head.message.enqueuedAt > cutoff) return;
-    queue.entries = queue.entries.filter((e) => e.leased || e.message.enqueuedAt > cutoff);
+    if (!head || head.stored.message.enqueuedAt > cutoff) return;
+    const kept: Entry[] = [];
+    for (const entry of queue.entries) {
+      if (entry.leased || entry.stored.message.enqueuedAt > cutoff) kept.push(entry);
+      else this.unhold(entry.stored, queue);
+    }
+    queue.entries = kept;
   }
 
-  private dropOldest(queue: UserQueue, user: User): void {
-    const at = queue.entries.findIndex((e) => !e.leased);
-    if (at < 0) return;
-    queue.entries.splice(at, 1);
-    this.dropped++;
+  private dropOldest(queue: UserQueue): void {
+    const entry = queue.entries.find((e) => !e.leased);
+    if (!entry) return;
+    this.remove(queue, entry);
+    this.countDrop('count');
+  }
+
+  /**
+   * Drops the oldest messages from every queue until `incoming` more bytes fit the budget. Queues
+   * keep enqueue order (a released message returns to its place), so the oldest message is the
+   * first unleased entry of some queue. A leased message stays with the poll that holds it.
+   */
+  private makeRoom(incoming: number): void {
+    if (this.bytes + incoming > this.maxBytes) for (const queue of this.queues.values()) this.prune(queue);
+    while (this.bytes + incoming > this.maxBytes) {
+      let oldest: Stored | undefined;
+      for (const queue of this.queues.values()) {
+        const first = queue.entries.find((e) => !e.leased)?.stored;
+        if (first && (!oldest || first.message.id < oldest.message.id)) oldest = first;
+      }
+      if (!oldest) return;
+      for (const queue of [...oldest.holders]) {
+        const entry = queue.entries.find((e) => e.stored === oldest);
+        if (entry && !entry.leased) this.remove(queue, entry);
+      }
+      this.countDrop('bytes');
+    }
+  }
+
+  private countDrop(reason: keyof LegacyDropCounts): void {
+    this.drops[reason] += 1;
+    this.unreported[reason] += 1;
+    this.summaryTimer ??= this.options.clock.setTimeout(() => {
+      this.summaryTimer = undefined;
+      this.reportDrops();
+    }, DROP_SUMMARY_MS);
+  }
+
+  private reportDrops(): void {
+    const { count, bytes } = this.unreported;
+    if (count + bytes === 0) return;
+    this.unreported = { count: 0, bytes: 0 };
     this.options.logger?.warn(
-      { user: user.key, max: this.options.maxPerUser },
-      'legacy queue full; dropped its oldest message',
+      {
+        dropped: count + bytes,
+        atCountCap: count,
+        atByteBudget: bytes,
+        maxPerUser: this.options.maxPerUser,
+        maxBytes: this.options.maxBytes,
+        queuedBytes: this.bytes,
+      },
+      'legacy queues full; dropped their oldest messages',
     );
   }
 }

@@ -28,6 +28,7 @@ export interface SimulatorSettings {
   readonly eventStoreMaxBytes: number;
   readonly legacyQueueRetentionMs: number;
   readonly legacyQueueMax: number;
+  readonly legacyQueueMaxBytes: number;
   readonly maxBodyBytes: number;
   readonly wsMaxBufferedBytes: number;
   readonly logLevel: LogLevel;
@@ -255,6 +256,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'LEGACY_QUEUE_MAX',
     description: 'queued legacy messages kept per user (oldest dropped first)',
     defaultFor: fixed('10000'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'legacyQueueMaxBytes',
+    flag: undefined,
+    env: 'LEGACY_QUEUE_MAX_BYTES',
+    description: 'UTF-8 bytes of queued legacy messages kept across all users (oldest dropped first)',
+    defaultFor: fixed(String(128 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {

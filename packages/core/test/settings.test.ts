@@ -45,6 +45,7 @@ const COMMON_DEFAULTS = {
   eventStoreMaxBytes: 256 * 1024 * 1024,
   legacyQueueRetentionMs: 86_400_000,
   legacyQueueMax: 10_000,
+  legacyQueueMaxBytes: 128 * 1024 * 1024,
   maxBodyBytes: 1024 * 1024,
   wsMaxBufferedBytes: 4 * 1024 * 1024,
   logLevel: 'info',
@@ -148,6 +149,7 @@ describe('parseSettings', () => {
     ['eventStoreMax', '-10', 'EVENT_STORE_MAX'],
     ['legacyQueueRetentionMs', '-1', 'LEGACY_QUEUE_RETENTION_MS'],
     ['legacyQueueMax', '1.5', 'LEGACY_QUEUE_MAX'],
+    ['legacyQueueMaxBytes', '0', 'LEGACY_QUEUE_MAX_BYTES'],
     ['maxBodyBytes', '1MB', 'MAX_BODY_BYTES'],
     ['wsMaxBufferedBytes', '0', 'WS_MAX_BUFFERED_BYTES'],
     ['logLevel', 'loud', 'LOG_LEVEL'],
@@ -259,6 +261,7 @@ describe('SETTINGS table', () => {
     expect(spec('eventStoreMax').env).toBe('EVENT_STORE_MAX');
     expect(spec('legacyQueueRetentionMs').env).toBe('LEGACY_QUEUE_RETENTION_MS');
     expect(spec('legacyQueueMax').env).toBe('LEGACY_QUEUE_MAX');
+    expect(spec('legacyQueueMaxBytes').env).toBe('LEGACY_QUEUE_MAX_BYTES');
   });
 
   test('the port default depends on the simulator kind, nothing else does', () => {

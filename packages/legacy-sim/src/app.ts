@@ -1,7 +1,8 @@
 import express, { type Express } from 'express';
 import type { LegacyQueues, Logger, TokenService, UserTable } from '@racedata/core';
 import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
-import { errorMiddleware, notFound } from './http/error-middleware';
+import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
+import { Delivery } from './http/delivery';
 import { injectRoute } from './http/inject-routes';
 import { listenRoute } from './http/listen-route';
 import type { LegacyBus } from './legacy-bus';
@@ -20,18 +21,23 @@ export interface LegacyAppDeps {
 export function createLegacyApp(deps: LegacyAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  // An ETag could turn a repeated listen into a 304 without a body, and the message would be acked unseen.
+  // No ETags: a conditional request must never turn an answer into a 304 without a body.
   app.set('etag', false);
   const auth = { users: deps.users, tokens: deps.tokens, maxBodyBytes: deps.maxBodyBytes };
   const inject = { bus: deps.bus, maxBodyBytes: deps.maxBodyBytes };
 
+  const delivery = new Delivery();
+  app.use(delivery.confirmOnNextRequest);
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', simulator: 'legacy' });
   });
   // Express routes ignore a trailing slash, so the vendor's `/subscription/` spelling matches too.
   app.post('/customerapi/authenticate/subscription', ...subscriptionAuthenticate(auth));
   app.post('/authenticate', ...basicAuthenticate(auth));
-  app.get('/customerapi/channels/listen', listenRoute(deps));
+  // Express answers HEAD with the GET handler; a HEAD must not take a message it cannot carry.
+  app.head('/customerapi/channels/listen', onlyGet());
+  app.get('/customerapi/channels/listen', listenRoute({ ...deps, delivery }));
+  app.all('/customerapi/channels/listen', onlyGet());
   app.post('/customerapi/channel/:channelId/Durable', ...injectRoute('durable', inject));
   app.post('/customerapi/channel/:channelId/NonDurable', ...injectRoute('transient', inject));
   app.use(notFound());

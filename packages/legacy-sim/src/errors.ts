@@ -7,6 +7,7 @@ import { SimError } from '@racedata/core';
  */
 export const legacySimErrors = {
   NOT_FOUND: { status: 404 },
+  METHOD_NOT_ALLOWED: { status: 405 },
   MALFORMED_JSON: { status: 400 },
   BAD_REQUEST: { status: 400 },
   EMPTY_BODY: { status: 400 },

@@ -8,6 +8,8 @@ import {
   type TransientHub,
   type UserTable,
 } from '@racedata/core';
+import { legacySimError } from './errors';
+import { excerpt } from './excerpt';
 import { assertWellFormedXml } from './xml-check';
 
 /** The vendor's injection example posts to channel `id`: every user gets the message. */
@@ -56,8 +58,9 @@ export class LegacyBus {
 
   publish(input: LegacyPublishInput): LegacyPublishResult {
     const target = this.resolveChannel(input.channel);
-    assertWellFormedXml(input.xml);
     const { queues, hub, users, clock, logger } = this.options;
+    if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
+    assertWellFormedXml(input.xml);
     if (input.delivery === 'durable') {
       const queued = queues.enqueue(audience(users.users, target), {
         channel: target,
@@ -82,6 +85,19 @@ export class LegacyBus {
     if (channel === EVERY_USER_CHANNEL) return null;
     if (this.options.catalog.has(channel)) return channel;
     const known = [EVERY_USER_CHANNEL, ...this.options.catalog.names()].join(', ');
-    throw coreError('UNKNOWN_CHANNEL', `unknown channel "${channel}"; known channels: ${known}`);
+    throw coreError('UNKNOWN_CHANNEL', `unknown channel ${excerpt(channel)}; known channels: ${known}`);
+  }
+
+  /** Dropping every queued message could still not make room for it: refuse it instead. */
+  private assertFitsQueues(xml: string): void {
+    const max = this.options.queues.maxBytes;
+    if (xml.length <= max / 3) return;
+    const bytes = Buffer.byteLength(xml, 'utf8');
+    if (bytes > max) {
+      throw legacySimError(
+        'PAYLOAD_TOO_LARGE',
+        `message is ${bytes} bytes; durable messages are queued up to LEGACY_QUEUE_MAX_BYTES (${max} bytes)`,
+      );
+    }
   }
 }

@@ -66,6 +66,7 @@ export function createLegacySimulator(
     clock,
     retentionMs: settings.legacyQueueRetentionMs,
     maxPerUser: settings.legacyQueueMax,
+    maxBytes: settings.legacyQueueMaxBytes,
     logger,
   });
   const hub = new TransientHub<TransientXmlMessage>(logger);

@@ -1,5 +1,9 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { legacySimError } from './errors';
+import { shortenQuoted } from './excerpt';
+
+/** Anything outside XML 1.0's Char production (section 2.2): NUL, most C0 controls, lone surrogates, U+FFFE/F. */
+const FORBIDDEN_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 const PREDEFINED_REFERENCE = /^&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/;
 
@@ -81,6 +85,15 @@ function tagEnd(xml: string, lt: number): number {
   return -1;
 }
 
+/** A character reference must name a character XML 1.0 allows (&#0; is not one). */
+function badCharacterReference(reference: string): string | undefined {
+  const digits = /^&#(x[0-9a-fA-F]+|[0-9]+);/.exec(reference)?.[1];
+  if (digits === undefined) return undefined;
+  const code = digits.startsWith('x') ? parseInt(digits.slice(1), 16) : parseInt(digits, 10);
+  if (code <= 0x10ffff && !FORBIDDEN_CHAR.test(String.fromCodePoint(code))) return undefined;
+  return `character reference "${reference.slice(0, reference.indexOf(';') + 1)}" names a character XML 1.0 does not allow`;
+}
+
 function badReference(text: string): string | undefined {
   let at = text.indexOf('&');
   while (at !== -1) {
@@ -88,15 +101,28 @@ function badReference(text: string): string | undefined {
       const shown = /^&[^\s;<&]{0,20};?/.exec(text.slice(at))?.[0] ?? '&';
       return `undefined entity reference "${shown}" (only &amp; &lt; &gt; &quot; &apos; and &#...; are defined)`;
     }
+    const bad = badCharacterReference(text.slice(at, at + 12));
+    if (bad) return bad;
     at = text.indexOf('&', at + 1);
   }
   return undefined;
 }
 
-/** Throws EMPTY_BODY, XML_DOCTYPE_FORBIDDEN or INVALID_XML unless `xml` is one well-formed document. */
+/**
+ * Throws EMPTY_BODY, XML_DOCTYPE_FORBIDDEN or INVALID_XML unless `xml` is one well-formed document.
+ * Messages quote the document only in short excerpts.
+ */
 export function assertWellFormedXml(xml: string): void {
   if (xml.trim() === '')
     throw legacySimError('EMPTY_BODY', 'request body is empty; expected an XML document');
+  const forbidden = FORBIDDEN_CHAR.exec(xml);
+  if (forbidden) {
+    const code = (forbidden[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    throw legacySimError(
+      'INVALID_XML',
+      `body contains U+${code} at character ${forbidden.index}, which XML 1.0 does not allow`,
+    );
+  }
   const found = scan(xml);
   if (found.doctype) {
     throw legacySimError('XML_DOCTYPE_FORBIDDEN', 'DOCTYPE and entity declarations are not accepted');
@@ -105,7 +131,7 @@ export function assertWellFormedXml(xml: string): void {
   if (result !== true) {
     const { msg, line, col } = result.err as { msg: string; line: number; col?: number };
     const where = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
-    throw legacySimError('INVALID_XML', `body is not well-formed XML: ${msg} (${where})`);
+    throw legacySimError('INVALID_XML', `body is not well-formed XML: ${shortenQuoted(msg)} (${where})`);
   }
   if (found.problem) throw legacySimError('INVALID_XML', `body is not well-formed XML: ${found.problem}`);
 }

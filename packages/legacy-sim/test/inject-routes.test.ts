@@ -155,11 +155,17 @@ describe('other routes', () => {
     ['GET', '/nope'],
     ['GET', '/customerapi/channel/id/Durable'],
     ['POST', '/customerapi/channel/id/Sometimes'],
-    ['POST', '/customerapi/channels/listen'],
   ])('answers 404 JSON for %s %s', async (method, path) => {
     const app = sim().app;
     const res = await (method === 'GET' ? request(app).get(path) : request(app).post(path).send('<a/>'));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ status: 'fail', code: 'NOT_FOUND' });
+  });
+
+  it('answers 405 with Allow: GET for another method on the listen path', async () => {
+    const res = await request(sim().app).post('/customerapi/channels/listen').send('<a/>');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.body).toMatchObject({ status: 'fail', code: 'METHOD_NOT_ALLOWED' });
   });
 });

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isSimError, type Logger, type SimError } from '@racedata/core';
 import { legacySimError } from '../errors';
+import { excerpt } from '../excerpt';
 
 interface BodyParserError {
   type?: string;
@@ -16,8 +17,12 @@ function fromBodyParser(err: unknown): SimError | undefined {
   if (parserError.type === 'entity.parse.failed') {
     return legacySimError('MALFORMED_JSON', 'request body is not valid JSON');
   }
+  if (parserError.type === 'charset.unsupported') {
+    return legacySimError('UNSUPPORTED_CHARSET', 'unsupported charset; send UTF-8');
+  }
   if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return legacySimError('BAD_REQUEST', (err as Error).message);
+    // body-parser messages can quote the request's own headers.
+    return legacySimError('BAD_REQUEST', excerpt((err as Error).message, 120));
   }
   return undefined;
 }
@@ -38,8 +43,16 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** For a path whose only method is GET: other methods (HEAD included) must not reach its handler. */
+export function onlyGet(): RequestHandler {
+  return (req, res, next) => {
+    res.setHeader('allow', 'GET');
+    next(legacySimError('METHOD_NOT_ALLOWED', `${excerpt(req.method, 16)} is not allowed here; use GET`));
+  };
+}
+
 export function notFound(): RequestHandler {
   return (req, _res, next) => {
-    next(legacySimError('NOT_FOUND', `no route for ${req.method} ${req.path}`));
+    next(legacySimError('NOT_FOUND', `no route for ${excerpt(req.method, 16)} ${excerpt(req.path)}`));
   };
 }

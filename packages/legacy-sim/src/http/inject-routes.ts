@@ -8,10 +8,19 @@ export interface InjectDeps {
   maxBodyBytes: number;
 }
 
+/** Keys identify a message (a race id, a timestamp); anything longer is a mistake. */
+export const MAX_PAYLOAD_KEY_CHARS = 1024;
+
 function payloadKeyOf(req: Request): string | undefined {
   const value: unknown = req.query.payloadKey;
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw legacySimError('BAD_REQUEST', 'payloadKey must be given at most once');
+  if (value.length > MAX_PAYLOAD_KEY_CHARS) {
+    throw legacySimError(
+      'BAD_REQUEST',
+      `payloadKey is ${value.length} characters long; at most ${MAX_PAYLOAD_KEY_CHARS} are accepted`,
+    );
+  }
   return value;
 }
 

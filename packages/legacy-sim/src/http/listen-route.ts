@@ -1,38 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { LegacyQueues, TokenService } from '@racedata/core';
+import type { Delivery } from './delivery';
 
 export interface ListenDeps {
   tokens: TokenService;
   queues: LegacyQueues;
   longPollTimeoutMs: number;
+  delivery: Delivery;
+}
+
+/** True once nothing sent on this exchange can reach the client any more. */
+function hungUp(req: IncomingMessage, res: ServerResponse): boolean {
+  const socket = req.socket;
+  return (
+    req.destroyed ||
+    res.destroyed ||
+    res.writableEnded ||
+    socket.destroyed ||
+    !socket.writable ||
+    socket.readableEnded
+  );
+}
+
+/**
+ * Two turns of the event loop: every readiness the kernel reported before the lease was granted
+ * has then been read, so a client whose FIN or RST was already on its way is seen as gone.
+ */
+function twoTurns(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**
  * GET /customerapi/channels/listen (interface 4.2): one XML document as a JSON string, or 204
- * after the long-poll timeout. The message leaves the user's queue only once the response was
- * handed to the socket ('finish'); a client that hangs up first puts it back at the head.
+ * after the long-poll timeout. The response is written with res.end, never res.send: no ETag, no
+ * freshness check, no range, so no request header can turn it into a 304 that drops a message.
  */
 export function listenRoute(deps: ListenDeps): RequestHandler {
   return async (req, res) => {
     const user = deps.tokens.verifyAuthorization(req.headers.authorization);
     const gone = new AbortController();
-    const onClose = () => gone.abort();
-    res.once('close', onClose);
-    const lease = await deps.queues.take(user, { timeoutMs: deps.longPollTimeoutMs, signal: gone.signal });
-    res.off('close', onClose);
-    if (gone.signal.aborted || res.destroyed) {
-      lease?.release();
-      return;
+    const onGone = () => gone.abort();
+    res.once('close', onGone);
+    req.once('close', onGone);
+    req.socket.once('end', onGone);
+    try {
+      res.setHeader('cache-control', 'no-store');
+      const lease = await deps.queues.take(user, { timeoutMs: deps.longPollTimeoutMs, signal: gone.signal });
+      if (lease && !hungUp(req, res)) await twoTurns();
+      if (gone.signal.aborted || hungUp(req, res)) {
+        lease?.release();
+        return;
+      }
+      if (!lease) {
+        res.statusCode = 204;
+        res.end();
+        return;
+      }
+      deps.delivery.deliver(req, res, lease);
+    } finally {
+      res.off('close', onGone);
+      req.off('close', onGone);
+      req.socket.off('end', onGone);
     }
-    res.setHeader('cache-control', 'no-store');
-    if (!lease) {
-      res.status(204).end();
-      return;
-    }
-    res.once('finish', () => lease.ack());
-    res.once('close', () => {
-      if (!res.writableFinished) lease.release();
-    });
-    res.status(200).type('application/json').send(JSON.stringify(lease.message.xml));
   };
 }

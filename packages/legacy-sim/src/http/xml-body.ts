@@ -1,5 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { legacySimError } from '../errors';
+import { excerpt } from '../excerpt';
 
 // The XML declaration is ASCII in every encoding a legacy document would use, so it can be read
 // before the body is decoded.
@@ -10,21 +11,41 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** A UTF-16 byte-order mark is the only way to tell UTF-16 apart: its declaration is not ASCII. */
+function utf16ByMark(body: Buffer): string | undefined {
+  if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
+  if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /**
  * Decodes an injected XML body. Older integrations send ISO-8859-1 documents, so the charset
- * comes from the content type, else from the document's own declaration, else UTF-8.
+ * comes from the content type, else from the document's own declaration (or a UTF-16 byte-order
+ * mark), else UTF-8. Any WHATWG encoding label is understood. Bytes that are not valid in that
+ * charset are refused: replacing them with U+FFFD would queue a document the client never sent.
  */
 export function decodeXmlBody(body: Buffer, contentType: string | undefined): string {
   const head = body.subarray(0, 200).toString('latin1');
-  const encoding = charsetOf(contentType) ?? DECLARED_ENCODING.exec(head)?.[1] ?? 'utf-8';
+  const fromHeader = charsetOf(contentType);
+  const fromDocument = DECLARED_ENCODING.exec(head)?.[1] ?? utf16ByMark(body);
+  const encoding = fromHeader ?? fromDocument ?? 'utf-8';
   let decoder: TextDecoder;
   try {
-    decoder = new TextDecoder(encoding.toLowerCase());
+    decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
   } catch {
     throw legacySimError(
       'UNSUPPORTED_CHARSET',
-      `unsupported charset "${encoding}"; send UTF-8 or ISO-8859-1`,
+      `unsupported charset ${excerpt(encoding)}; send UTF-8 or ISO-8859-1`,
     );
   }
-  return decoder.decode(body);
+  try {
+    return decoder.decode(body);
+  } catch {
+    const source = fromHeader
+      ? 'charset from the Content-Type header'
+      : fromDocument
+        ? 'encoding named by the document'
+        : 'no charset given, so UTF-8';
+    throw legacySimError('INVALID_XML', `body has bytes that are not valid ${decoder.encoding} (${source})`);
+  }
 }
