@@ -31,6 +31,14 @@ export interface SimulatorSettings {
   readonly legacyQueueMaxBytes: number;
   readonly maxBodyBytes: number;
   readonly wsMaxBufferedBytes: number;
+  /** 0 turns Node's limit off; at most httpRequestTimeoutMs when both are on. */
+  readonly httpHeadersTimeoutMs: number;
+  /** Time to receive a whole request (head and body), not to answer it: long polls are safe. */
+  readonly httpRequestTimeoutMs: number;
+  readonly maxInflightBodyBytes: number;
+  readonly stompMaxFrameBytes: number;
+  readonly stompMaxSubscriptions: number;
+  readonly wsMaxSessionsPerUser: number;
   readonly logLevel: LogLevel;
 }
 
@@ -283,6 +291,54 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: parseInteger(1),
   },
   {
+    key: 'httpHeadersTimeoutMs',
+    flag: undefined,
+    env: 'HTTP_HEADERS_TIMEOUT_MS',
+    description: 'ms a client has to send a request head (408 after; 0 = no limit)',
+    defaultFor: fixed('10000'),
+    parse: MS,
+  },
+  {
+    key: 'httpRequestTimeoutMs',
+    flag: undefined,
+    env: 'HTTP_REQUEST_TIMEOUT_MS',
+    description: 'ms a client has to send a whole request, body included (408 after; 0 = no limit)',
+    defaultFor: fixed('30000'),
+    parse: MS,
+  },
+  {
+    key: 'maxInflightBodyBytes',
+    flag: undefined,
+    env: 'MAX_INFLIGHT_BODY_BYTES',
+    description: 'request body bytes received at once over all clients (503 with Retry-After above)',
+    defaultFor: fixed(String(64 * 1024 * 1024)),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'stompMaxFrameBytes',
+    flag: undefined,
+    env: 'STOMP_MAX_FRAME_BYTES',
+    description: 'largest STOMP frame a client may send (ERROR and close above)',
+    defaultFor: fixed(String(1024 * 1024)),
+    parse: parseInteger(64),
+  },
+  {
+    key: 'stompMaxSubscriptions',
+    flag: undefined,
+    env: 'STOMP_MAX_SUBSCRIPTIONS',
+    description: 'subscriptions one STOMP session may hold (ERROR and close above)',
+    defaultFor: fixed('100'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'wsMaxSessionsPerUser',
+    flag: undefined,
+    env: 'WS_MAX_SESSIONS_PER_USER',
+    description: 'STOMP or event-stream connections one user may hold open at once',
+    defaultFor: fixed('100'),
+    parse: parseInteger(1),
+  },
+  {
     key: 'logLevel',
     flag: '--log-level',
     env: 'LOG_LEVEL',
@@ -338,6 +394,14 @@ export function resolveSettings(
     throw coreError(
       'CONFIG_INVALID',
       `EVENTS_DEFAULT_LIMIT (${settings.eventsDefaultLimit}) must not exceed EVENTS_MAX_LIMIT (${settings.eventsMaxLimit})`,
+    );
+  }
+  const { httpHeadersTimeoutMs: headers, httpRequestTimeoutMs: request } = settings;
+  // Node refuses a head deadline later than the whole request's.
+  if (headers > 0 && request > 0 && headers > request) {
+    throw coreError(
+      'CONFIG_INVALID',
+      `HTTP_HEADERS_TIMEOUT_MS (${headers}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${request})`,
     );
   }
   return Object.freeze(settings);

@@ -99,10 +99,10 @@ describe('createHttpLifecycle', () => {
     expect(address.family).toBe('IPv4');
   });
 
-  test('Node timeouts cannot cut a held long poll (requestTimeout off)', () => {
+  test('Node deadlines come from the limits (settings defaults when none are given)', () => {
     const { server } = make();
-    expect(server.requestTimeout).toBe(0);
-    expect(server.headersTimeout).toBe(60_000);
+    expect(server.headersTimeout).toBe(10_000);
+    expect(server.requestTimeout).toBe(30_000);
     expect(server.keepAliveTimeout).toBe(5_000);
   });
 

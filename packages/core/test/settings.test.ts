@@ -48,6 +48,12 @@ const COMMON_DEFAULTS = {
   legacyQueueMaxBytes: 128 * 1024 * 1024,
   maxBodyBytes: 1024 * 1024,
   wsMaxBufferedBytes: 4 * 1024 * 1024,
+  httpHeadersTimeoutMs: 10_000,
+  httpRequestTimeoutMs: 30_000,
+  maxInflightBodyBytes: 64 * 1024 * 1024,
+  stompMaxFrameBytes: 1024 * 1024,
+  stompMaxSubscriptions: 100,
+  wsMaxSessionsPerUser: 100,
   logLevel: 'info',
 };
 
@@ -152,6 +158,12 @@ describe('parseSettings', () => {
     ['legacyQueueMaxBytes', '0', 'LEGACY_QUEUE_MAX_BYTES'],
     ['maxBodyBytes', '1MB', 'MAX_BODY_BYTES'],
     ['wsMaxBufferedBytes', '0', 'WS_MAX_BUFFERED_BYTES'],
+    ['httpHeadersTimeoutMs', '-1', 'HTTP_HEADERS_TIMEOUT_MS'],
+    ['httpRequestTimeoutMs', '1.5', 'HTTP_REQUEST_TIMEOUT_MS'],
+    ['maxInflightBodyBytes', '0', 'MAX_INFLIGHT_BODY_BYTES'],
+    ['stompMaxFrameBytes', '10', 'STOMP_MAX_FRAME_BYTES'],
+    ['stompMaxSubscriptions', '0', 'STOMP_MAX_SUBSCRIPTIONS'],
+    ['wsMaxSessionsPerUser', '0', 'WS_MAX_SESSIONS_PER_USER'],
     ['logLevel', 'loud', 'LOG_LEVEL'],
   ])('%s = %j is CONFIG_INVALID naming %s', (key, value, env) => {
     const err = configError(() => parseSettings('json', { [key]: value }));
@@ -187,6 +199,18 @@ describe('parseSettings', () => {
     expect(parseSettings('json', { eventsDefaultLimit: '100', eventsMaxLimit: '100' }).eventsMaxLimit).toBe(
       100,
     );
+  });
+
+  test('HTTP_HEADERS_TIMEOUT_MS above HTTP_REQUEST_TIMEOUT_MS is refused unless one of them is off', () => {
+    const err = configError(() =>
+      parseSettings('json', { httpHeadersTimeoutMs: '5000', httpRequestTimeoutMs: '1000' }),
+    );
+    expect(err.message).toContain('HTTP_HEADERS_TIMEOUT_MS (5000)');
+    expect(err.message).toContain('HTTP_REQUEST_TIMEOUT_MS (1000)');
+    expect(parseSettings('json', { httpRequestTimeoutMs: '0' }).httpRequestTimeoutMs).toBe(0);
+    expect(
+      parseSettings('json', { httpHeadersTimeoutMs: '0', httpRequestTimeoutMs: '5' }).httpHeadersTimeoutMs,
+    ).toBe(0);
   });
 
   test('text settings keep their value verbatim (a JWT secret may have spaces)', () => {

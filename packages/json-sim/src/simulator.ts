@@ -80,6 +80,7 @@ export function createJsonSimulator(
   if (replay) closeTasks.push(() => replay.stop());
   const lifecycle = createHttpLifecycle({
     handler,
+    limits: settings,
     upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
     beforeClose: async () => {
       for (const task of closeTasks) await task();

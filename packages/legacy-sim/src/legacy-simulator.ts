@@ -29,8 +29,8 @@ import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/s
 export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   /**
    * STOMP tuning beyond the shared settings (heart-beat offer, frame limits). By default
-   * connectTimeoutMs is the WebSocket token deadline (wsAuthTimeoutMs) and maxBufferedBytes
-   * is wsMaxBufferedBytes.
+   * connectTimeoutMs is the WebSocket token deadline (wsAuthTimeoutMs), maxBufferedBytes is
+   * wsMaxBufferedBytes, and the frame, subscription and session limits come from settings.
    */
   stomp?: Partial<StompOptions>;
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
@@ -75,6 +75,9 @@ export function createLegacySimulator(
     ...DEFAULT_STOMP_OPTIONS,
     connectTimeoutMs: settings.wsAuthTimeoutMs,
     maxBufferedBytes: settings.wsMaxBufferedBytes,
+    limits: { ...DEFAULT_STOMP_OPTIONS.limits, maxFrameBytes: settings.stompMaxFrameBytes },
+    maxSubscriptions: settings.stompMaxSubscriptions,
+    maxSessionsPerUser: settings.wsMaxSessionsPerUser,
     ...deps.stomp,
   };
   const stomp = new StompEndpoint({ tokens, hub, clock, logger, options: stompOptions });
@@ -101,6 +104,7 @@ export function createLegacySimulator(
   const lifecycle = createHttpLifecycle({
     handler: app,
     upgrades,
+    limits: settings,
     beforeClose: async () => {
       await replay?.stop();
       queues.close();

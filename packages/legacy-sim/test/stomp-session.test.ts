@@ -142,7 +142,7 @@ describe('STOMP session: garbage never crashes the server', () => {
     const run = await startSim({}, { stomp: { limits } });
     const peer = await RawStomp.connect(run.ws());
     peer.send(`SEND\ndestination:/x\n\n${'x'.repeat(300)}\0`);
-    await expectErrorAndClose(peer, /malformed frame/);
+    await expectErrorAndClose(peer, /frame too large/);
   });
 
   it('closes with 1009 on a WebSocket message far beyond the frame limit', async () => {

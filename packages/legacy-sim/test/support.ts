@@ -112,6 +112,11 @@ export class RawStomp {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /** Frames received and not yet taken by next(). */
+  pending(): readonly StompFrame[] {
+    return this.frames;
+  }
+
   close(): void {
     this.ws.close();
   }

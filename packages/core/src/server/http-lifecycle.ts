@@ -1,10 +1,20 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { resolveSettings, type SimulatorSettings } from '../settings';
+import { BodyBudget, withBodyBudget } from './body-budget';
 import type { UpgradeRouter } from './upgrade-router';
+
+/** The settings that bound what one slow or greedy client can hold of the server. */
+export type HttpLimits = Pick<
+  SimulatorSettings,
+  'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'maxInflightBodyBytes' | 'maxBodyBytes'
+>;
 
 export interface HttpLifecycle {
   readonly server: Server;
+  /** Request-body bytes claimed by requests still being received or answered. */
+  readonly bodyBytesInFlight: number;
   listen(port?: number, host?: string): Promise<AddressInfo>;
   /** Idempotent; resolves once the server and every connection are closed. */
   close(): Promise<void>;
@@ -17,13 +27,33 @@ export interface HttpLifecycleOptions {
   beforeClose?: () => void | Promise<void>;
   /** How long in-flight responses get to finish before their sockets are cut. */
   graceMs?: number;
+  /** Defaults to the settings' defaults. */
+  limits?: HttpLimits;
+}
+
+/**
+ * How often Node looks for requests past their deadline; its default (30 s) would let a 300 ms
+ * deadline run 30 s late, so it follows the shortest deadline.
+ */
+function checkingInterval(limits: HttpLimits): number {
+  const deadlines = [limits.httpHeadersTimeoutMs, limits.httpRequestTimeoutMs].filter((ms) => ms > 0);
+  if (deadlines.length === 0) return 30_000;
+  return Math.min(30_000, Math.max(10, Math.floor(Math.min(...deadlines) / 4)));
 }
 
 export function createHttpLifecycle(options: HttpLifecycleOptions): HttpLifecycle {
-  const server = createServer(options.handler);
-  // Long polls are held for a minute by default; Node's own timeouts must not cut them first.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  const limits = options.limits ?? resolveSettings('json');
+  const budget = new BodyBudget(limits.maxInflightBodyBytes);
+  // requestTimeout covers receiving the request (head and body), not the answer, so a long poll
+  // held for a minute is safe while a client trickling its body is cut with 408.
+  const server = createServer(
+    {
+      headersTimeout: limits.httpHeadersTimeoutMs,
+      requestTimeout: limits.httpRequestTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(limits),
+    },
+    withBodyBudget(options.handler, budget, limits.maxBodyBytes),
+  );
   server.keepAliveTimeout = 5_000;
   // Upgraded sockets leave the server's connection list, so closeAllConnections() cannot reach a
   // WebSocket the endpoint missed; keep them here to cut at the end of the grace period.
@@ -40,6 +70,9 @@ export function createHttpLifecycle(options: HttpLifecycleOptions): HttpLifecycl
 
   return {
     server,
+    get bodyBytesInFlight() {
+      return budget.inUse;
+    },
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -1,2 +1,3 @@
 export * from './http-lifecycle';
 export * from './upgrade-router';
+export * from './body-budget';

@@ -8,6 +8,7 @@ import type {
   TimerHandle,
   TokenService,
   TransientHub,
+  User,
 } from '@racedata/core';
 import {
   describeDeadline,
@@ -23,7 +24,10 @@ export interface EventStreamDeps {
   tokens: TokenService;
   clock: Clock;
   logger: Logger;
-  settings: Pick<SimulatorSettings, 'wsAuthTimeoutMs' | 'wsPingIntervalMs' | 'wsMaxBufferedBytes'>;
+  settings: Pick<
+    SimulatorSettings,
+    'wsAuthTimeoutMs' | 'wsPingIntervalMs' | 'wsMaxBufferedBytes' | 'wsMaxSessionsPerUser'
+  >;
 }
 
 /** Close codes: 1008 policy violation after an authentication error (decisions.md). */
@@ -44,6 +48,8 @@ export class EventStream {
     perMessageDeflate: false,
   });
   private readonly cleanups = new Set<() => void>();
+  /** Authenticated connections by user key. */
+  private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
     this.wss.on('connection', (ws) => this.onConnection(ws));
@@ -84,10 +90,14 @@ export class EventStream {
     );
     let pingTimer: TimerHandle | undefined;
     let unsubscribe: (() => void) | undefined;
+    let counted: string | undefined;
     const cleanup = () => {
       authTimer.cancel();
       pingTimer?.cancel();
       unsubscribe?.();
+      unsubscribe = undefined;
+      if (counted !== undefined) this.leave(counted);
+      counted = undefined;
       this.cleanups.delete(cleanup);
     };
     this.cleanups.add(cleanup);
@@ -104,22 +114,37 @@ export class EventStream {
     const onFirstMessage = (data: RawData) => {
       authTimer.cancel();
       const token = tokenFromFirstMessage(rawToText(data));
-      let key: string;
+      let user: User;
       try {
         if (token === undefined) throw new Error('no token');
-        const user = tokens.verifyToken(token);
-        key = user.key;
-        // Subscribe only now: data raised before authentication is never delivered.
-        unsubscribe = hub.subscribe(user, (message) => this.deliver(ws, message));
+        user = tokens.verifyToken(token);
       } catch {
         reject('Invalid token');
         return;
       }
+      const key = user.key;
+      const open = (this.perUser.get(key) ?? 0) + 1;
+      if (open > settings.wsMaxSessionsPerUser) {
+        logger.warn({ user: key, open }, 'event-stream session limit reached for this user');
+        reject(`Too many sessions for this user (WS_MAX_SESSIONS_PER_USER ${settings.wsMaxSessionsPerUser})`);
+        return;
+      }
+      this.perUser.set(key, open);
+      counted = key;
+      // Subscribe only now: data raised before authentication is never delivered.
+      unsubscribe = hub.subscribe(user, (message) => this.deliver(ws, message));
       ws.send(authenticatedMessage(clock.now(), key));
       pingTimer = clock.setInterval(() => ws.send(pingMessage(clock.now())), settings.wsPingIntervalMs);
       logger.debug({ user: key }, 'event-stream client authenticated');
     };
+    // Later messages have no listener: ws reads and drops them (each at most maxPayload).
     ws.once('message', onFirstMessage);
+  }
+
+  private leave(key: string): void {
+    const left = (this.perUser.get(key) ?? 1) - 1;
+    if (left === 0) this.perUser.delete(key);
+    else this.perUser.set(key, left);
   }
 
   // Slow readers are dropped rather than buffered without bound.

@@ -33,6 +33,7 @@ const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 export class StompEndpoint {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<StompSession>();
+  private readonly perUser = new Map<string, number>();
   private nextId = 1;
   private closing = false;
 
@@ -87,10 +88,23 @@ export class StompEndpoint {
     const { hub, clock, logger, options } = this.deps;
     const session = new StompSession(ws, { id, user, hub, clock, logger, options });
     this.sessions.add(session);
+    const open = (this.perUser.get(user.key) ?? 0) + 1;
+    this.perUser.set(user.key, open);
     logger.info({ session: id, user: user.key }, 'STOMP connection opened');
     void session.closed.then(() => {
       this.sessions.delete(session);
+      const left = (this.perUser.get(user.key) ?? 1) - 1;
+      if (left === 0) this.perUser.delete(user.key);
+      else this.perUser.set(user.key, left);
       logger.info({ session: id }, 'STOMP connection closed');
     });
+    // Counted while it closes, so a client reconnecting in a loop cannot outrun the limit.
+    if (open > options.maxSessionsPerUser) {
+      logger.warn({ session: id, user: user.key, open }, 'STOMP session limit reached for this user');
+      session.refuse(
+        'too many sessions',
+        `a user may hold at most ${options.maxSessionsPerUser} STOMP sessions at once (WS_MAX_SESSIONS_PER_USER)`,
+      );
+    }
   }
 }

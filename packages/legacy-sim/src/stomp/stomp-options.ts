@@ -19,6 +19,10 @@ export interface StompOptions {
    */
   readonly heartBeat: HeartBeatOffer;
   readonly limits: StompParserLimits;
+  /** Subscriptions one session may hold; one more gets an ERROR and the close. */
+  readonly maxSubscriptions: number;
+  /** Open sessions one user may hold; one more gets an ERROR as soon as it opens. */
+  readonly maxSessionsPerUser: number;
   /** Unsent bytes a slow consumer may build up before it is dropped. */
   readonly maxBufferedBytes: number;
   readonly destinations: readonly string[];
@@ -32,6 +36,8 @@ export interface StompOptions {
 export const DEFAULT_STOMP_OPTIONS: StompOptions = {
   heartBeat: { send: 1000, receive: 1000 },
   limits: DEFAULT_PARSER_LIMITS,
+  maxSubscriptions: 100,
+  maxSessionsPerUser: 100,
   maxBufferedBytes: 4 * 1024 * 1024,
   destinations: PUBLISH_DESTINATIONS,
   serverName: 'racedata-legacy-sim/0.1.0',

@@ -63,7 +63,7 @@ export class StompSession {
     private readonly ctx: StompSessionContext,
   ) {
     this.heartBeats = new HeartBeatTimers(ctx.clock);
-    this.subscriptions = new StompSubscriptions(ctx.options.destinations);
+    this.subscriptions = new StompSubscriptions(ctx.options.destinations, ctx.options.maxSubscriptions);
     this.parser = new StompParser({ onFrame: (frame) => this.onFrame(frame) }, ctx.options.limits);
     this.closed = new Promise((resolve) => {
       ws.on('close', () => {
@@ -78,6 +78,19 @@ export class StompSession {
       this.protocolError('connect timeout', `no CONNECT frame within ${ms} ms of opening the socket`);
     }, ctx.options.connectTimeoutMs);
     ws.on('error', (err) => ctx.logger.debug({ err, session: ctx.id }, 'STOMP socket error'));
+  }
+
+  /** Refuses the session before any frame: the ERROR says why, then the socket closes. */
+  refuse(message: string, details: string): void {
+    this.send({
+      command: 'ERROR',
+      headers: [
+        ['message', message],
+        ['content-type', 'text/plain'],
+      ],
+      body: details,
+    });
+    this.closeSocket(CLOSE_POLICY, message);
   }
 
   /** Server shutdown: a clean close, cut after closeGraceMs if the peer does not answer. */
@@ -101,7 +114,9 @@ export class StompSession {
     try {
       this.parser.push(chunk);
     } catch (err) {
-      if (err instanceof StompFrameError) {
+      if (err instanceof StompFrameError && err.reason === 'frame-too-large') {
+        this.protocolError('frame too large', `${err.message} (STOMP_MAX_FRAME_BYTES)`);
+      } else if (err instanceof StompFrameError) {
         this.protocolError('malformed frame', err.message);
       } else {
         this.ctx.logger.error({ err, session: this.ctx.id }, 'STOMP frame handling failed');

@@ -18,7 +18,10 @@ export interface SubscriptionProblem {
 export class StompSubscriptions {
   private readonly byKey = new Map<string, Subscription>();
 
-  constructor(private readonly destinations: readonly string[]) {}
+  constructor(
+    private readonly destinations: readonly string[],
+    private readonly maxSubscriptions: number,
+  ) {}
 
   add(headers: StompHeaders, version: StompVersion): Subscription | SubscriptionProblem {
     const { id, destination } = headers;
@@ -31,6 +34,13 @@ export class StompSubscriptions {
     const key = id ?? destination;
     if (this.byKey.has(key)) {
       return { message: 'duplicate subscription', details: `subscription id ${key} is already in use` };
+    }
+    // Every subscription gets its own copy of each message, so their number bounds the fan-out.
+    if (this.byKey.size >= this.maxSubscriptions) {
+      return {
+        message: 'too many subscriptions',
+        details: `a session may hold at most ${this.maxSubscriptions} subscriptions (STOMP_MAX_SUBSCRIPTIONS)`,
+      };
     }
     const subscription = { id, destination, delivers: this.destinations.includes(destination) };
     this.byKey.set(key, subscription);
