@@ -24,6 +24,11 @@ const config: Config = {
       displayName: 'bench',
       roots: ['<rootDir>/bench/test'],
     },
+    {
+      ...packageProjects[0],
+      displayName: 'repo',
+      roots: ['<rootDir>/test'],
+    },
   ],
   testTimeout: 20000,
 };

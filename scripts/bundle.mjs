@@ -4,7 +4,7 @@
 // sliver of them (see the plugins); everything else is bundled as is.
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
-import { statSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,9 +62,12 @@ const iconvShim = {
   },
 };
 
+// Written aside and renamed into place, so a simulator starting during a build (the test suite
+// runs `npm start` while other tests run the bundle) never reads half a file.
+const partial = `${outfile}.${process.pid}.tmp`;
 await build({
   entryPoints: [path.join(root, 'packages/cli/dist/entry.js')],
-  outfile,
+  outfile: partial,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -77,4 +80,5 @@ await build({
   plugins: [mimeSubset, iconvShim],
   logLevel: 'warning',
 });
+renameSync(partial, outfile);
 console.log(`bundle: ${path.relative(root, outfile)} (${Math.round(statSync(outfile).size / 1024)} KB)`);

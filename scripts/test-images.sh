@@ -126,8 +126,10 @@ build_end=$(ms)
 # ---- sizes -----------------------------------------------------------------------------
 base_size=$("$rt" image inspect --format '{{.Size}}' "$base_image" 2>/dev/null || echo 0)
 base_layers=$("$rt" history -q "$base_image" 2>/dev/null | wc -l)
-# The benchmark report (bench/results/latest.md) reads the sizes from here.
-sizes_json="$root/bench/results/image-sizes.json"
+# The benchmark report reads the sizes from here; the folder is ignored, so a test run leaves the
+# tree clean.
+sizes_json="$root/bench/results/raw/image-sizes.json"
+mkdir -p "$(dirname "$sizes_json")"
 sizes_rows=()
 for image in "$json_image" "$legacy_image"; do
   size=$("$rt" image inspect --format '{{.Size}}' "$image")

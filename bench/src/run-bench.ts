@@ -16,7 +16,7 @@ import type { BenchReport, MeasureResult } from './types';
 
 export interface RunBenchOptions {
   readonly quick?: boolean;
-  /** Where latest.md / latest.json go (default bench/results). */
+  /** Where latest.md / latest.json go (default bench/results, or the ignored bench/results/raw/quick for --quick). */
   readonly outDir?: string;
   /** Measure ids to run (default all). */
   readonly only?: readonly string[];
@@ -59,7 +59,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const started = Date.now();
   const quick = options.quick ?? false;
   const root = REPO_ROOT;
-  const outDir = options.outDir ?? path.join(root, 'bench', 'results');
+  // Only a full run replaces the committed results; a quick run is a smoke test of the harness.
+  const outDir = options.outDir ?? path.join(root, 'bench', 'results', ...(quick ? ['raw', 'quick'] : []));
   const rawDir = path.join(outDir, 'raw');
   mkdirSync(rawDir, { recursive: true });
   const log = options.log ?? ((m: string) => console.log(m));

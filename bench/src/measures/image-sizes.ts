@@ -23,7 +23,7 @@ function entries(value: unknown): ImageEntry[] {
 }
 
 export async function imageSizes(ctx: BenchContext): Promise<MeasureResult> {
-  const file = path.join(ctx.root, 'bench', 'results', 'image-sizes.json');
+  const file = path.join(ctx.root, 'bench', 'results', 'raw', 'image-sizes.json');
   const comparisons: Comparison[] = [];
   const notes: string[] = [];
   if (existsSync(file)) {
@@ -39,9 +39,13 @@ export async function imageSizes(ctx: BenchContext): Promise<MeasureResult> {
         verdict: 'INFO',
       });
     }
-    notes.push('read from bench/results/image-sizes.json (written by the images build)');
+    notes.push(
+      'read from bench/results/raw/image-sizes.json (written by the last `npm run test:images` on this machine)',
+    );
   } else {
-    notes.push('not measured: bench/results/image-sizes.json is absent (no image was built on this machine)');
+    notes.push(
+      'not measured: bench/results/raw/image-sizes.json is absent (no image was built on this machine)',
+    );
   }
   return {
     id: 'image-sizes',

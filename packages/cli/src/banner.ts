@@ -6,6 +6,11 @@ function displayHost(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
 }
 
+/** The URL a user on this machine types to reach the address. */
+export function displayBase(address: AddressInfo): string {
+  return `http://${displayHost(address.address)}:${address.port}`;
+}
+
 const TITLES: Record<SimulatorKind, string> = {
   json: 'JSON simulator',
   legacy: 'legacy XML simulator',
@@ -35,7 +40,7 @@ export function startBanner(
   users: UserTable,
   catalog: ChannelCatalog,
 ): string {
-  const base = `http://${displayHost(address.address)}:${address.port}`;
+  const base = displayBase(address);
   const ws = base.replace(/^http/, 'ws');
   const lines = [`racedata-sim: ${TITLES[kind]} listening on ${base} (bound to ${address.address})`];
   for (const endpoint of ENDPOINTS[kind](base, ws)) lines.push(`  ${endpoint}`);

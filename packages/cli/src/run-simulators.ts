@@ -10,6 +10,7 @@ import {
 import { createJsonSimulator } from '@racedata/json-sim';
 import { createLegacySimulator } from '@racedata/legacy-sim';
 import { startBanner } from './banner';
+import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
 import { loadTables } from './load-tables';
 import { recordingsForReplay } from './replay-recordings';
@@ -73,6 +74,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     const sim = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables });
     created.push({ plan, tables, sim });
   }
+  const started: Started[] = [];
   for (const { plan, tables, sim } of created) {
     running.push({ kind: plan.kind, close: () => sim.close() });
     let address: AddressInfo;
@@ -88,5 +90,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
       return;
     }
     ctx.stdout.write(startBanner(plan.kind, address, tables.users, tables.catalog));
+    started.push({ kind: plan.kind, address, settings: plan.settings, users: tables.users });
   }
+  ctx.stdout.write(nextSteps(started));
 }

@@ -21,8 +21,20 @@ export function addSettingOptions(command: Command, kind: SimulatorKind | 'all')
     if (!spec.flag || (kind === 'all' && PER_SIMULATOR.includes(spec.key))) continue;
     const fallback = spec.defaultFor(kind === 'all' ? 'json' : kind);
     const suffix = fallback === undefined ? `env ${spec.env}` : `env ${spec.env}, default ${fallback}`;
-    command.addOption(new Option(`${spec.flag} <value>`, `${spec.description} (${suffix})`));
+    const help = `${spec.description} (${suffix})`;
+    if (spec.boolean) {
+      // A switch stands alone (`--rebase-dates`) but still takes an explicit value, as the env var does.
+      command.addOption(new Option(`${spec.flag} [value]`, help));
+      command.addOption(new Option(spec.flag.replace(/^--/, '--no-'), `turn ${spec.flag} off`).hideHelp());
+      continue;
+    }
+    const option = new Option(`${spec.flag} <value>`, help);
+    if (spec.choices) option.choices(spec.choices);
+    command.addOption(option);
   }
+  command.addOption(
+    new Option('--no-replay', 'start with no replay, whatever the replay flags and env vars say'),
+  );
   return command;
 }
 
@@ -36,9 +48,14 @@ export function resolveCliSettings(
   const raw: Partial<Record<SettingKey, string>> = {};
   for (const spec of SETTINGS) {
     const fromFlag = spec.flag ? flags[flagName(spec.flag)] : undefined;
+    const flagText = typeof fromFlag === 'boolean' ? String(fromFlag) : fromFlag;
     const value =
-      overrides[spec.key] ?? (typeof fromFlag === 'string' ? fromFlag : undefined) ?? envValue(env, spec.env);
+      overrides[spec.key] ?? (typeof flagText === 'string' ? flagText : undefined) ?? envValue(env, spec.env);
     if (value !== undefined) raw[spec.key] = value;
+  }
+  if (flags.replay === false) {
+    delete raw.autoReplayIntervalMs;
+    delete raw.maxDelayMs;
   }
   return parseSettings(kind, raw);
 }

@@ -97,3 +97,48 @@ test('an empty environment variable counts as unset', () => {
     maxDelayMs: undefined,
   });
 });
+
+describe('flags as the README writes them', () => {
+  it.each(['json', 'legacy', 'all'] as const)(
+    '--rebase-dates stands alone on %s, as it does on replay',
+    (kind) => {
+      const sim = kind === 'all' ? 'json' : kind;
+      expect(resolveCliSettings(sim, flagsOf(kind, ['--rebase-dates']), {}).replayRebaseDates).toBe(true);
+      expect(resolveCliSettings(sim, flagsOf(kind, ['--rebase-dates', 'false']), {}).replayRebaseDates).toBe(
+        false,
+      );
+      const env = { REPLAY_REBASE_DATES: 'true' };
+      expect(resolveCliSettings(sim, flagsOf(kind, ['--no-rebase-dates']), env).replayRebaseDates).toBe(
+        false,
+      );
+    },
+  );
+
+  test('a bare switch followed by another flag leaves that flag alone', () => {
+    const settings = resolveCliSettings('json', flagsOf('json', ['--rebase-dates', '--port', '4001']), {});
+    expect(settings.replayRebaseDates).toBe(true);
+    expect(settings.port).toBe(4001);
+  });
+
+  test('--no-replay turns replay off whatever flags and env vars say', () => {
+    const env = { AUTO_REPLAY_MESSAGE_INTERVAL: '500', MAX_DELAY: '100' };
+    const on = resolveCliSettings('json', flagsOf('json', ['--auto-replay-interval', '1000']), env);
+    expect(on.autoReplayIntervalMs).toBe(1000);
+    const off = resolveCliSettings(
+      'json',
+      flagsOf('json', ['--auto-replay-interval', '1000', '--no-replay']),
+      env,
+    );
+    expect(off.autoReplayIntervalMs).toBeUndefined();
+    expect(off.maxDelayMs).toBeUndefined();
+  });
+
+  test('flags with a fixed set of values list them in help and refuse others', () => {
+    const command = addSettingOptions(new Command('x').exitOverride(), 'json');
+    command.configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
+    const help = command.helpInformation().replace(/\s+/g, ' ');
+    expect(help).toMatch(/--token-mode <value> [^-]*\(choices: "fixed", "jwt"\)/);
+    expect(help).toMatch(/--log-level <value> [^-]*\(choices: "fatal", [^)]*"silent"\)/);
+    expect(() => command.parse(['--token-mode', '--help'], { from: 'user' })).toThrow(/fixed, jwt/);
+  });
+});

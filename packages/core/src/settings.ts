@@ -2,7 +2,8 @@ import { coreError } from './errors';
 import { LOG_LEVELS, type LogLevel } from './logger';
 
 export type SimulatorKind = 'json' | 'legacy';
-export type TokenMode = 'fixed' | 'jwt';
+export const TOKEN_MODES = ['fixed', 'jwt'] as const;
+export type TokenMode = (typeof TOKEN_MODES)[number];
 
 /** Every setting of a simulator, parsed and validated (decisions.md "Fixed defaults"). */
 export interface SimulatorSettings {
@@ -55,6 +56,10 @@ export interface SettingSpec {
   /** Shown in help and docs; `undefined` means off / not set. */
   readonly defaultFor: (kind: SimulatorKind) => string | undefined;
   readonly parse: Parser<unknown>;
+  /** A switch: the flag may stand alone (meaning true) and has a `--no-` form. */
+  readonly boolean?: true;
+  /** The only values accepted, for help text and completion. */
+  readonly choices?: readonly string[];
 }
 
 class SettingValueError extends Error {}
@@ -143,7 +148,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'TOKEN_MODE',
     description: 'fixed tokens only, or also issue real HS256 JWTs',
     defaultFor: fixed('fixed'),
-    parse: parseOneOf(['fixed', 'jwt'] as const),
+    parse: parseOneOf(TOKEN_MODES),
+    choices: TOKEN_MODES,
   },
   {
     key: 'tokenTtlSeconds',
@@ -216,6 +222,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'shift recorded race dates so the recording happens today',
     defaultFor: fixed('false'),
     parse: parseBoolean,
+    boolean: true,
   },
   {
     key: 'eventsDefaultLimit',
@@ -345,6 +352,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'log level',
     defaultFor: fixed('info'),
     parse: parseOneOf(LOG_LEVELS),
+    choices: LOG_LEVELS,
   },
 ];
 
