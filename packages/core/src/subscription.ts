@@ -12,9 +12,3 @@ export function subscribes(user: User, channel: string | null): boolean {
 export function audience(users: readonly User[], channel: string | null): User[] {
   return users.filter((user) => subscribes(user, channel));
 }
-
-/** The channels of `wanted` (all when undefined) that the user may see. */
-export function visibleChannels(user: User, wanted?: string): string[] {
-  if (wanted !== undefined) return user.channels.has(wanted) ? [wanted] : [];
-  return [...user.channels];
-}

@@ -1,4 +1,4 @@
-import { audience, subscribes, visibleChannels, type User } from '@racedata/core';
+import { audience, subscribes, type User } from '@racedata/core';
 
 const user = (key: string, channels: string[]): User => ({
   name: key,
@@ -51,24 +51,5 @@ describe('audience', () => {
 
   test('returns a new array, never the input', () => {
     expect(audience(users, null)).not.toBe(users);
-  });
-});
-
-describe('visibleChannels', () => {
-  test('without a wanted channel: the whole subscription', () => {
-    expect(visibleChannels(trot).sort()).toEqual(['RaceDayTrot', 'ResultTrot']);
-    expect(visibleChannels(nobody)).toEqual([]);
-  });
-
-  test('with a wanted channel: just it if subscribed, else nothing', () => {
-    expect(visibleChannels(trot, 'ResultTrot')).toEqual(['ResultTrot']);
-    expect(visibleChannels(trot, 'RaceDayGallop')).toEqual([]);
-    expect(visibleChannels(trot, '')).toEqual([]);
-  });
-
-  test('returns a copy the caller may change without touching the user', () => {
-    const list = visibleChannels(trot);
-    list.push('RaceDayGallop');
-    expect(trot.channels.has('RaceDayGallop')).toBe(false);
   });
 });

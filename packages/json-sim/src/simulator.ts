@@ -2,23 +2,21 @@ import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import {
-  ChannelBus,
   UpgradeRouter,
   createHttpLifecycle,
   createInProcessReplay,
   simulatorBasics,
   type ChannelCatalog,
   type EventInput,
-  type PublishResult,
   type RecordedJsonMessage,
   type Replayer,
   type SimulatorBasicsDeps,
   type SimulatorSettings,
   type UserTable,
 } from '@racedata/core';
+import { ChannelBus, type PublishResult } from './channel-bus';
 import { createJsonHttp } from './http/app';
 import { EventStream } from './ws/event-stream';
-import { dataMessage } from './ws/stream-messages';
 
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
@@ -31,7 +29,8 @@ export interface JsonSimulator {
   readonly settings: SimulatorSettings;
   readonly catalog: ChannelCatalog;
   readonly users: UserTable;
-  readonly bus: ChannelBus<string>;
+  readonly bus: ChannelBus;
+  readonly stream: EventStream;
   /** The in-process replay, when AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY and recordings are given. */
   readonly replay: Replayer | undefined;
   /** The path every injected or replayed message takes. */
@@ -50,23 +49,15 @@ export function createJsonSimulator(
   deps: JsonSimulatorDeps = {},
 ): JsonSimulator {
   const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('json', settingsInput, deps);
-  const bus = new ChannelBus<string>({
+  const stream = new EventStream({ tokens, clock, logger, settings });
+  const bus = new ChannelBus({
     catalog,
     clock,
-    logger,
     maxEvents: settings.eventStoreMax,
     maxBytes: settings.eventStoreMaxBytes,
-    transientMessage: (input) => dataMessage(clock.now(), input),
+    transient: stream,
   });
-  const { app, handler } = createJsonHttp({
-    bus: bus as ChannelBus<unknown>,
-    users,
-    tokens,
-    clock,
-    logger,
-    settings,
-  });
-  const stream = new EventStream({ hub: bus.transient, tokens, clock, logger, settings });
+  const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings });
   const replay = createInProcessReplay({
     settings,
     recordings: deps.recordings ?? [],
@@ -96,6 +87,7 @@ export function createJsonSimulator(
     catalog,
     users,
     bus,
+    stream,
     replay,
     publish: (input) => bus.publish(input),
     listen: async (port = settings.port, host = settings.host) => {

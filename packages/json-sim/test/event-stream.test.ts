@@ -287,13 +287,13 @@ describe('event stream: hostile and slow clients', () => {
     const s = await startSim({ wsMaxBufferedBytes: 1, wsPingIntervalMs: 60_000 });
     const healthy = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
     const slow = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    expect(s.sim.bus.transient.size).toBe(2);
+    expect(s.sim.stream.subscriberCount).toBe(2);
     slow.ws.pause();
 
     // Large gallop messages reach only the slow (all-channels) client, which reads nothing.
     const blob = 'g'.repeat(512 * 1024);
     let published = 0;
-    while (s.sim.bus.transient.size === 2) {
+    while (s.sim.stream.subscriberCount === 2) {
       if (published >= 400) throw new Error('slow client was never dropped');
       s.sim.publish(event('TimeToStartGallop', { payload: { blob } }));
       published++;
@@ -309,6 +309,6 @@ describe('event stream: hostile and slow clients', () => {
     const fresh = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
     s.sim.publish(event('TimeToStartGallop', { payload: { small: true } }));
     expect((await fresh.next()).data?.payload).toEqual({ small: true });
-    await waitFor(() => s.sim.bus.transient.size === 2, 'two subscribers again');
+    await waitFor(() => s.sim.stream.subscriberCount === 2, 'two subscribers again');
   });
 });

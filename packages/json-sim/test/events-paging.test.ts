@@ -1,4 +1,4 @@
-import type { StoredEvent } from '@racedata/core';
+import type { StoredEvent } from '@racedata/json-sim';
 import { ALL_TOKEN, DEFAULT_TOKEN, EVENTS_PATH, closeAll, get, startSim, type Started } from './helpers';
 
 const TOTAL = 10_000;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import fc from 'fast-check';
-import type { StoredEvent } from '@racedata/core';
+import type { StoredEvent } from '@racedata/json-sim';
 import {
   ALL_TOKEN,
   AUTH_PATH,

@@ -1,7 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { EventInput, SimulatorSettings, StoredEvent } from '@racedata/core';
-import { createJsonSimulator, type JsonSimulator, type JsonSimulatorDeps } from '@racedata/json-sim';
+import type { EventInput, SimulatorSettings } from '@racedata/core';
+import {
+  createJsonSimulator,
+  type JsonSimulator,
+  type JsonSimulatorDeps,
+  type StoredEvent,
+} from '@racedata/json-sim';
 
 /** Fixed tokens of the built-in JSON users (decisions.md). */
 export const DEFAULT_TOKEN = 'dGVzdHVzZXI=';

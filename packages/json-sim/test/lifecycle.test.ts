@@ -45,7 +45,7 @@ describe('close()', () => {
     const [a, b] = await Promise.all([authed.closed, waiting.closed]);
     expect(a.code).toBe(1001);
     expect(b.code).toBe(1001);
-    expect(s.sim.bus.transient.size).toBe(0);
+    expect(s.sim.stream.subscriberCount).toBe(0);
   });
 
   it('resolves quickly with held polls, sockets and idle keep-alive connections all at once', async () => {

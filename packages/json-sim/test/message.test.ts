@@ -129,7 +129,7 @@ describe('POST /api/message: transient channels', () => {
     });
     a.ws.close();
     await a.closed;
-    await waitFor(() => s.sim.bus.transient.size === 1, 'the server to drop the subscriber');
+    await waitFor(() => s.sim.stream.subscriberCount === 1, 'the server to drop the subscriber');
     expect((await postMessage(s.base, transient)).body.data).toEqual({
       delivery: 'transient',
       recipients: 1,

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { EventInput, StoredEvent } from '@racedata/core';
+import type { EventInput } from '@racedata/core';
+import type { StoredEvent } from '@racedata/json-sim';
 import {
   ALL_TOKEN,
   DEFAULT_TOKEN,

@@ -1,11 +1,12 @@
 import express, { type Express } from 'express';
-import type { LegacyQueues, Logger, TokenService, UserTable } from '@racedata/core';
+import type { Logger, TokenService, UserTable } from '@racedata/core';
 import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
 import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
 import { Delivery } from './http/delivery';
 import { injectRoute } from './http/inject-routes';
 import { listenRoute } from './http/listen-route';
 import type { LegacyBus } from './legacy-bus';
+import type { LegacyQueues } from './queue/legacy-queues';
 
 export interface LegacyAppDeps {
   users: UserTable;

@@ -3,12 +3,12 @@ import {
   coreError,
   type ChannelCatalog,
   type Clock,
-  type LegacyQueues,
   type Logger,
   type TransientHub,
   type UserTable,
 } from '@racedata/core';
 import { legacySimError } from './errors';
+import type { LegacyQueues } from './queue/legacy-queues';
 import { excerpt } from './excerpt';
 import { assertWellFormedXml } from './xml-check';
 

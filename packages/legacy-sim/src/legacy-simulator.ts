@@ -4,7 +4,6 @@ import type { Express } from 'express';
 import {
   createHttpLifecycle,
   createInProcessReplay,
-  LegacyQueues,
   simulatorBasics,
   TransientHub,
   UpgradeRouter,
@@ -17,6 +16,7 @@ import {
   type UserTable,
 } from '@racedata/core';
 import { createLegacyApp } from './app';
+import { LegacyQueues } from './queue/legacy-queues';
 import {
   LegacyBus,
   type LegacyPublishInput,

@@ -1,6 +1,5 @@
 import {
   isSimError,
-  LegacyQueues,
   legacyChannelCatalog,
   ManualClock,
   silentLogger,
@@ -9,6 +8,7 @@ import {
   type User,
 } from '@racedata/core';
 import { LegacyBus, type TransientXmlMessage } from '../src/legacy-bus';
+import { LegacyQueues } from '../src/queue/legacy-queues';
 
 const catalog = legacyChannelCatalog();
 const users = UserTable.fromJSON(

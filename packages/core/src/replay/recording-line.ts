@@ -1,5 +1,5 @@
 import { isCalendarDate } from '../dates';
-import type { EventInput } from '../event-store';
+import type { EventInput } from '../event-input';
 import type {
   RecordedJsonMessage,
   RecordedLegacyMessage,

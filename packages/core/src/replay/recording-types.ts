@@ -1,5 +1,5 @@
 import type { ChannelKind } from '../channel-catalog';
-import type { EventInput } from '../event-store';
+import type { EventInput } from '../event-input';
 
 /** Which simulator a recording feeds: legacy XML documents or JSON events. */
 export type RecordingKind = 'legacy' | 'json';

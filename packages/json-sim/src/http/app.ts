@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { ChannelBus, Clock, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
+import type { Clock, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
+import type { ChannelBus } from '../channel-bus';
 import { authenticateRoute } from './authenticate-route';
 import { errorMiddleware, notFound } from './error-middleware';
 import { EventsEndpoint, eventsRoute } from './events-route';
@@ -11,7 +12,7 @@ import { directReads, EVENTS_PATH, FILTERED_EVENTS_PATH } from './read-path';
 import { requireUser } from './require-user';
 
 export interface JsonAppDeps {
-  bus: ChannelBus<unknown>;
+  bus: ChannelBus;
   users: UserTable;
   tokens: TokenService;
   clock: Clock;

@@ -1,14 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import type { EventPage, EventStore } from '@racedata/core';
+import type { EventStore } from '../store/event-store';
+import type { EventPage } from '../store/types';
+import { joinEventJson } from './event-json';
 
 /**
  * The body of an event page (interface 2.6), byte for byte what JSON.stringify gives for
  * `{status: 'success', data: {numberOfEvents, hasMore, events}}`, copied together from each
  * event's JSON bytes cached by the store instead of re-serialising a hundred events per request.
  */
-export function pageBody(store: Pick<EventStore, 'joinJson'>, page: EventPage): Buffer {
+export function pageBody(store: EventStore, page: EventPage): Buffer {
   const head = `{"status":"success","data":{"numberOfEvents":${page.events.length},"hasMore":${page.hasMore},"events":[`;
-  return store.joinJson(page.events, head, ']}}');
+  return joinEventJson(store, page.events, head, ']}}');
 }
 
 /**
@@ -23,7 +25,7 @@ export function sendJson(res: ServerResponse, status: number, body: string | Buf
 }
 
 /** Writes an event page (interface 2.6), or 204 when it is empty. */
-export function sendPage(res: ServerResponse, store: Pick<EventStore, 'joinJson'>, page: EventPage): void {
+export function sendPage(res: ServerResponse, store: EventStore, page: EventPage): void {
   if (page.events.length === 0) {
     res.statusCode = 204;
     res.end();

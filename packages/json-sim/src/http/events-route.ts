@@ -1,21 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type {
-  ChannelBus,
-  Clock,
-  EventPage,
-  PollHold,
-  PollWaiter,
-  SimulatorSettings,
-  User,
-  WaitOutcome,
-} from '@racedata/core';
+import type { Clock, SimulatorSettings, User } from '@racedata/core';
+import type { ChannelBus } from '../channel-bus';
+import type { PollHold, PollWaiter, WaitOutcome } from '../store/long-poll';
+import type { EventPage } from '../store/types';
 import { nonNegativeInteger, pageLimit, type Query } from './query-params';
 import { sendPage } from './event-page';
 import { userOf } from './require-user';
 
 export interface EventsRouteDeps {
-  bus: ChannelBus<unknown>;
+  bus: ChannelBus;
   clock: Clock;
   settings: Pick<SimulatorSettings, 'longPollTimeoutMs' | 'eventsDefaultLimit' | 'eventsMaxLimit'>;
 }

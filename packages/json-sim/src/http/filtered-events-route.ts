@@ -1,5 +1,7 @@
 import type { RequestHandler } from 'express';
-import type { ChannelBus, EventPage, SimulatorSettings, User } from '@racedata/core';
+import type { SimulatorSettings, User } from '@racedata/core';
+import type { ChannelBus } from '../channel-bus';
+import type { EventPage } from '../store/types';
 import { jsonSimError } from '../errors';
 import { quoted } from '../excerpt';
 import { calendarDate, nonNegativeInteger, optionalString, pageLimit, type Query } from './query-params';
@@ -7,7 +9,7 @@ import { sendPage } from './event-page';
 import { userOf } from './require-user';
 
 export interface FilteredEventsDeps {
-  bus: ChannelBus<unknown>;
+  bus: ChannelBus;
   settings: Pick<SimulatorSettings, 'eventsDefaultLimit' | 'eventsMaxLimit'>;
 }
 

@@ -1,19 +1,21 @@
 import type { RequestHandler } from 'express';
-import type { ChannelBus, Logger } from '@racedata/core';
+import type { Logger } from '@racedata/core';
+import type { ChannelBus } from '../channel-bus';
 import { parseMessageInput } from '../message-input';
+import { joinEventJson } from './event-json';
 import { sendJson } from './event-page';
 
 const DURABLE_HEAD = '{"status":"success","data":{"delivery":"durable","event":';
 
 /** POST /api/message: the simulator's injection endpoint (no authentication). */
-export function messageRoute(bus: ChannelBus<unknown>, logger: Logger): RequestHandler {
+export function messageRoute(bus: ChannelBus, logger: Logger): RequestHandler {
   return (req, res) => {
     const input = parseMessageInput(req.body, bus.catalog);
     const result = bus.publish(input);
     if (result.delivery === 'durable') {
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
       // Copied from the bytes the store cached: a large payload is not turned into strings again.
-      const body = bus.store.joinJson([result.event], DURABLE_HEAD, '}}');
+      const body = joinEventJson(bus.store, [result.event], DURABLE_HEAD, '}}');
       sendJson(res, 201, body);
     } else {
       logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');

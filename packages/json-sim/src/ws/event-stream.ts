@@ -1,16 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type {
-  Clock,
-  Logger,
-  SimulatorSettings,
-  TimerHandle,
-  TokenService,
-  TransientHub,
-  User,
-} from '@racedata/core';
 import {
+  TransientHub,
+  type Clock,
+  type EventInput,
+  type Logger,
+  type SimulatorSettings,
+  type TimerHandle,
+  type TokenService,
+  type User,
+} from '@racedata/core';
+import type { TransientFanOut } from '../channel-bus';
+import {
+  dataMessage,
   describeDeadline,
   authenticatedMessage,
   authenticationErrorMessage,
@@ -20,7 +23,6 @@ import {
 } from './stream-messages';
 
 export interface EventStreamDeps {
-  hub: TransientHub<string>;
   tokens: TokenService;
   clock: Clock;
   logger: Logger;
@@ -30,7 +32,7 @@ export interface EventStreamDeps {
   >;
 }
 
-/** Close codes: 1008 policy violation after an authentication error (decisions.md). */
+/** Close codes: 1008 policy violation after an authentication error. */
 const POLICY_VIOLATION = 1008;
 const GOING_AWAY = 1001;
 // A token is tiny; anything much larger is garbage and must not be buffered.
@@ -40,7 +42,7 @@ const MAX_CLIENT_FRAME = 64 * 1024;
  * /customerapi/event-stream (interface 3, 4.5): Connection on connect, the token as the first
  * message within the deadline, then Data for the subscription's transient channels and Pings.
  */
-export class EventStream {
+export class EventStream implements TransientFanOut {
   // No compression (ws's default, stated): every message is small and goes to many clients.
   private readonly wss = new WebSocketServer({
     noServer: true,
@@ -48,15 +50,28 @@ export class EventStream {
     perMessageDeflate: false,
   });
   private readonly cleanups = new Set<() => void>();
+  /** Authenticated sessions, each seeing only its user's channels. */
+  private readonly hub: TransientHub<string>;
   /** Authenticated connections by user key. */
   private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
+    this.hub = new TransientHub<string>(deps.logger);
     this.wss.on('connection', (ws) => this.onConnection(ws));
   }
 
   get clientCount(): number {
     return this.wss.clients.size;
+  }
+
+  /** Authenticated sessions receiving Data. */
+  get subscriberCount(): number {
+    return this.hub.size;
+  }
+
+  /** A transient message: serialised once, sent to every session subscribed to its channel. */
+  broadcast(input: EventInput): number {
+    return this.hub.publish(input.channel, dataMessage(this.deps.clock.now(), input));
   }
 
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -83,7 +98,8 @@ export class EventStream {
   }
 
   private onConnection(ws: WebSocket): void {
-    const { clock, tokens, hub, logger, settings } = this.deps;
+    const { clock, tokens, logger, settings } = this.deps;
+    const { hub } = this;
     const authTimer: TimerHandle = clock.setTimeout(
       () => reject(`No token received within ${describeDeadline(settings.wsAuthTimeoutMs)}`),
       settings.wsAuthTimeoutMs,

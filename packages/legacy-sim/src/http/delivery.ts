@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
-import type { Lease } from '@racedata/core';
+import type { Lease } from '../queue/legacy-queues';
 
 /** How long a closing connection waits for the client's own close before it is cut. */
 const LINGER_MS = 5_000;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { LegacyQueues, TokenService } from '@racedata/core';
+import type { TokenService } from '@racedata/core';
+import type { LegacyQueues } from '../queue/legacy-queues';
 import type { Delivery } from './delivery';
 
 export interface ListenDeps {

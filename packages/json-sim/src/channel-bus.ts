@@ -1,43 +1,42 @@
-import type { ChannelCatalog } from './channel-catalog';
-import type { Clock } from './clock';
-import { coreError } from './errors';
-import { EventStore, type EventInput, type StoredEvent } from './event-store';
-import type { Logger } from './logger';
-import { LongPollHub } from './long-poll';
-import { TransientHub } from './transient-hub';
+import { coreError, type ChannelCatalog, type Clock, type EventInput } from '@racedata/core';
+import { EventStore } from './store/event-store';
+import { LongPollHub } from './store/long-poll';
+import type { StoredEvent } from './store/types';
 
 export type PublishResult =
   | { readonly delivery: 'durable'; readonly event: StoredEvent }
   | { readonly delivery: 'transient'; readonly recipients: number };
 
-export interface ChannelBusOptions<M> {
+/** Where transient messages go: the event-stream sessions, which build the wire message once. */
+export interface TransientFanOut {
+  /** Delivers to every subscribed session; returns how many received it. */
+  broadcast(input: EventInput): number;
+}
+
+export interface ChannelBusOptions {
   catalog: ChannelCatalog;
   clock: Clock;
   maxEvents: number;
   /** The store's memory budget (EVENT_STORE_MAX_BYTES); unlimited when not given. */
   maxBytes?: number;
-  logger?: Logger;
-  /** Builds the wire message for a transient event once, shared by every recipient. */
-  transientMessage: (input: EventInput) => M;
+  transient: TransientFanOut;
 }
 
 /**
  * The single path every message takes, whoever sent it (HTTP injection or replay): the
  * catalog decides durable (stored, wakes long polls) or transient (broadcast once).
  */
-export class ChannelBus<M> {
+export class ChannelBus {
   readonly store: EventStore;
   readonly polls: LongPollHub;
-  readonly transient: TransientHub<M>;
 
-  constructor(private readonly options: ChannelBusOptions<M>) {
+  constructor(private readonly options: ChannelBusOptions) {
     this.store = new EventStore({
       maxEvents: options.maxEvents,
       maxBytes: options.maxBytes,
       clock: options.clock,
     });
     this.polls = new LongPollHub(options.clock);
-    this.transient = new TransientHub<M>(options.logger);
   }
 
   get catalog(): ChannelCatalog {
@@ -57,8 +56,7 @@ export class ChannelBus<M> {
       this.polls.notify(event.channel);
       return { delivery: 'durable', event };
     }
-    const recipients = this.transient.publish(input.channel, this.options.transientMessage(input));
-    return { delivery: 'transient', recipients };
+    return { delivery: 'transient', recipients: this.options.transient.broadcast(input) };
   }
 
   close(): void {

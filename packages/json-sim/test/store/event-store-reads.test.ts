@@ -1,6 +1,13 @@
-import { EventStore, ManualClock, type StoredEvent } from '@racedata/core';
-import { AppendLog } from '../src/append-log';
+import { ManualClock } from '@racedata/core';
+import { joinEventJson } from '../../src/http/event-json';
+import { AppendLog } from '../../src/store/append-log';
+import { EventStore } from '../../src/store/event-store';
+import type { StoredEvent } from '../../src/store/types';
 import { datesOf, filter, ids, input, mulberry32, naive } from './event-store-support';
+
+/** One event's JSON as a page carries it: copied from the store's cached bytes when it holds it. */
+const jsonOf = (store: EventStore, event: StoredEvent) =>
+  joinEventJson(store, [event], '', '').toString('utf8');
 
 describe('EventStore reads: broad subscriptions, paging at scale, cached JSON', () => {
   let clock: ManualClock;
@@ -222,16 +229,16 @@ describe('EventStore reads: broad subscriptions, paging at scale, cached JSON', 
         }),
         store.append({ channel: 'C', date: '2026-01-03', trackId: 7, payload: { quote: '"\\\n\u2028' } }),
       ];
-      for (const event of events) expect(store.json(event)).toBe(JSON.stringify(event));
+      for (const event of events) expect(jsonOf(store, event)).toBe(JSON.stringify(event));
     });
 
-    test('joinJson is the UTF-8 of head, the events joined by commas, and tail', () => {
+    test('joinEventJson is the UTF-8 of head, the events joined by commas, and tail', () => {
       const events = [
         store.append(input('A')),
         store.append({ channel: 'A', date: '2026-01-03', payload: { track: 'Färjestad', horse: '🐎' } }),
         store.append(input('B', '2026-01-04', { raceNr: 1 })),
       ];
-      const joined = (list: StoredEvent[]) => store.joinJson(list, '{"events":[', ']}');
+      const joined = (list: StoredEvent[]) => joinEventJson(store, list, '{"events":[', ']}');
       const expected = (list: StoredEvent[]) =>
         Buffer.from(`{"events":[${list.map((e) => JSON.stringify(e)).join(',')}]}`, 'utf8');
       expect(joined(events).equals(expected(events))).toBe(true);
@@ -248,14 +255,14 @@ describe('EventStore reads: broad subscriptions, paging at scale, cached JSON', 
       }
       const kept = s.query(filter(['A', 'B'])).events;
       expect(ids(kept)).toEqual([19, 20, 21, 22, 23]);
-      for (const event of kept) expect(s.json(event)).toBe(JSON.stringify(event));
+      for (const event of kept) expect(jsonOf(s, event)).toBe(JSON.stringify(event));
       // An event the store no longer holds (or never held) is serialised on demand.
       const evicted = appended[0] as StoredEvent;
-      expect(s.json(evicted)).toBe(JSON.stringify(evicted));
+      expect(jsonOf(s, evicted)).toBe(JSON.stringify(evicted));
       const foreign = { ...(kept[0] as StoredEvent), payload: { other: true } };
-      expect(s.json(foreign)).toBe(JSON.stringify(foreign));
+      expect(jsonOf(s, foreign)).toBe(JSON.stringify(foreign));
       const mixed = [evicted, kept[1] as StoredEvent, foreign, kept[4] as StoredEvent];
-      expect(s.joinJson(mixed, '[', ']').toString('utf8')).toBe(JSON.stringify(mixed));
+      expect(joinEventJson(s, mixed, '[', ']').toString('utf8')).toBe(JSON.stringify(mixed));
     });
 
     test('keeps the StoredEvent shape: no extra keys, enumerable or not', () => {

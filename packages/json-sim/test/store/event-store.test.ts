@@ -1,4 +1,6 @@
-import { EventStore, ManualClock, type Clock, type StoredEvent } from '@racedata/core';
+import { ManualClock, type Clock } from '@racedata/core';
+import { EventStore } from '../../src/store/event-store';
+import type { StoredEvent } from '../../src/store/types';
 import { datesOf, filter, ids, input, ISO_MS, mulberry32, naive } from './event-store-support';
 
 describe('EventStore', () => {

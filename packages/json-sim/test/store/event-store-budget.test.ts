@@ -1,12 +1,12 @@
-import {
-  EventStore,
-  ManualClock,
-  SimError,
-  storedEventCost,
-  type Clock,
-  type StoredEvent,
-} from '@racedata/core';
+import { ManualClock, SimError, type Clock } from '@racedata/core';
+import { joinEventJson } from '../../src/http/event-json';
+import { EventStore, storedEventCost } from '../../src/store/event-store';
+import type { StoredEvent } from '../../src/store/types';
 import { filter, ids, input } from './event-store-support';
+
+/** One event's JSON as a page carries it: copied from the store's cached bytes when it holds it. */
+const jsonOf = (store: EventStore, event: StoredEvent) =>
+  joinEventJson(store, [event], '', '').toString('utf8');
 
 function deepPayload(levels: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: 1 };
@@ -22,7 +22,7 @@ function snapshot(store: EventStore, channels: string[]) {
     lastEventId: store.lastEventId,
     bytesHeld: store.bytesHeld,
     ids: ids(page.events),
-    json: store.joinJson(page.events, '[', ']').toString('utf8'),
+    json: joinEventJson(store, page.events, '[', ']').toString('utf8'),
     latest: store.latest(channels)?.eventId,
   };
 }
@@ -77,8 +77,8 @@ describe('EventStore: an append is all or nothing', () => {
     const page = store.query(filter(['A', 'B', 'C']));
     expect(ids(page.events)).toEqual([1, 2, 3]);
     // Each event's cached JSON is its own, not a neighbour's.
-    for (const e of page.events) expect(store.json(e)).toBe(JSON.stringify(e));
-    expect(JSON.parse(store.joinJson(page.events, '[', ']').toString('utf8'))).toEqual(
+    for (const e of page.events) expect(jsonOf(store, e)).toBe(JSON.stringify(e));
+    expect(JSON.parse(joinEventJson(store, page.events, '[', ']').toString('utf8'))).toEqual(
       JSON.parse(JSON.stringify(page.events)),
     );
     expect(store.query(filter(['A'])).events.map((e) => e.channel)).toEqual(['A']);

@@ -1,5 +1,7 @@
 /** Helpers shared by the EventStore tests. */
-import type { EventFilter, EventInput, EventStore, StoredEvent } from '@racedata/core';
+import type { EventInput } from '@racedata/core';
+import type { EventStore } from '../../src/store/event-store';
+import type { EventFilter, StoredEvent } from '../../src/store/types';
 
 export function mulberry32(seed: number): () => number {
   let a = seed;

@@ -1,4 +1,5 @@
-import { LegacyQueues, ManualClock, type Lease, type Logger, type User } from '@racedata/core';
+import { ManualClock, type Logger, type User } from '@racedata/core';
+import { LegacyQueues, type Lease } from '../../src/queue/legacy-queues';
 
 const user = (key: string, channels: string[] = ['RaceDay']): User => ({
   name: key,

@@ -1,6 +1,4 @@
-import type { Clock, TimerHandle } from './clock';
-import type { Logger } from './logger';
-import type { User } from './users';
+import type { Clock, Logger, TimerHandle, User } from '@racedata/core';
 
 export interface LegacyMessage {
   readonly id: number;

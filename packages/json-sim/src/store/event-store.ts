@@ -1,40 +1,8 @@
+import { coreError, type Clock, type EventInput } from '@racedata/core';
 import { AppendLog } from './append-log';
-import type { Clock } from './clock';
-import { coreError } from './errors';
 import { mergePage, scanPage } from './event-page-read';
 import { JsonBytesLog } from './json-bytes-log';
-
-/** What a publisher supplies for a durable event (interface 2.5 without the server fields). */
-export interface EventInput {
-  readonly channel: string;
-  readonly date: string;
-  readonly trackId?: number;
-  readonly raceNr?: number;
-  readonly startNr?: number;
-  readonly payload: Readonly<Record<string, unknown>>;
-}
-
-export interface StoredEvent extends EventInput {
-  readonly eventId: number;
-  readonly created_at: string;
-}
-
-export interface EventPage {
-  readonly events: StoredEvent[];
-  readonly hasMore: boolean;
-}
-
-export interface EventFilter {
-  /** Channels to consider (already cut to the caller's subscription). */
-  readonly channels: readonly string[];
-  readonly afterId: number;
-  readonly limit: number;
-  readonly startDate?: string | undefined;
-  readonly endDate?: string | undefined;
-  readonly trackId?: number | undefined;
-  readonly raceNr?: number | undefined;
-  readonly startNr?: number | undefined;
-}
+import type { EventFilter, EventPage, StoredEvent } from './types';
 
 interface ChannelIndex {
   readonly all: AppendLog<StoredEvent>;
@@ -44,7 +12,6 @@ interface ChannelIndex {
 }
 
 const byEventId = (e: StoredEvent) => e.eventId;
-const COMMA = 0x2c;
 
 /**
  * What one stored event is counted as against `maxBytes`: its UTF-8 JSON twice (the cached bytes,
@@ -152,41 +119,22 @@ export class EventStore {
     return event;
   }
 
-  /** The event's JSON text, exactly `JSON.stringify(event)` as it was when stored. */
-  json(event: StoredEvent): string {
+  /**
+   * The length in bytes of the event's cached UTF-8 JSON, or -1 when this store no longer holds
+   * the event (the caller then serialises it itself).
+   */
+  jsonByteLength(event: StoredEvent): number {
     const at = this.positionOf(event);
-    return at < 0 ? JSON.stringify(event) : this.bytes.text(at);
+    return at < 0 ? -1 : this.bytes.byteLength(at);
   }
 
   /**
-   * `head`, the events' JSON separated by commas, then `tail`, as one UTF-8 buffer: byte for byte
-   * `head + events.map((e) => JSON.stringify(e)).join(',') + tail`, copied from the cached bytes
-   * (events this store no longer holds are serialised). `head` and `tail` must be ASCII.
+   * Copies the event's cached UTF-8 JSON into `target` at `offset` and returns the bytes
+   * written: a page is assembled from bytes serialised once at append, not re-serialised per
+   * request. Only for an event jsonByteLength() found held.
    */
-  joinJson(events: readonly StoredEvent[], head: string, tail: string): Buffer {
-    const positions = new Array<number>(events.length);
-    let own: Buffer[] | undefined;
-    let size = head.length + Math.max(0, events.length - 1) + tail.length;
-    for (let i = 0; i < events.length; i++) {
-      const at = this.positionOf(events[i] as StoredEvent);
-      positions[i] = at;
-      if (at >= 0) {
-        size += this.bytes.byteLength(at);
-      } else {
-        const text = Buffer.from(JSON.stringify(events[i]), 'utf8');
-        (own ??= [])[i] = text;
-        size += text.length;
-      }
-    }
-    const out = Buffer.allocUnsafe(size);
-    let written = out.write(head, 0, 'latin1');
-    for (let i = 0; i < events.length; i++) {
-      if (i > 0) out[written++] = COMMA;
-      const at = positions[i] as number;
-      written += at >= 0 ? this.bytes.copyTo(at, out, written) : (own?.[i] as Buffer).copy(out, written);
-    }
-    out.write(tail, written, 'latin1');
-    return out;
+  copyJsonTo(event: StoredEvent, target: Buffer, offset: number): number {
+    return this.bytes.copyTo(this.positionOf(event), target, offset);
   }
 
   /** The event with the highest eventId among the channels, if any. */

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle } from '@racedata/core';
 
 export type WaitOutcome = 'notified' | 'timeout' | 'closed' | 'aborted';
 

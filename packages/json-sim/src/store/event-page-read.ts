@@ -1,5 +1,5 @@
 import type { AppendLog } from './append-log';
-import type { EventFilter, EventPage, StoredEvent } from './event-store';
+import type { EventFilter, EventPage, StoredEvent } from './types';
 
 interface Cursor {
   readonly log: AppendLog<StoredEvent>;

@@ -1,4 +1,4 @@
-import { AppendLog } from '../src/append-log';
+import { AppendLog } from '../../src/store/append-log';
 
 interface Item {
   id: number;

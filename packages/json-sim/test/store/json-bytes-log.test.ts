@@ -1,4 +1,4 @@
-import { JsonBytesLog } from '../src/json-bytes-log';
+import { JsonBytesLog } from '../../src/store/json-bytes-log';
 
 /** The log's slabs, to check they are released; there is no public view of them. */
 const slabsOf = (log: JsonBytesLog) => (log as unknown as { slabs: Buffer[] }).slabs;

@@ -1,4 +1,5 @@
-import { LongPollHub, ManualClock, type PollWaiter, type WaitOutcome } from '@racedata/core';
+import { ManualClock } from '@racedata/core';
+import { LongPollHub, type PollWaiter, type WaitOutcome } from '../../src/store/long-poll';
 
 /** Records when a promise settles without awaiting it, so tests can check it is still pending. */
 function track<T>(promise: Promise<T>): {
