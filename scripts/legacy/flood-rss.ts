@@ -4,11 +4,16 @@
  *
  *   npm run build && npx tsx scripts/legacy/flood-rss.ts [posts] [concurrency] [legacyQueueMaxBytes]
  */
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { createLegacySimulator, type LegacySimulatorProbe } from '@racedata/legacy-sim';
 
 async function main(): Promise<void> {
   const [posts = 800, concurrency = 8, maxBytes] = process.argv.slice(2).map(Number);
-  const sim = createLegacySimulator(maxBytes ? { legacyQueueMaxBytes: maxBytes } : {});
+  let probe: LegacySimulatorProbe | undefined;
+  const sim = createLegacySimulator(maxBytes ? { legacyQueueMaxBytes: maxBytes } : {}, {
+    probe: (p) => (probe = p),
+  });
+  if (!probe) throw new Error('the simulator handed out no probe');
+  const { queues } = probe;
   const { port } = await sim.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}/customerapi/channel/id/Durable`;
   // Just under the default MAX_BODY_BYTES (1 MiB); each body differs so nothing can be shared.
@@ -41,9 +46,9 @@ async function main(): Promise<void> {
       statuses: Object.fromEntries(statuses),
       peakRssMb: mb(peak),
       endRssMb: mb(process.memoryUsage().rss),
-      queued: sim.queues.totalDepth,
-      queuedMb: 'queuedBytes' in sim.queues ? mb(sim.queues.queuedBytes) : undefined,
-      dropped: sim.queues.droppedCount,
+      queued: queues.totalDepth,
+      queuedMb: mb(queues.queuedBytes),
+      dropped: queues.droppedCount,
       seconds: (Date.now() - started) / 1000,
     }),
   );

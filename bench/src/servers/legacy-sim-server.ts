@@ -1,4 +1,4 @@
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { createLegacySimulator, type LegacySimulatorProbe } from '@racedata/legacy-sim';
 import { LEGACY_USERS, UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { legacyXml } from '../lib/payloads';
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       channels: '*' as const,
     })),
   ];
+  let probe: LegacySimulatorProbe | undefined;
   const sim = createLegacySimulator(
     {
       host: '127.0.0.1',
@@ -31,12 +32,19 @@ async function main(): Promise<void> {
       wsPingIntervalMs: 3_600_000,
       ...overrides,
     },
-    { catalog, users: UserTable.fromJSON(specs, catalog, 'bench users') },
+    {
+      catalog,
+      users: UserTable.fromJSON(specs, catalog, 'bench users'),
+      // The counts and the in-process preload go through the factory's test-and-bench probe.
+      probe: (p) => (probe = p),
+    },
   );
+  if (!probe) throw new Error('the simulator handed out no probe');
+  const { publish, queues } = probe;
   // Held listens, counted around the queue's take() (the simulator keeps no such count).
   let held = 0;
-  const take = sim.queues.take.bind(sim.queues);
-  sim.queues.take = (user, options) => {
+  const take = queues.take.bind(queues);
+  queues.take = (user, options) => {
     held++;
     const lease = take(user, options);
     void lease.then(() => held--);
@@ -49,11 +57,11 @@ async function main(): Promise<void> {
       const count = Number(args.count);
       const started = performance.now();
       for (let i = 1; i <= count; i++) {
-        sim.publish({ channel: 'id', delivery: 'durable', payloadKey: `bench-${i}`, xml: legacyXml(i) });
+        publish({ channel: 'id', delivery: 'durable', payloadKey: `bench-${i}`, xml: legacyXml(i) });
       }
-      return { queued: sim.queues.totalDepth, ms: performance.now() - started };
+      return { queued: queues.totalDepth, ms: performance.now() - started };
     },
-    memory: () => ({ ...measuredMemory(), queued: sim.queues.totalDepth }),
+    memory: () => ({ ...measuredMemory(), queued: queues.totalDepth }),
     waiting: () => held,
     close: async () => {
       await sim.close();

@@ -3,6 +3,7 @@ import {
   createLogger,
   type ChannelCatalog,
   type Logger,
+  type Simulator,
   type SimulatorKind,
   type SimulatorSettings,
   type UserTable,
@@ -25,15 +26,10 @@ interface Running {
   close(): Promise<void>;
 }
 
-interface Startable {
-  listen(port?: number, host?: string): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-
 async function create(
   plan: SimulatorPlan,
   deps: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
-): Promise<Startable> {
+): Promise<Simulator> {
   if (plan.kind === 'json') {
     const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger);
     return createJsonSimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
@@ -68,7 +64,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
   });
 
   // Everything that can fail on bad input (files, recordings) happens before anything listens.
-  const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables']; sim: Startable }> =
+  const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables']; sim: Simulator }> =
     [];
   for (const { plan, tables } of prepared) {
     const sim = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables });

@@ -13,3 +13,4 @@ export * from './credentials';
 export * from './server/index';
 export * from './replay/index';
 export * from './simulator-basics';
+export * from './simulator';

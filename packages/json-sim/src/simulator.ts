@@ -1,45 +1,23 @@
-import type { Express } from 'express';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import {
   UpgradeRouter,
   createHttpLifecycle,
   createInProcessReplay,
   simulatorBasics,
-  type ChannelCatalog,
-  type EventInput,
   type RecordedJsonMessage,
-  type Replayer,
+  type Simulator,
   type SimulatorBasicsDeps,
   type SimulatorSettings,
-  type UserTable,
 } from '@racedata/core';
-import { ChannelBus, type PublishResult } from './channel-bus';
+import { ChannelBus } from './channel-bus';
 import { createJsonHttp } from './http/app';
+import type { JsonSimulatorProbe } from './probe';
 import { EventStream } from './ws/event-stream';
 
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedJsonMessage[];
-}
-
-export interface JsonSimulator {
-  readonly app: Express;
-  readonly server: Server;
-  readonly settings: SimulatorSettings;
-  readonly catalog: ChannelCatalog;
-  readonly users: UserTable;
-  readonly bus: ChannelBus;
-  readonly stream: EventStream;
-  /** The in-process replay, when AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY and recordings are given. */
-  readonly replay: Replayer | undefined;
-  /** The path every injected or replayed message takes. */
-  publish(input: EventInput): PublishResult;
-  listen(port?: number, host?: string): Promise<AddressInfo>;
-  /** Answers held polls (204), closes WebSockets, stops timers; resolves when all is closed. */
-  close(): Promise<void>;
-  /** Runs on close(), before the server stops (replay timers and the like). */
-  onClose(task: () => void | Promise<void>): void;
+  /** Tests and the benchmark only: receives in-process access to the simulator once built. */
+  probe?: (probe: JsonSimulatorProbe) => void;
 }
 
 export const EVENT_STREAM_PATH = '/customerapi/event-stream';
@@ -47,7 +25,7 @@ export const EVENT_STREAM_PATH = '/customerapi/event-stream';
 export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
-): JsonSimulator {
+): Simulator {
   const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('json', settingsInput, deps);
   const stream = new EventStream({ tokens, clock, logger, settings });
   const bus = new ChannelBus({
@@ -79,17 +57,19 @@ export function createJsonSimulator(
       await stream.close();
     },
   });
+  deps.probe?.({
+    publish: (input) => bus.publish(input),
+    store: bus.store,
+    polls: bus.polls,
+    get streamSessions() {
+      return stream.subscriberCount;
+    },
+    replay,
+  });
 
   return {
     app,
     server: lifecycle.server,
-    settings,
-    catalog,
-    users,
-    bus,
-    stream,
-    replay,
-    publish: (input) => bus.publish(input),
     listen: async (port = settings.port, host = settings.host) => {
       const address = await lifecycle.listen(port, host);
       replay?.start();

@@ -55,7 +55,7 @@ describe('POST /customerapi/authenticate/subscription', () => {
   it('issues a token that is accepted on /customerapi/events', async () => {
     const res = await postJson(s.base, AUTH_PATH, { key: 'testuser', secret: 'testpassword' });
     const header = res.headers.get('authorization') as string;
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
     const events = await get(s.base, EVENTS_PATH, undefined, { authorization: header });
     expect(events.status).toBe(200);
     expect(events.body.data?.events.map((e) => e.eventId)).toEqual([1]);

@@ -1,5 +1,5 @@
 import { ManualClock, type EventInput, type RecordedJsonMessage } from '@racedata/core';
-import { createJsonSimulator, type JsonSimulator } from '@racedata/json-sim';
+import type { JsonSimulatorProbe } from '@racedata/json-sim';
 import {
   ALL_TOKEN,
   DEFAULT_TOKEN,
@@ -7,11 +7,11 @@ import {
   FAST_SETTINGS,
   FILTERED_PATH,
   closeAll,
+  createProbed,
   connectAuthenticated,
   get,
   postMessage,
   startSim,
-  track,
   waitFor,
 } from './helpers';
 
@@ -59,8 +59,8 @@ async function replaying(settings: { autoReplayIntervalMs?: number; initialDelay
   return { clock, s };
 }
 
-function storedSeqs(sim: JsonSimulator): number[] {
-  return sim.bus.store
+function storedSeqs(probe: JsonSimulatorProbe): number[] {
+  return probe.store
     .query({ channels: ['RaceDayTrot', 'ResultGallop'], afterId: 0, limit: 1000 })
     .events.map((e) => (e.payload as { seq: number }).seq);
 }
@@ -68,45 +68,43 @@ function storedSeqs(sim: JsonSimulator): number[] {
 describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
   it('is off without an interval or without recordings', async () => {
     const noInterval = await startSim({}, { recordings: RECORDINGS });
-    expect(noInterval.sim.replay).toBeUndefined();
+    expect(noInterval.probe.replay).toBeUndefined();
     const noRecordings = await startSim({ autoReplayIntervalMs: 50 }, { recordings: [] });
-    expect(noRecordings.sim.replay).toBeUndefined();
+    expect(noRecordings.probe.replay).toBeUndefined();
   });
 
   it('starts only once the simulator listens', async () => {
     const clock = new ManualClock();
-    const sim = track(
-      createJsonSimulator(
-        { ...FAST_SETTINGS, autoReplayIntervalMs: INTERVAL },
-        { clock, recordings: RECORDINGS },
-      ),
+    const { sim, probe } = createProbed(
+      { ...FAST_SETTINGS, autoReplayIntervalMs: INTERVAL },
+      { clock, recordings: RECORDINGS },
     );
-    expect(sim.replay).toBeDefined();
+    expect(probe.replay).toBeDefined();
     clock.advance(10 * INTERVAL);
-    expect(sim.bus.store.size).toBe(0);
+    expect(probe.store.size).toBe(0);
     await sim.listen(0, '127.0.0.1');
     clock.advance(INTERVAL);
-    expect(sim.bus.store.size).toBe(1);
+    expect(probe.store.size).toBe(1);
   });
 
   it('publishes one message per interval, the first after one interval, and loops', async () => {
     const { clock, s } = await replaying();
     clock.advance(INTERVAL - 1);
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
     clock.advance(1);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
     clock.advance(INTERVAL - 1);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
     clock.advance(1); // the transient one: not stored
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
     clock.advance(INTERVAL); // ResultGallop
-    expect(s.sim.bus.store.size).toBe(2);
+    expect(s.probe.store.size).toBe(2);
     clock.advance(INTERVAL); // loops to the first again
-    expect(s.sim.bus.store.size).toBe(3);
+    expect(s.probe.store.size).toBe(3);
     clock.advance(3 * INTERVAL);
-    expect(s.sim.bus.store.size).toBe(5);
-    expect(storedSeqs(s.sim)).toEqual([1, 3, 1, 3, 1]);
-    expect(s.sim.replay?.stats()).toMatchObject({ sent: 7, failed: 0, loops: 2, total: 3 });
+    expect(s.probe.store.size).toBe(5);
+    expect(storedSeqs(s.probe)).toEqual([1, 3, 1, 3, 1]);
+    expect(s.probe.replay?.stats()).toMatchObject({ sent: 7, failed: 0, loops: 2, total: 3 });
 
     const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
     expect(res.body.data?.events.map((e) => e.eventId)).toEqual([1, 2, 3, 4, 5]);
@@ -117,20 +115,20 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
   it('waits INITIAL_DELAY before the first message, then the interval', async () => {
     const { clock, s } = await replaying({ initialDelayMs: 250 });
     clock.advance(249);
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
     clock.advance(1);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
     clock.advance(INTERVAL); // transient
     clock.advance(INTERVAL - 1);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
     clock.advance(1);
-    expect(s.sim.bus.store.size).toBe(2);
+    expect(s.probe.store.size).toBe(2);
   });
 
   it('with INITIAL_DELAY 0 sends the first message at once', async () => {
     const { clock, s } = await replaying({ initialDelayMs: 0 });
     clock.advance(0);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
   });
 
   it('sends transient recordings to WebSocket subscribers as Data', async () => {
@@ -144,7 +142,7 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
       trackId: 5,
       payload: { seq: 2 },
     });
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
   });
 
   it('keeps every other endpoint working while it runs', async () => {
@@ -176,8 +174,8 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
     clock.advance(INTERVAL);
     await s.sim.close();
     clock.advance(10 * INTERVAL);
-    expect(s.sim.bus.store.size).toBe(1);
-    expect(s.sim.replay?.stats().sent).toBe(1);
+    expect(s.probe.store.size).toBe(1);
+    expect(s.probe.replay?.stats().sent).toBe(1);
   });
 
   it('runs on real timers and wakes held long polls', async () => {
@@ -186,11 +184,11 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
       { recordings: RECORDINGS },
     );
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held before the first replay');
-    expect(s.sim.bus.store.size).toBe(0);
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held before the first replay');
+    expect(s.probe.store.size).toBe(0);
     const res = await poll;
     expect(res.status).toBe(200);
     expect(res.body.data?.events[0]?.payload).toEqual({ seq: 1 });
-    await waitFor(() => s.sim.bus.store.size >= 3, 'three replayed events');
+    await waitFor(() => s.probe.store.size >= 3, 'three replayed events');
   });
 });

@@ -66,7 +66,7 @@ describe('conditional and range headers on the read endpoints', () => {
 
   beforeEach(async () => {
     s = await startSim();
-    for (let i = 0; i < 3; i++) s.sim.publish(event('RaceDayTrot', { payload: { i } }));
+    for (let i = 0; i < 3; i++) s.probe.publish(event('RaceDayTrot', { payload: { i } }));
   });
 
   test.each(CONDITIONAL)('%s: 200 with the full page on every path', async (_name, headers) => {
@@ -85,8 +85,8 @@ describe('conditional and range headers on the read endpoints', () => {
 
   it('a conditional request on a held long poll gets the new event as a full 200', async () => {
     const held = rawGet(s, `${EVENTS_PATH}?lastEventId=3`, { 'if-none-match': '*', range: 'bytes=0-1' });
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
-    s.sim.publish(event('RaceDayTrot', { payload: { late: true } }));
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
+    s.probe.publish(event('RaceDayTrot', { payload: { late: true } }));
     const res = await held;
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ data: { numberOfEvents: 1, events: [{ eventId: 4 }] } });

@@ -142,7 +142,7 @@ describe('deep JSON bodies', () => {
   it('a deep payload published in-process (replay, embedders) throws and leaves the store whole', async () => {
     let payload: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 20_000; i++) payload = { a: payload };
-    expect(() => s.sim.publish({ channel: 'RaceDayTrot', date: '2026-11-22', payload })).toThrow();
+    expect(() => s.probe.publish({ channel: 'RaceDayTrot', date: '2026-11-22', payload })).toThrow();
     await expectConsistentStore(1);
   });
 });

@@ -15,7 +15,7 @@ let s: Started;
 
 beforeEach(async () => {
   s = await startSim();
-  s.sim.publish(event('RaceDayTrot'));
+  s.probe.publish(event('RaceDayTrot'));
 });
 
 afterEach(closeAll);
@@ -76,7 +76,7 @@ describe('routing', () => {
       });
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ status: 'fail' });
-      expect(s.sim.bus.store.size).toBe(1);
+      expect(s.probe.store.size).toBe(1);
     });
   });
 

@@ -59,7 +59,7 @@ describe('event stream against abusive clients', () => {
     const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
     for (let i = 0; i < 1000; i++) client.send(i % 2 === 0 ? `junk ${i}` : Buffer.from([0, 255, i % 256]));
     expect(await roundTrip(client)).toBe('pong');
-    s.sim.publish(event('TimeToStartTrot', { payload: { still: 'here' } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { still: 'here' } }));
     expect((await client.next('Data')).data?.payload).toEqual({ still: 'here' });
   });
 
@@ -99,7 +99,7 @@ describe('event stream against abusive clients', () => {
             const { code } = await client.closed;
             expect([1007, 1008]).toContain(code);
           } else {
-            s.sim.publish(event('TimeToStartTrot', { payload: { ok: 1 } }));
+            s.probe.publish(event('TimeToStartTrot', { payload: { ok: 1 } }));
             expect((await client.next('Data')).data?.payload).toEqual({ ok: 1 });
           }
           client.terminate();
@@ -110,7 +110,7 @@ describe('event stream against abusive clients', () => {
     );
     expect((await fetch(`${s.base}/health`)).status).toBe(200);
     const fresh = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    s.sim.publish(event('TimeToStartTrot', { payload: { fresh: true } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { fresh: true } }));
     expect((await fresh.next('Data')).data?.payload).toEqual({ fresh: true });
   });
 });

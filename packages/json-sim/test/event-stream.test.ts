@@ -68,7 +68,7 @@ describe('event stream: connecting and authenticating', () => {
     expect(Object.keys(reply).sort()).toEqual(['id', 'message', 'timestamp', 'type']);
 
     // Authenticated for real: it now receives Data of its subscription.
-    s.sim.publish(event('TimeToStartTrot', { payload: { ok: true } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { ok: true } }));
     expect((await client.next()).data?.payload).toEqual({ ok: true });
   });
 
@@ -117,7 +117,7 @@ describe('event stream: connecting and authenticating', () => {
     const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
     client.send('not-a-token');
     client.send(Buffer.from([0, 1, 2, 3]));
-    s.sim.publish(event('SplitTimesTrot', { payload: { still: 'here' } }));
+    s.probe.publish(event('SplitTimesTrot', { payload: { still: 'here' } }));
     expect((await client.next()).data?.payload).toEqual({ still: 'here' });
   });
 
@@ -128,7 +128,7 @@ describe('event stream: connecting and authenticating', () => {
     bad.send('wrong');
     expect((await bad.next()).type).toBe('AuthenticationError');
     expect((await bad.closed).code).toBe(1008);
-    s.sim.publish(event('TimeToStartGallop'));
+    s.probe.publish(event('TimeToStartGallop'));
     expect((await good.next()).type).toBe('Data');
   });
 });
@@ -169,10 +169,10 @@ describe('event stream: Data', () => {
   it('is sent for subscribed transient channels only: alluser gets gallop, the default user does not', async () => {
     const dflt = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
     const all = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    s.sim.publish(event('TimeToStartGallop', { payload: { n: 1 } }));
-    s.sim.publish(event('SplitTimesGallop', { payload: { n: 2 } }));
-    s.sim.publish(event('TimeToDefTrot', { payload: { n: 3 } })); // not in the default subscription
-    s.sim.publish(event('TimeToStartTrot', { payload: { n: 4 } }));
+    s.probe.publish(event('TimeToStartGallop', { payload: { n: 1 } }));
+    s.probe.publish(event('SplitTimesGallop', { payload: { n: 2 } }));
+    s.probe.publish(event('TimeToDefTrot', { payload: { n: 3 } })); // not in the default subscription
+    s.probe.publish(event('TimeToStartTrot', { payload: { n: 4 } }));
 
     for (const n of [1, 2, 3, 4]) expect((await all.next()).data?.payload).toEqual({ n });
     expect((await dflt.next()).data?.payload).toEqual({ n: 4 });
@@ -180,9 +180,9 @@ describe('event stream: Data', () => {
 
   it('never carries durable messages', async () => {
     const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    s.sim.publish(event('RaceDayTrot', { payload: { durable: true } }));
-    s.sim.publish(event('ResultGallop', { payload: { durable: true } }));
-    s.sim.publish(event('TimeToStartTrot', { payload: { marker: true } }));
+    s.probe.publish(event('RaceDayTrot', { payload: { durable: true } }));
+    s.probe.publish(event('ResultGallop', { payload: { durable: true } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { marker: true } }));
     const next = await client.next();
     expect(next.data).toMatchObject({ channel: 'TimeToStartTrot', payload: { marker: true } });
   });
@@ -197,26 +197,26 @@ describe('event stream: Data', () => {
     });
     expect(before.body.data).toEqual({ delivery: 'transient', recipients: 0 });
     await client.authenticate(DEFAULT_TOKEN);
-    s.sim.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
     expect((await client.next()).data?.payload).toEqual({ n: 2 });
     expect(client.received.filter((m) => m.type === 'Data')).toHaveLength(1);
   });
 
   it('replays nothing after a reconnect', async () => {
     const first = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    s.sim.publish(event('TimeToStartTrot', { payload: { n: 1 } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { n: 1 } }));
     expect((await first.next()).data?.payload).toEqual({ n: 1 });
     first.ws.close();
     await first.closed;
     const again = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    s.sim.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
     expect((await again.next()).data?.payload).toEqual({ n: 2 });
     expect(again.received.filter((m) => m.type === 'Data')).toHaveLength(1);
   });
 
   it('gives every message type, an ISO timestamp and a unique UUID', async () => {
     const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    for (let i = 0; i < 5; i++) s.sim.publish(event('TimeToStartGallop', { payload: { i } }));
+    for (let i = 0; i < 5; i++) s.probe.publish(event('TimeToStartGallop', { payload: { i } }));
     for (let i = 0; i < 5; i++) await client.next('Data');
     await client.next('Ping');
     const types = new Set(client.received.map((m) => m.type));
@@ -264,7 +264,7 @@ describe('event stream: hostile and slow clients', () => {
     expect((await junk.closed).code).toBe(1008);
 
     const good = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    s.sim.publish(event('TimeToStartTrot'));
+    s.probe.publish(event('TimeToStartTrot'));
     expect((await good.next()).type).toBe('Data');
   });
 
@@ -278,7 +278,7 @@ describe('event stream: hostile and slow clients', () => {
     expect(huge.received.some((m) => m.type === 'Authenticated')).toBe(false);
 
     const good = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    s.sim.publish(event('TimeToStartGallop'));
+    s.probe.publish(event('TimeToStartGallop'));
     expect((await good.next()).type).toBe('Data');
     expect((await get(s.base, '/health')).status).toBe(200);
   });
@@ -287,15 +287,15 @@ describe('event stream: hostile and slow clients', () => {
     const s = await startSim({ wsMaxBufferedBytes: 1, wsPingIntervalMs: 60_000 });
     const healthy = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
     const slow = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    expect(s.sim.stream.subscriberCount).toBe(2);
+    expect(s.probe.streamSessions).toBe(2);
     slow.ws.pause();
 
     // Large gallop messages reach only the slow (all-channels) client, which reads nothing.
     const blob = 'g'.repeat(512 * 1024);
     let published = 0;
-    while (s.sim.stream.subscriberCount === 2) {
+    while (s.probe.streamSessions === 2) {
       if (published >= 400) throw new Error('slow client was never dropped');
-      s.sim.publish(event('TimeToStartGallop', { payload: { blob } }));
+      s.probe.publish(event('TimeToStartGallop', { payload: { blob } }));
       published++;
       await tick();
     }
@@ -304,11 +304,11 @@ describe('event stream: hostile and slow clients', () => {
     slow.ws.resume();
     expect((await slow.closed).code).toBe(1006);
 
-    s.sim.publish(event('TimeToStartTrot', { payload: { after: true } }));
+    s.probe.publish(event('TimeToStartTrot', { payload: { after: true } }));
     expect((await healthy.next()).data?.payload).toEqual({ after: true });
     const fresh = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    s.sim.publish(event('TimeToStartGallop', { payload: { small: true } }));
+    s.probe.publish(event('TimeToStartGallop', { payload: { small: true } }));
     expect((await fresh.next()).data?.payload).toEqual({ small: true });
-    await waitFor(() => s.sim.stream.subscriberCount === 2, 'two subscribers again');
+    await waitFor(() => s.probe.streamSessions === 2, 'two subscribers again');
   });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   s = await startSim({ longPollTimeoutMs: 300 });
   for (let i = 0; i < TOTAL; i++) {
     const channel = DURABLE[i % DURABLE.length] as string;
-    const result = s.sim.publish({
+    const result = s.probe.publish({
       channel,
       date: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`,
       trackId: i % 13,

@@ -34,7 +34,7 @@ describe('GET /customerapi/events: authentication', () => {
   let s: Started;
   beforeEach(async () => {
     s = await startSim();
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
   });
 
   it.each([
@@ -72,7 +72,7 @@ describe('GET /customerapi/events: parameter validation', () => {
   let s: Started;
   beforeEach(async () => {
     s = await startSim();
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
   });
 
   it.each([
@@ -108,10 +108,10 @@ describe('GET /customerapi/events: without lastEventId', () => {
   });
 
   it('returns exactly one event, the latest of the subscription, not a newer unsubscribed one', async () => {
-    s.sim.publish(event('RaceDayTrot', { payload: { n: 1 } }));
-    s.sim.publish(event('ResultTrot', { payload: { n: 2 } }));
-    s.sim.publish(event('ScratchingsTrot', { payload: { n: 3 } })); // not in the default subscription
-    s.sim.publish(event('TimeToStartTrot', { payload: { n: 4 } })); // transient: never stored
+    s.probe.publish(event('RaceDayTrot', { payload: { n: 1 } }));
+    s.probe.publish(event('ResultTrot', { payload: { n: 2 } }));
+    s.probe.publish(event('ScratchingsTrot', { payload: { n: 3 } })); // not in the default subscription
+    s.probe.publish(event('TimeToStartTrot', { payload: { n: 4 } })); // transient: never stored
 
     const dflt = await get(s.base, EVENTS_PATH, DEFAULT_TOKEN);
     expectPage(dflt, [2], false);
@@ -123,17 +123,17 @@ describe('GET /customerapi/events: without lastEventId', () => {
   });
 
   it('ignores limit (always one event)', async () => {
-    for (let i = 0; i < 5; i++) s.sim.publish(event('RaceDayTrot', { payload: { n: i } }));
+    for (let i = 0; i < 5; i++) s.probe.publish(event('RaceDayTrot', { payload: { n: i } }));
     expectPage(await get(s.base, `${EVENTS_PATH}?limit=3`, DEFAULT_TOKEN), [5], false);
     expectPage(await get(s.base, `${EVENTS_PATH}?limit=0`, DEFAULT_TOKEN), [5], false);
   });
 
   it('holds the request when the subscription has no event yet, then answers with the new one', async () => {
     const s2 = await startSim({ longPollTimeoutMs: 5000 });
-    s2.sim.publish(event('ScratchingsGallop')); // outside the default subscription
+    s2.probe.publish(event('ScratchingsGallop')); // outside the default subscription
     const poll = get(s2.base, EVENTS_PATH, DEFAULT_TOKEN);
-    await waitFor(() => s2.sim.bus.polls.size === 1, 'the poll to be held');
-    s2.sim.publish(event('StartListTrot', { payload: { fresh: true } }));
+    await waitFor(() => s2.probe.polls.size === 1, 'the poll to be held');
+    s2.probe.publish(event('StartListTrot', { payload: { fresh: true } }));
     const res = await poll;
     expectPage(res, [2], false);
     expect(res.body.data?.events[0]?.payload).toEqual({ fresh: true });
@@ -155,9 +155,9 @@ describe('GET /customerapi/events: with lastEventId', () => {
   });
 
   it('lastEventId=0 returns back-dated events of the subscription, oldest first, with all fields', async () => {
-    s.sim.publish(event('RaceDayTrot', { date: '2019-03-01', trackId: 5, raceNr: 2, startNr: 7 }));
-    s.sim.publish(event('StartListGallop', { date: '2019-03-02' })); // not subscribed
-    s.sim.publish(event('ResultTrot', { date: '2020-12-31', payload: { winner: 3 } }));
+    s.probe.publish(event('RaceDayTrot', { date: '2019-03-01', trackId: 5, raceNr: 2, startNr: 7 }));
+    s.probe.publish(event('StartListGallop', { date: '2019-03-02' })); // not subscribed
+    s.probe.publish(event('ResultTrot', { date: '2020-12-31', payload: { winner: 3 } }));
     const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
     expectPage(res, [1, 3], false);
     const [first, second] = res.body.data?.events ?? [];
@@ -182,13 +182,13 @@ describe('GET /customerapi/events: with lastEventId', () => {
   });
 
   it('returns only the events after a previously received eventId', async () => {
-    for (let i = 0; i < 4; i++) s.sim.publish(event('RaceDayTrot'));
+    for (let i = 0; i < 4; i++) s.probe.publish(event('RaceDayTrot'));
     expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=2`, DEFAULT_TOKEN), [3, 4], false);
   });
 
   describe('limit and hasMore (default 3, max 5)', () => {
     beforeEach(() => {
-      for (let i = 0; i < 7; i++) s.sim.publish(event('RaceDayTrot', { payload: { i } }));
+      for (let i = 0; i < 7; i++) s.probe.publish(event('RaceDayTrot', { payload: { i } }));
     });
 
     it('limit cuts the page and hasMore says more exist', async () => {
@@ -221,8 +221,8 @@ describe('GET /customerapi/events: with lastEventId', () => {
     });
 
     it('hasMore ignores events outside the subscription', async () => {
-      s.sim.publish(event('ScratchingsTrot'));
-      s.sim.publish(event('ResultGallop'));
+      s.probe.publish(event('ScratchingsTrot'));
+      s.probe.publish(event('ResultGallop'));
       expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=2`, DEFAULT_TOKEN), [6, 7], false);
       expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=2`, ALL_TOKEN), [6, 7], true);
     });
@@ -232,25 +232,25 @@ describe('GET /customerapi/events: with lastEventId', () => {
 describe('GET /customerapi/events: long polling', () => {
   it('answers a held poll as soon as a durable message of the subscription arrives', async () => {
     const s = await startSim({ longPollTimeoutMs: 10_000 });
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=1`, DEFAULT_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     expect(await settledWithin(poll, 50)).toBe(PENDING);
     const published = Date.now();
-    s.sim.publish(event('ResultTrot', { payload: { woke: true } }));
+    s.probe.publish(event('ResultTrot', { payload: { woke: true } }));
     const res = await poll;
     expect(Date.now() - published).toBeLessThan(2000);
     expectPage(res, [2], false);
     expect(res.body.data?.events[0]?.payload).toEqual({ woke: true });
-    expect(s.sim.bus.polls.size).toBe(0);
+    expect(s.probe.polls.size).toBe(0);
   });
 
   it('wakes every held poll of a subscribed user, not the ones that do not subscribe', async () => {
     const s = await startSim({ longPollTimeoutMs: 400 });
     const dflt = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
     const all = get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 2, 'both polls to be held');
-    s.sim.publish(event('ResultGallop'));
+    await waitFor(() => s.probe.polls.size === 2, 'both polls to be held');
+    s.probe.publish(event('ResultGallop'));
     expectPage(await all, [1], false);
     expect(await settledWithin(dflt, 50)).toBe(PENDING);
     expect((await dflt).status).toBe(204);
@@ -258,12 +258,12 @@ describe('GET /customerapi/events: long polling', () => {
 
   it('a durable message outside the subscription neither appears nor wakes the poll', async () => {
     const s = await startSim({ longPollTimeoutMs: 400 });
-    const waits = jest.spyOn(s.sim.bus.polls, 'hold');
+    const waits = jest.spyOn(s.probe.polls, 'hold');
     const started = Date.now();
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
-    s.sim.publish(event('ScratchingsTrot'));
-    s.sim.publish(event('StartListGallop'));
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
+    s.probe.publish(event('ScratchingsTrot'));
+    s.probe.publish(event('StartListGallop'));
     expect(await settledWithin(poll, 100)).toBe(PENDING);
     const res = await poll;
     expect(res.status).toBe(204);
@@ -272,28 +272,28 @@ describe('GET /customerapi/events: long polling', () => {
     expect(waits).toHaveBeenCalledTimes(1);
 
     // Still invisible afterwards: the next subscribed event comes alone.
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
     expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN), [3], false);
   });
 
   it('transient messages never wake a poll, even on subscribed channels', async () => {
     const s = await startSim({ longPollTimeoutMs: 400 });
-    const waits = jest.spyOn(s.sim.bus.polls, 'hold');
+    const waits = jest.spyOn(s.probe.polls, 'hold');
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
-    s.sim.publish(event('TimeToStartTrot'));
-    s.sim.publish(event('Last500MetersTrot'));
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
+    s.probe.publish(event('TimeToStartTrot'));
+    s.probe.publish(event('Last500MetersTrot'));
     expect(await settledWithin(poll, 100)).toBe(PENDING);
     expect((await poll).status).toBe(204);
     expect(waits).toHaveBeenCalledTimes(1);
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
   });
 
   it('keeps holding when a wake-up brings nothing after a lastEventId ahead of the log', async () => {
     const s = await startSim({ longPollTimeoutMs: 400 });
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=5`, DEFAULT_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
-    s.sim.publish(event('RaceDayTrot')); // eventId 1: not after 5
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
+    s.probe.publish(event('RaceDayTrot')); // eventId 1: not after 5
     expect(await settledWithin(poll, 100)).toBe(PENDING);
     expect((await poll).status).toBe(204);
   });
@@ -305,20 +305,20 @@ describe('GET /customerapi/events: long polling', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(s.sim.bus.polls.size).toBe(0);
+    expect(s.probe.polls.size).toBe(0);
   });
 
   it('a held poll whose client aborts leaves nothing behind', async () => {
     const s = await startSim({ longPollTimeoutMs: 10_000 });
     const controller = new AbortController();
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN, { signal: controller.signal });
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     controller.abort();
     await expect(poll).rejects.toThrow();
-    await waitFor(() => s.sim.bus.polls.size === 0, 'the aborted poll to be dropped', 2000);
+    await waitFor(() => s.probe.polls.size === 0, 'the aborted poll to be dropped', 2000);
 
     // The simulator still answers the next poller normally.
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
     expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN), [1], false);
   });
 });

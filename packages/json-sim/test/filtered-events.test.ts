@@ -29,8 +29,8 @@ const DATA: EventInput[] = [
 beforeEach(async () => {
   // A long poll timeout far above the test's expectations proves nothing is ever held here.
   s = await startSim({ longPollTimeoutMs: 10_000, eventsDefaultLimit: 4, eventsMaxLimit: 8 });
-  for (const input of DATA) s.sim.publish(input);
-  s.sim.publish({ channel: 'TimeToStartTrot', date: '2026-01-05', trackId: 5, payload: {} }); // transient
+  for (const input of DATA) s.probe.publish(input);
+  s.probe.publish({ channel: 'TimeToStartTrot', date: '2026-01-05', trackId: 5, payload: {} }); // transient
 });
 
 afterEach(closeAll);
@@ -209,7 +209,7 @@ describe('GET /customerapi/filtered-events: filtering', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(s.sim.bus.polls.size).toBe(0);
+    expect(s.probe.polls.size).toBe(0);
   });
 
   it('never returns events outside the subscription, whatever the filters', async () => {

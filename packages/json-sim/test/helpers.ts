@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { EventInput, SimulatorSettings } from '@racedata/core';
+import type { EventInput, Simulator, SimulatorSettings } from '@racedata/core';
 import {
   createJsonSimulator,
-  type JsonSimulator,
   type JsonSimulatorDeps,
+  type JsonSimulatorProbe,
   type StoredEvent,
 } from '@racedata/json-sim';
 
@@ -29,7 +29,9 @@ export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Started {
-  sim: JsonSimulator;
+  sim: Simulator;
+  /** In-process access (publish, store, held polls) through the factory's test-only probe. */
+  probe: JsonSimulatorProbe;
   address: AddressInfo;
   /** http://127.0.0.1:<port> */
   base: string;
@@ -37,7 +39,7 @@ export interface Started {
   wsUrl: string;
 }
 
-const running = new Set<JsonSimulator>();
+const running = new Set<Simulator>();
 const sockets = new Set<WsClient>();
 
 /** Starts a simulator on an ephemeral port; closeAll() (in afterEach) stops it. */
@@ -45,15 +47,33 @@ export async function startSim(
   settings: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Promise<Started> {
-  const sim = createJsonSimulator({ ...FAST_SETTINGS, ...settings }, deps);
+  const { sim, probe } = createProbed({ ...FAST_SETTINGS, ...settings }, deps);
   running.add(sim);
   const address = await sim.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${address.port}`;
-  return { sim, address, base, wsUrl: `ws://127.0.0.1:${address.port}${STREAM_PATH}` };
+  return { sim, probe, address, base, wsUrl: `ws://127.0.0.1:${address.port}${STREAM_PATH}` };
+}
+
+/** A simulator (not listening, closed by closeAll()) and its test-only probe. */
+export function createProbed(
+  settings: Partial<SimulatorSettings> = {},
+  deps: JsonSimulatorDeps = {},
+): { sim: Simulator; probe: JsonSimulatorProbe } {
+  let probe: JsonSimulatorProbe | undefined;
+  const sim = createJsonSimulator(settings, {
+    ...deps,
+    probe: (p) => {
+      probe = p;
+      deps.probe?.(p);
+    },
+  });
+  running.add(sim);
+  if (!probe) throw new Error('the simulator handed out no probe');
+  return { sim, probe };
 }
 
 /** Registers a simulator created outside startSim() so closeAll() stops it too. */
-export function track(sim: JsonSimulator): JsonSimulator {
+export function track(sim: Simulator): Simulator {
   running.add(sim);
   return sim;
 }

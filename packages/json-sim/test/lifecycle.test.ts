@@ -25,13 +25,13 @@ describe('close()', () => {
       get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN),
       get(s.base, EVENTS_PATH, ALL_TOKEN),
     ];
-    await waitFor(() => s.sim.bus.polls.size === 2, 'both polls to be held');
+    await waitFor(() => s.probe.polls.size === 2, 'both polls to be held');
     const started = Date.now();
     await s.sim.close();
     expect(Date.now() - started).toBeLessThan(1500);
     const results = await Promise.all(polls);
     expect(results.map((r) => r.status)).toEqual([204, 204]);
-    expect(s.sim.bus.polls.size).toBe(0);
+    expect(s.probe.polls.size).toBe(0);
   });
 
   it('closes event-stream sockets, authenticated or not, and the clients see the close', async () => {
@@ -45,7 +45,7 @@ describe('close()', () => {
     const [a, b] = await Promise.all([authed.closed, waiting.closed]);
     expect(a.code).toBe(1001);
     expect(b.code).toBe(1001);
-    expect(s.sim.stream.subscriberCount).toBe(0);
+    expect(s.probe.streamSessions).toBe(0);
   });
 
   it('resolves quickly with held polls, sockets and idle keep-alive connections all at once', async () => {
@@ -53,7 +53,7 @@ describe('close()', () => {
     expect((await get(s.base, '/health')).status).toBe(200); // leaves a keep-alive connection
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
     const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     const started = Date.now();
     await s.sim.close();
     expect(Date.now() - started).toBeLessThan(1500);
@@ -118,7 +118,7 @@ describe('several simulators', () => {
       delivery: 'transient',
       recipients: 0,
     });
-    a.sim.publish(event('TimeToStartTrot', { payload: { own: true } }));
+    a.probe.publish(event('TimeToStartTrot', { payload: { own: true } }));
     expect((await wsA.next()).data?.payload).toEqual({ own: true });
 
     // Closing one leaves the other serving.

@@ -94,7 +94,7 @@ describe('POST /api/message: transient channels', () => {
     const res = await postMessage(s.base, transient);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ status: 'success', data: { delivery: 'transient', recipients: 0 } });
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
   });
 
   it('counts authenticated subscribers only', async () => {
@@ -117,7 +117,7 @@ describe('POST /api/message: transient channels', () => {
     }
     expect((await b.next('Data')).data?.channel).toBe('TimeToStartGallop');
     expect((await c.next('Data')).data?.channel).toBe('TimeToStartGallop');
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
   });
 
   it('stops counting a client once it disconnects', async () => {
@@ -129,7 +129,7 @@ describe('POST /api/message: transient channels', () => {
     });
     a.ws.close();
     await a.closed;
-    await waitFor(() => s.sim.stream.subscriberCount === 1, 'the server to drop the subscriber');
+    await waitFor(() => s.probe.streamSessions === 1, 'the server to drop the subscriber');
     expect((await postMessage(s.base, transient)).body.data).toEqual({
       delivery: 'transient',
       recipients: 1,
@@ -144,7 +144,7 @@ describe('POST /api/message: invalid messages are refused whole', () => {
     expect(res.body.status).toBe('fail');
     expect(typeof res.body.message).toBe('string');
     if (mention !== undefined) expect(res.body.message).toContain(mention);
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
   }
 
   const valid = { channel: 'RaceDayTrot', date: '2026-01-05', payload: { a: 1 } };
@@ -201,7 +201,7 @@ describe('POST /api/message: invalid messages are refused whole', () => {
     ]) {
       expect(res.body.message).toContain(name);
     }
-    expect(s.sim.bus.store.size).toBe(0);
+    expect(s.probe.store.size).toBe(0);
   });
 
   it('413 for a body over 1 MiB, and nothing stored', async () => {
@@ -214,7 +214,7 @@ describe('POST /api/message: invalid messages are refused whole', () => {
     expect(Buffer.byteLength(body)).toBeLessThan(1024 * 1024);
     const res = await postRaw(s.base, MESSAGE_PATH, body);
     expect(res.status).toBe(201);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
   });
 
   it('delivers no transient message for a refused one', async () => {
@@ -234,7 +234,7 @@ describe('POST /api/message: content types', () => {
   it('works without a content-type header', async () => {
     const res = await postRaw(s.base, MESSAGE_PATH, JSON.stringify(durable), null);
     expect(res.status).toBe(201);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
   });
 
   it('works with the form content type curl -d sends', async () => {
@@ -245,7 +245,7 @@ describe('POST /api/message: content types', () => {
       'application/x-www-form-urlencoded',
     );
     expect(res.status).toBe(201);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
   });
 
   it('works over a raw HTTP request without content-type', async () => {
@@ -263,7 +263,7 @@ describe('POST /api/message: content types', () => {
       req.end(body);
     });
     expect(status).toBe(201);
-    expect(s.sim.bus.store.size).toBe(1);
+    expect(s.probe.store.size).toBe(1);
   });
 
   it('404 for GET on /api/message', async () => {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { EventInput } from '@racedata/core';
+import { jsonChannelCatalog, type EventInput } from '@racedata/core';
 import type { StoredEvent } from '@racedata/json-sim';
 import {
   ALL_TOKEN,
@@ -73,7 +73,7 @@ function fill(s: Started): StoredEvent[] {
   const channels = ['RaceDayTrot', 'StartListTrot', 'ResultGallop', 'ResultTrot', 'RaceDayGallop'];
   for (let i = 0; i < 40; i++) {
     const input = i === 7 ? NON_ASCII : event(channels[i % channels.length] as string, { raceNr: i % 4 });
-    const result = s.sim.publish({ ...input, date: `2026-01-0${1 + (i % 5)}` });
+    const result = s.probe.publish({ ...input, date: `2026-01-0${1 + (i % 5)}` });
     if (result.delivery === 'durable') stored.push(result.event);
   }
   return stored;
@@ -108,8 +108,8 @@ describe('the direct read path answers exactly as express', () => {
 
   it('writes the body JSON.stringify gives for the page, with its UTF-8 length', async () => {
     const res = await rawGet(s, `${EVENTS_PATH}?lastEventId=4&limit=8`, auth(ALL_TOKEN));
-    const page = s.sim.bus.store.query({
-      channels: s.sim.catalog.names('durable'),
+    const page = s.probe.store.query({
+      channels: jsonChannelCatalog().names('durable'),
       afterId: 4,
       limit: 8,
     });
@@ -194,7 +194,7 @@ describe('POST /api/message', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const text = await res.text();
-    const stored = s.sim.bus.store.latest(['RaceDayTrot']) as StoredEvent;
+    const stored = s.probe.store.latest(['RaceDayTrot']) as StoredEvent;
     expect(text).toBe(JSON.stringify({ status: 'success', data: { delivery: 'durable', event: stored } }));
     expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text, 'utf8'));
   });
@@ -209,14 +209,14 @@ describe('held polls on both paths', () => {
     async (_name, path) => {
       const s = await startSim({ longPollTimeoutMs: 10_000 });
       const held = rawGet(s, `${path}?lastEventId=0`, auth());
-      await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
-      s.sim.publish(NON_ASCII);
+      await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
+      s.probe.publish(NON_ASCII);
       const res = await held;
       expect(res.status).toBe(200);
       const now = await rawGet(s, `${EVENTS_PATH}?lastEventId=0`, auth());
       expect(res.headers).toEqual(now.headers);
       expect(res.body.equals(now.body)).toBe(true);
-      expect(s.sim.bus.polls.size).toBe(0);
+      expect(s.probe.polls.size).toBe(0);
     },
   );
 
@@ -232,11 +232,11 @@ describe('held polls on both paths', () => {
       headers: auth(),
     });
     req.on('error', () => undefined);
-    await waitFor(() => s.sim.bus.polls.size === 1, 'the poll to be held');
+    await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     req.destroy();
-    await waitFor(() => s.sim.bus.polls.size === 0, 'the poll to be dropped');
+    await waitFor(() => s.probe.polls.size === 0, 'the poll to be dropped');
     // The next publish finds no stale waiter to answer.
-    expect(s.sim.publish(event('RaceDayTrot')).delivery).toBe('durable');
+    expect(s.probe.publish(event('RaceDayTrot')).delivery).toBe('durable');
   });
 
   it.each([

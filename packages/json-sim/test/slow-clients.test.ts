@@ -65,12 +65,12 @@ describe('JSON simulator against slow HTTP clients', () => {
     const s = await startSim({ ...SHORT, longPollTimeoutMs: 60_000 });
     const poll = get(s.base, EVENTS_PATH, DEFAULT_TOKEN);
     await new Promise<void>((resolve) => {
-      const check = () => (s.sim.bus.polls.size === 1 ? resolve() : setImmediate(check));
+      const check = () => (s.probe.polls.size === 1 ? resolve() : setImmediate(check));
       check();
     });
     // Cut later than the poll arrived, so the poll outlived the request deadline.
     expect(await trickle(s)).toMatch(/^HTTP\/1\.1 408/);
-    s.sim.publish(event('StartListTrot', { payload: { late: true } }));
+    s.probe.publish(event('StartListTrot', { payload: { late: true } }));
     const res = await poll;
     expect(res.status).toBe(200);
     expect(res.body.data?.events[0]?.payload).toEqual({ late: true });

@@ -1,3 +1,4 @@
+import { resolveSettings } from '@racedata/core';
 import {
   ALL_TOKEN,
   FILTERED_PATH,
@@ -28,7 +29,7 @@ describe('the byte budget of the durable store', () => {
     const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, ALL_TOKEN);
     expect(page.status).toBe(200);
     expect(page.body.data?.events.map((e) => e.eventId)).toEqual([7, 8, 9, 10]);
-    expect(s.sim.bus.store.dropped).toBe(6);
+    expect(s.probe.store.dropped).toBe(6);
   });
 
   it('refuses one event larger than the whole budget with 413, storing nothing', async () => {
@@ -48,7 +49,7 @@ describe('the byte budget of the durable store', () => {
 
   it('the default budget is 256 MiB', async () => {
     const s = await startSim();
-    expect(s.sim.settings.eventStoreMaxBytes).toBe(256 * 1024 * 1024);
+    expect(resolveSettings('json', {}).eventStoreMaxBytes).toBe(256 * 1024 * 1024);
     const res = await postRaw(s.base, MESSAGE_PATH, JSON.stringify(message(1, 500_000)));
     expect(res.status).toBe(201);
   });

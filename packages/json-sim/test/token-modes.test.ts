@@ -50,8 +50,8 @@ describe('token mode jwt', () => {
     clock = new ManualClock(Date.UTC(2026, 0, 5, 12));
     s = await startSim({ tokenMode: 'jwt', tokenTtlSeconds: TTL, jwtSecret: SECRET }, { clock });
     // Data exists, so /events answers at once (the manual clock would never time a poll out).
-    s.sim.publish(event('RaceDayTrot'));
-    s.sim.publish(event('ScratchingsGallop'));
+    s.probe.publish(event('RaceDayTrot'));
+    s.probe.publish(event('ScratchingsGallop'));
   });
 
   it('authenticate issues a real HS256 JWT with sub = key and exp = now + TTL', async () => {
@@ -77,8 +77,8 @@ describe('token mode jwt', () => {
     expect((await get(s.base, FILTERED_PATH, token)).status).toBe(200);
 
     const client = await connectAuthenticated(s.wsUrl, token);
-    s.sim.publish(event('TimeToStartGallop', { payload: { n: 1 } })); // not for testuser
-    s.sim.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
+    s.probe.publish(event('TimeToStartGallop', { payload: { n: 1 } })); // not for testuser
+    s.probe.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
     expect((await client.next()).data?.payload).toEqual({ n: 2 });
   });
 
@@ -175,7 +175,7 @@ describe('token mode fixed', () => {
   it('issues the fixed token and refuses JWTs, even well-signed ones', async () => {
     const clock = new ManualClock();
     const s = await startSim({ tokenMode: 'fixed', jwtSecret: SECRET }, { clock });
-    s.sim.publish(event('RaceDayTrot'));
+    s.probe.publish(event('RaceDayTrot'));
     expect(await authenticate(s.base, 'testuser', 'testpassword')).toBe(DEFAULT_TOKEN);
     const now = Math.floor(clock.now() / 1000);
     const signed = jwt.sign({ sub: 'testuser', iat: now, exp: now + 60 }, SECRET, { algorithm: 'HS256' });

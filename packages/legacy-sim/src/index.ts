@@ -1,4 +1,5 @@
-export { createLegacySimulator, type LegacySimulator, type LegacySimulatorDeps } from './legacy-simulator';
+export { createLegacySimulator, type LegacySimulatorDeps } from './legacy-simulator';
+export type { LegacySimulatorProbe } from './probe';
 export {
   EVERY_USER_CHANNEL,
   LegacyBus,

@@ -1,28 +1,18 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import {
   createHttpLifecycle,
   createInProcessReplay,
   simulatorBasics,
   TransientHub,
   UpgradeRouter,
-  type ChannelCatalog,
   type RecordedLegacyMessage,
-  type Replayer,
+  type Simulator,
   type SimulatorBasicsDeps,
   type SimulatorSettings,
-  type TokenService,
-  type UserTable,
 } from '@racedata/core';
 import { createLegacyApp } from './app';
 import { LegacyQueues } from './queue/legacy-queues';
-import {
-  LegacyBus,
-  type LegacyPublishInput,
-  type LegacyPublishResult,
-  type TransientXmlMessage,
-} from './legacy-bus';
+import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
+import type { LegacySimulatorProbe } from './probe';
 import { StompEndpoint } from './stomp/stomp-endpoint';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
 
@@ -35,32 +25,14 @@ export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   stomp?: Partial<StompOptions>;
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedLegacyMessage[];
-}
-
-export interface LegacySimulator {
-  readonly app: Express;
-  readonly server: Server;
-  readonly settings: SimulatorSettings;
-  readonly users: UserTable;
-  readonly catalog: ChannelCatalog;
-  readonly tokens: TokenService;
-  readonly queues: LegacyQueues;
-  readonly hub: TransientHub<TransientXmlMessage>;
-  readonly stomp: StompEndpoint;
-  /** The in-process replay, when AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY and recordings are given. */
-  readonly replay: Replayer | undefined;
-  /** What the injection endpoints do, for in-process callers such as replay. */
-  publish(input: LegacyPublishInput): LegacyPublishResult;
-  /** Defaults to the configured port and host. */
-  listen(port?: number, host?: string): Promise<AddressInfo>;
-  /** Answers held polls (204), closes STOMP sockets (1001), then the server; idempotent. */
-  close(): Promise<void>;
+  /** Tests and the benchmark only: receives in-process access to the simulator once built. */
+  probe?: (probe: LegacySimulatorProbe) => void;
 }
 
 export function createLegacySimulator(
   partial: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
-): LegacySimulator {
+): Simulator {
   const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('legacy', partial, deps);
   const queues = new LegacyQueues({
     clock,
@@ -101,34 +73,40 @@ export function createLegacySimulator(
       bus.publish(recorded);
     },
   });
+  const closeTasks: Array<() => void | Promise<void>> = [];
+  if (replay) closeTasks.push(() => replay.stop());
   const lifecycle = createHttpLifecycle({
     handler: app,
     upgrades,
     limits: settings,
     beforeClose: async () => {
-      await replay?.stop();
+      for (const task of closeTasks) await task();
       queues.close();
       await stomp.close();
     },
   });
 
+  deps.probe?.({
+    publish: (input) => bus.publish(input),
+    queues,
+    hub,
+    get stompSessions() {
+      return stomp.size;
+    },
+    replay,
+  });
+
   return {
     app,
     server: lifecycle.server,
-    settings,
-    users,
-    catalog,
-    tokens,
-    queues,
-    hub,
-    stomp,
-    replay,
-    publish: (input) => bus.publish(input),
     listen: async (port = settings.port, host = settings.host) => {
       const address = await lifecycle.listen(port, host);
       replay?.start();
       return address;
     },
     close: () => lifecycle.close(),
+    onClose: (task) => {
+      closeTasks.push(task);
+    },
   };
 }

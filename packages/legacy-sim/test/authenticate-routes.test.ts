@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { ManualClock } from '@racedata/core';
-import { createLegacySimulator, type LegacySimulator } from '../src';
+import type { Simulator } from '@racedata/core';
+import { createLegacySimulator } from '../src';
 import { TOKEN } from './support';
 
-const sims: LegacySimulator[] = [];
-function sim(settings = {}, clock?: ManualClock): LegacySimulator {
+const sims: Simulator[] = [];
+function sim(settings = {}, clock?: ManualClock): Simulator {
   const s = createLegacySimulator(settings, clock ? { clock } : {});
   sims.push(s);
   return s;
@@ -73,7 +74,11 @@ describe('POST /customerapi/authenticate/subscription', () => {
       .send({ key: 'testuser', secret: 'testpassword' });
     const header = res.headers.authorization as string;
     expect(header).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
-    s.publish({ channel: 'id', delivery: 'durable', xml: '<a/>' });
+    await request(s.app)
+      .post('/customerapi/channel/id/Durable')
+      .set('content-type', 'application/json')
+      .send('<a/>')
+      .expect(200);
     const ok = await request(s.app).get('/customerapi/channels/listen').set('authorization', header);
     expect(ok.status).toBe(200);
     clock.advance(61_000);

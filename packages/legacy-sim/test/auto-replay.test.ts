@@ -1,7 +1,16 @@
-import { ManualClock, type RecordedLegacyMessage } from '@racedata/core';
+import {
+  LEGACY_USERS,
+  ManualClock,
+  UserTable,
+  legacyChannelCatalog,
+  type RecordedLegacyMessage,
+} from '@racedata/core';
 import { AUTH, closeAll, startSim } from './support';
 
 afterEach(closeAll);
+
+/** The built-in user the queues and the hub know by key and channels. */
+const testuser = UserTable.fromJSON(LEGACY_USERS, legacyChannelCatalog()).byKey('testuser');
 
 function recorded(
   n: number,
@@ -23,22 +32,22 @@ describe('interval replay in the legacy simulator', () => {
   it('queues one recorded durable message per interval after the initial delay, looping', async () => {
     const clock = new ManualClock();
     const recordings = [recorded(1, 'durable'), recorded(2, 'durable', 'id')];
-    const { sim, base } = await startSim(
+    const { probe, base } = await startSim(
       { autoReplayIntervalMs: 200, initialDelayMs: 50 },
       { clock, recordings },
     );
-    const user = sim.users.byKey('testuser');
+    const user = testuser;
     if (!user) throw new Error('no default user');
-    expect(sim.queues.depth(user)).toBe(0);
+    expect(probe.queues.depth(user)).toBe(0);
     clock.advance(49);
-    expect(sim.queues.depth(user)).toBe(0);
+    expect(probe.queues.depth(user)).toBe(0);
     clock.advance(1);
-    expect(sim.queues.depth(user)).toBe(1);
+    expect(probe.queues.depth(user)).toBe(1);
     clock.advance(200);
-    expect(sim.queues.depth(user)).toBe(2);
+    expect(probe.queues.depth(user)).toBe(2);
     // The recording loops: the third message is the first one again.
     clock.advance(200);
-    expect(sim.queues.depth(user)).toBe(3);
+    expect(probe.queues.depth(user)).toBe(3);
     const bodies: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${base}/customerapi/channels/listen`, { headers: AUTH });
@@ -50,14 +59,14 @@ describe('interval replay in the legacy simulator', () => {
 
   it('hands recorded transient messages to STOMP subscribers through the hub', async () => {
     const clock = new ManualClock();
-    const { sim } = await startSim(
+    const { probe } = await startSim(
       { autoReplayIntervalMs: 100 },
       { clock, recordings: [recorded(1, 'transient')] },
     );
-    const user = sim.users.byKey('testuser');
+    const user = testuser;
     if (!user) throw new Error('no default user');
     const seen: unknown[] = [];
-    sim.hub.subscribe(user, (message) => {
+    probe.hub.subscribe(user, (message) => {
       seen.push(message);
     });
     clock.advance(99);
@@ -66,13 +75,13 @@ describe('interval replay in the legacy simulator', () => {
     expect(seen).toEqual([
       expect.objectContaining({ channel: 'TimeToStart', payload: '<Message n="1"/>', payloadKey: 'key-1' }),
     ]);
-    expect(sim.queues.depth(user)).toBe(0);
+    expect(probe.queues.depth(user)).toBe(0);
   });
 
   it('is off without an interval, and close() stops it', async () => {
     const clock = new ManualClock();
-    const { sim } = await startSim({}, { clock, recordings: [recorded(1, 'durable')] });
-    expect(sim.replay).toBeUndefined();
+    const { probe } = await startSim({}, { clock, recordings: [recorded(1, 'durable')] });
+    expect(probe.replay).toBeUndefined();
     const replaying = await startSim(
       { autoReplayIntervalMs: 100 },
       { clock, recordings: [recorded(1, 'durable')] },
@@ -86,18 +95,18 @@ describe('timed replay in the legacy simulator (MAX_DELAY without an interval)',
   it('queues recorded messages with their gaps capped at MAX_DELAY', async () => {
     const clock = new ManualClock();
     // recorded(1) and recorded(40) are 39 s apart; MAX_DELAY makes it 500 ms.
-    const { sim } = await startSim(
+    const { probe } = await startSim(
       { maxDelayMs: 500 },
       { clock, recordings: [recorded(1, 'durable'), recorded(40, 'durable')] },
     );
-    const user = sim.users.byKey('testuser');
+    const user = testuser;
     if (!user) throw new Error('no default user');
     clock.advance(0);
-    expect(sim.queues.depth(user)).toBe(1);
+    expect(probe.queues.depth(user)).toBe(1);
     clock.advance(499);
-    expect(sim.queues.depth(user)).toBe(1);
+    expect(probe.queues.depth(user)).toBe(1);
     // The second message, and at once the first again: the recording loops.
     clock.advance(1);
-    expect(sim.queues.depth(user)).toBe(3);
+    expect(probe.queues.depth(user)).toBe(3);
   });
 });

@@ -166,8 +166,8 @@ it('answers random requests on every legacy route with 2xx/4xx of the documented
   );
   expect((await fetch(`${run.base}/health`)).status).toBe(200);
   await drain(run);
-  await waitFor(() => run.sim.queues.totalLeased === 0, 'every delivery to settle', 15_000);
-  expect(run.sim.queues.totalDepth).toBe(0);
+  await waitFor(() => run.probe.queues.totalLeased === 0, 'every delivery to settle', 15_000);
+  expect(run.probe.queues.totalDepth).toBe(0);
   const known = Array.from({ length: 20 }, (_, i) => `<known n="${i}"/>`);
   for (const xml of known)
     expect((await post(run.base, '/customerapi/channel/id/Durable', xml)).status).toBe(200);

@@ -1,9 +1,16 @@
 import request from 'supertest';
-import { UserTable, legacyChannelCatalog } from '@racedata/core';
-import { createLegacySimulator, type LegacySimulator } from '../src';
+import { UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
+import type { LegacySimulatorProbe } from '../src';
+import { closeAll, createProbed } from './support';
 
-const sims: LegacySimulator[] = [];
-function sim(settings = {}): LegacySimulator {
+interface Handle {
+  app: Parameters<typeof request>[0];
+  users: UserTable;
+  queues: LegacySimulatorProbe['queues'];
+  hub: LegacySimulatorProbe['hub'];
+}
+
+function sim(settings: Partial<SimulatorSettings> = {}): Handle {
   const catalog = legacyChannelCatalog();
   const users = UserTable.fromJSON(
     [
@@ -12,16 +19,13 @@ function sim(settings = {}): LegacySimulator {
     ],
     catalog,
   );
-  const s = createLegacySimulator(settings, { users, catalog });
-  sims.push(s);
-  return s;
+  const { sim: s, probe } = createProbed(settings, { users, catalog });
+  return { app: s.app, users, queues: probe.queues, hub: probe.hub };
 }
-afterEach(async () => {
-  await Promise.all(sims.splice(0).map((s) => s.close()));
-});
+afterEach(closeAll);
 
-const testuser = (s: LegacySimulator) => s.users.byKey('testuser')!;
-const results = (s: LegacySimulator) => s.users.byKey('r')!;
+const testuser = (s: Handle) => s.users.byKey('testuser')!;
+const results = (s: Handle) => s.users.byKey('r')!;
 
 describe('POST /customerapi/channel/{channelId}/Durable', () => {
   it('queues for every user on `id`, with no authentication and XML labelled as JSON', async () => {

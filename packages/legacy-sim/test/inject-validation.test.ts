@@ -64,7 +64,7 @@ describe('injected bodies the server must refuse, queueing nothing', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 'fail', code: 'INVALID_XML' });
     expect(res.body.message).toMatch(message);
-    expect(run.sim.queues.totalDepth).toBe(0);
+    expect(run.probe.queues.totalDepth).toBe(0);
   });
 
   it.each([
@@ -81,7 +81,7 @@ describe('injected bodies the server must refuse, queueing nothing', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_XML');
     expect(res.body.message).toContain(named);
-    expect(run.sim.queues.totalDepth).toBe(0);
+    expect(run.probe.queues.totalDepth).toBe(0);
   });
 
   it.each([
@@ -95,7 +95,7 @@ describe('injected bodies the server must refuse, queueing nothing', () => {
     const run = await startSim({ longPollTimeoutMs: 50 });
     const res = await inject(run.base, xml);
     expect(res).toMatchObject({ status: 400, body: { code: 'XML_DOCTYPE_FORBIDDEN' } });
-    expect(run.sim.queues.totalDepth).toBe(0);
+    expect(run.probe.queues.totalDepth).toBe(0);
   });
 
   it('an empty body: 400 EMPTY_BODY', async () => {
@@ -157,7 +157,7 @@ describe('error messages quote client input only in short excerpts', () => {
     expect(res.body.code).toBe(code);
     expect(res.body.message?.length).toBeLessThan(400);
     expect(res.body.message).not.toContain('Z'.repeat(65));
-    expect(run.sim.queues.totalDepth).toBe(0);
+    expect(run.probe.queues.totalDepth).toBe(0);
   });
 
   it('accepts a payloadKey of 1,024 characters', async () => {
@@ -176,7 +176,7 @@ describe('LEGACY_QUEUE_MAX_BYTES', () => {
     const res = await inject(run.base, big);
     expect(res).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(res.body.message).toContain('LEGACY_QUEUE_MAX_BYTES');
-    expect(run.sim.queues.totalDepth).toBe(0);
+    expect(run.probe.queues.totalDepth).toBe(0);
     expect((await inject(run.base, big, { path: '/customerapi/channel/id/NonDurable' })).status).toBe(200);
   });
 
@@ -189,8 +189,8 @@ describe('LEGACY_QUEUE_MAX_BYTES', () => {
         (await inject(run.base, `<m n="${String(i).padStart(3, '0')}">${'x'.repeat(81)}</m>`)).status,
       ).toBe(200);
     }
-    expect(run.sim.queues.queuedBytes).toBeLessThanOrEqual(1_000);
-    expect(run.sim.queues.dropCounts).toEqual({ count: 0, bytes: 50 });
+    expect(run.probe.queues.queuedBytes).toBeLessThanOrEqual(1_000);
+    expect(run.probe.queues.dropCounts).toEqual({ count: 0, bytes: 50 });
     expect(warn.mock.calls.length).toBeLessThanOrEqual(1);
     await run.sim.close();
     const summaries = warn.mock.calls.map(([fields]) => fields as { dropped: number });

@@ -1,5 +1,7 @@
+import request from 'supertest';
+import { ManualClock, resolveSettings } from '@racedata/core';
 import { createLegacySimulator } from '../src';
-import { closeAll, startSim } from './support';
+import { AUTH, closeAll, createProbed, startSim, waitFor } from './support';
 
 afterEach(closeAll);
 
@@ -14,13 +16,26 @@ describe('createLegacySimulator', () => {
     expect(missing.headers.get('content-type')).toMatch(/application\/json/);
   });
 
-  it('uses the legacy defaults', () => {
-    const sim = createLegacySimulator();
-    expect(sim.settings.port).toBe(8080);
-    expect(sim.settings.longPollTimeoutMs).toBe(60_000);
-    expect(sim.settings.legacyQueueRetentionMs).toBe(24 * 60 * 60 * 1000);
-    expect(sim.users.byToken('dGVzdHVzZXI=')?.key).toBe('testuser');
-    return sim.close();
+  it('uses the legacy defaults', async () => {
+    const defaults = resolveSettings('legacy', {});
+    expect(defaults.port).toBe(8080);
+    expect(defaults.longPollTimeoutMs).toBe(60_000);
+    expect(defaults.legacyQueueRetentionMs).toBe(24 * 60 * 60 * 1000);
+    // The factory takes them: the built-in user's token is accepted and a listen is held 60 s.
+    const clock = new ManualClock();
+    const { sim } = createProbed({}, { clock });
+    let status: number | undefined;
+    const listen = request(sim.app)
+      .get('/customerapi/channels/listen')
+      .set(AUTH)
+      .then((res) => (status = res.status));
+    await waitFor(() => clock.pendingTimers > 0, 'the held listen');
+    clock.advance(59_999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(status).toBeUndefined();
+    clock.advance(1);
+    await listen;
+    expect(status).toBe(204);
   });
 
   it('closes idempotently, also when it never listened', async () => {

@@ -102,7 +102,7 @@ describe('listen never consumes a message the client did not get', () => {
     const closed = new Promise((resolve) => socket.once('close', resolve));
     socket.resetAndDestroy();
     await closed;
-    await waitFor(() => run.sim.queues.totalLeased === 0, 'the lease to settle');
+    await waitFor(() => run.probe.queues.totalLeased === 0, 'the lease to settle');
     const next = await listen(run.base);
     expect(next.status).toBe(200);
     expect(await next.json()).toBe('<unread/>');
@@ -115,7 +115,7 @@ describe('listen never consumes a message the client did not get', () => {
     await arrived;
     // The FIN reaches the kernel before the server has read it; the message is granted at once.
     socket.end();
-    run.sim.publish({ channel: 'id', delivery: 'durable', xml: '<after-fin/>' });
+    run.probe.publish({ channel: 'id', delivery: 'durable', xml: '<after-fin/>' });
     const next = await listen(run.base);
     expect(next.status).toBe(200);
     expect(await next.json()).toBe('<after-fin/>');
@@ -139,9 +139,9 @@ describe('listen never consumes a message the client did not get', () => {
     await post(run.base, '/customerapi/channel/id/Durable', '<once/>');
     const first = await get();
     expect(first).toEqual({ status: 200, body: '"<once/>"' });
-    expect(run.sim.queues.totalLeased).toBe(1);
+    expect(run.probe.queues.totalLeased).toBe(1);
     expect((await get()).status).toBe(204);
-    expect(run.sim.queues.totalDepth).toBe(0);
+    expect(run.probe.queues.totalDepth).toBe(0);
     agent.destroy();
   });
 });
@@ -173,7 +173,7 @@ describe('hang-up storm', () => {
       });
       expect(result).toMatchObject({ lost: 0, duplicates: 0 });
       expect(result.aborted).toBeGreaterThan(0);
-      expect(run.sim.queues.totalDepth).toBe(0);
+      expect(run.probe.queues.totalDepth).toBe(0);
     },
     60_000,
   );

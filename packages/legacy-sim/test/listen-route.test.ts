@@ -108,7 +108,7 @@ describe('GET /customerapi/channels/listen', () => {
     const bodies = await Promise.all(polls.map(async (p) => (await p).json()));
     expect(bodies.sort()).toEqual(['<one/>', '<two/>']);
     // Both stay leased until their connections show the client read them; none is left to hand out.
-    expect(run.sim.queues.totalDepth - run.sim.queues.totalLeased).toBe(0);
+    expect(run.probe.queues.totalDepth - run.probe.queues.totalLeased).toBe(0);
   });
 
   it('keeps messages that arrived while nobody was polling, oldest first', async () => {

@@ -97,7 +97,7 @@ describe('STOMP endpoint against abusive clients', () => {
     );
     expect(code).toBe(1008);
     first.close();
-    await waitFor(() => run.sim.stomp.size === 1, 'the first session to end');
+    await waitFor(() => run.probe.stompSessions === 1, 'the first session to end');
     const again = await RawStomp.connect(run.ws());
     again.close();
   });

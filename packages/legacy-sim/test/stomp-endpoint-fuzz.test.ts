@@ -106,7 +106,7 @@ describe('STOMP endpoint fed garbage', () => {
       { numRuns: 100 },
     );
     expect(endings.has('error-and-close')).toBe(true);
-    await waitFor(() => run.sim.stomp.size === 0, 'every fuzzed session to end');
+    await waitFor(() => run.probe.stompSessions === 0, 'every fuzzed session to end');
 
     expect((await fetch(`${run.base}/health`)).status).toBe(200);
     const client = new Client({

@@ -1,7 +1,7 @@
 import type { Client as StompClient, IMessage } from '@stomp/stompjs' with { 'resolution-mode': 'import' };
 import WebSocket from 'ws';
 import { ManualClock } from '@racedata/core';
-import { AUTH, closeAll, post, RawStomp, startSim, TOKEN, waitFor } from './support';
+import { AUTH, closeAll, post, RawStomp, startSim, waitFor } from './support';
 
 // @stomp/stompjs is an ES module whose "require" export is a UMD bundle; this file compiles to CommonJS.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -48,17 +48,25 @@ describe('STOMP endpoint: upgrade', () => {
   ])('answers the upgrade with 401 for %s', async (_why, headers) => {
     const run = await startSim();
     expect(await upgradeStatus(run.ws(), headers)).toBe(401);
-    expect(run.sim.stomp.size).toBe(0);
+    expect(run.probe.stompSessions).toBe(0);
   });
 
   it('answers 401 for an expired JWT and accepts a fresh one', async () => {
     const clock = new ManualClock();
     const run = await startSim({ tokenMode: 'jwt', tokenTtlSeconds: 60 }, { clock });
-    const user = run.sim.users.byToken(TOKEN)!;
-    const old = run.sim.tokens.issue(user);
+    // A JWT as a client gets one: from the authenticate endpoint, as `Bearer <jwt>`.
+    const issue = async () => {
+      const res = await post(
+        run.base,
+        '/customerapi/authenticate/subscription',
+        JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
+      );
+      return res.headers.get('authorization') ?? '';
+    };
+    const old = await issue();
     clock.advance(61_000);
-    expect(await upgradeStatus(run.ws(), { authorization: `Bearer ${old}` })).toBe(401);
-    const fresh = new RawStomp(run.ws(), { authorization: `Bearer ${run.sim.tokens.issue(user)}` });
+    expect(await upgradeStatus(run.ws(), { authorization: old })).toBe(401);
+    const fresh = new RawStomp(run.ws(), { authorization: await issue() });
     await fresh.opened;
     fresh.close();
   });
@@ -73,7 +81,7 @@ describe('STOMP endpoint: upgrade', () => {
     async (path) => {
       const run = await startSim();
       const peer = await RawStomp.connect(run.ws(path));
-      expect(run.sim.stomp.size).toBe(1);
+      expect(run.probe.stompSessions).toBe(1);
       peer.close();
     },
   );
@@ -99,14 +107,14 @@ describe('STOMP endpoint: real clients', () => {
     const received = new Promise<{ body: string; headers: Record<string, string> }>((resolve) =>
       client.subscribe('/api/v1/channels/user/topic/publish', resolve),
     );
-    await waitFor(() => run.sim.hub.size === 1, 'the subscription');
+    await waitFor(() => run.probe.hub.size === 1, 'the subscription');
     const res = await post(run.base, '/customerapi/channel/id/NonDurable', '<xml>Hello, world!</xml>');
     expect(res.status).toBe(200);
     const message = await received;
     expect(JSON.parse(message.body).payload).toBe('<xml>Hello, world!</xml>');
     expect(message.headers['content-type']).toBe('application/json');
     client.disconnect();
-    await waitFor(() => run.sim.stomp.size === 0, 'the socket to close');
+    await waitFor(() => run.probe.stompSessions === 0, 'the socket to close');
   });
 
   it('works with @stomp/stompjs 7 over ws 8 and stays open across many heart-beat periods', async () => {
@@ -129,7 +137,7 @@ describe('STOMP endpoint: real clients', () => {
     await connected;
     const messages: IMessage[] = [];
     client.subscribe('/customerapi/channels/user/topic/publish', (m) => messages.push(m), { receipt: 'sub' });
-    await waitFor(() => run.sim.hub.size === 1, 'the subscription');
+    await waitFor(() => run.probe.hub.size === 1, 'the subscription');
     const before = serverFrames;
     // Idle for ten heart-beat periods: a missed beat either way would trip a watchdog (2x tolerance).
     await waitFor(() => serverFrames - before >= 10, 'ten server heart-beats');
@@ -156,12 +164,12 @@ describe('STOMP endpoint: limits and shutdown', () => {
     await peer.next();
     peer.ws.pause();
     const xml = `<big>${'x'.repeat(256 * 1024)}</big>`;
-    for (let i = 0; i < 400 && run.sim.stomp.size > 0; i++) {
-      run.sim.publish({ channel: 'id', delivery: 'transient', xml });
+    for (let i = 0; i < 400 && run.probe.stompSessions > 0; i++) {
+      run.probe.publish({ channel: 'id', delivery: 'transient', xml });
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(run.sim.stomp.size).toBe(0);
-    expect(run.sim.hub.size).toBe(0);
+    expect(run.probe.stompSessions).toBe(0);
+    expect(run.probe.hub.size).toBe(0);
   });
 
   it('close() closes STOMP sockets with 1001 and resolves quickly', async () => {

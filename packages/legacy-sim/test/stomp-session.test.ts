@@ -90,7 +90,7 @@ describe('STOMP session: connecting', () => {
     const silent = new RawStomp(run.ws());
     const late = new RawStomp(run.ws());
     await Promise.all([silent.opened, late.opened]);
-    await waitFor(() => run.sim.stomp.size === 2, 'both sessions');
+    await waitFor(() => run.probe.stompSessions === 2, 'both sessions');
     clock.advance(499);
     late.send('CONNECT\naccept-version:1.2\n\n\0');
     expect((await late.next()).command).toBe('CONNECTED');
@@ -269,7 +269,7 @@ describe('STOMP session: subscriptions and messages', () => {
     expect(frame.command).toBe('RECEIPT');
     expect(frame.headers['receipt-id']).toBe('bye');
     expect((await peer.closed).code).toBe(1000);
-    await waitFor(() => run.sim.hub.size === 0, 'hub to forget the session');
+    await waitFor(() => run.probe.hub.size === 0, 'hub to forget the session');
   });
 });
 

@@ -1,6 +1,6 @@
-import type { SimulatorSettings } from '@racedata/core';
+import type { Simulator, SimulatorSettings } from '@racedata/core';
 import WebSocket from 'ws';
-import { createLegacySimulator, type LegacySimulator, type LegacySimulatorDeps } from '../src';
+import { createLegacySimulator, type LegacySimulatorDeps, type LegacySimulatorProbe } from '../src';
 import type { StompFrame } from '../src/stomp/stomp-frame';
 import { StompParser } from '../src/stomp/stomp-parser';
 
@@ -8,26 +8,46 @@ export const TOKEN = 'dGVzdHVzZXI=';
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 export interface Running {
-  sim: LegacySimulator;
+  sim: Simulator;
+  /** In-process access (publish, queues, STOMP fan-out) through the factory's test-only probe. */
+  probe: LegacySimulatorProbe;
   base: string;
   ws(path?: string): string;
 }
 
-const running: LegacySimulator[] = [];
+const running: Simulator[] = [];
 
 /** Starts a simulator on an ephemeral port; closeAll() in afterEach stops it. */
 export async function startSim(
   settings: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): Promise<Running> {
-  const sim = createLegacySimulator({ longPollTimeoutMs: 2000, ...settings }, deps);
-  running.push(sim);
+  const { sim, probe } = createProbed({ longPollTimeoutMs: 2000, ...settings }, deps);
   const { port } = await sim.listen(0, '127.0.0.1');
   return {
     sim,
+    probe,
     base: `http://127.0.0.1:${port}`,
     ws: (path = '/customerapi/channels/connect') => `ws://127.0.0.1:${port}${path}`,
   };
+}
+
+/** A simulator (not listening, closed by closeAll()) and its test-only probe. */
+export function createProbed(
+  settings: Partial<SimulatorSettings> = {},
+  deps: LegacySimulatorDeps = {},
+): { sim: Simulator; probe: LegacySimulatorProbe } {
+  let probe: LegacySimulatorProbe | undefined;
+  const sim = createLegacySimulator(settings, {
+    ...deps,
+    probe: (p) => {
+      probe = p;
+      deps.probe?.(p);
+    },
+  });
+  running.push(sim);
+  if (!probe) throw new Error('the simulator handed out no probe');
+  return { sim, probe };
 }
 
 export async function closeAll(): Promise<void> {
