@@ -7,8 +7,13 @@ export interface PollClientsOptions {
   readonly headers?: (i: number) => http.OutgoingHttpHeaders;
   readonly initialPath: string;
   /** The next poll's path after a response (e.g. lastEventId from the page). */
-  readonly nextPath: (body: Buffer, current: string) => string;
-  readonly onResponse: (status: number, body: Buffer, at: number) => void;
+  readonly nextPath: (body: Buffer, current: string, client: number) => string;
+  readonly onResponse: (status: number, body: Buffer, at: number, client: number) => void;
+  /**
+   * Ms after which client i hangs up its current poll if no answer has begun by then
+   * (undefined: it waits for the answer). It then polls again on a new connection.
+   */
+  readonly hangUpAfter?: (client: number) => number | undefined;
 }
 
 /** `count` clients each holding one long poll, re-polling as soon as an answer arrives. */
@@ -19,6 +24,8 @@ export class PollClients {
   /** Clients whose current request is fully written to the socket. */
   written = 0;
   errors = 0;
+  /** Polls a client gave up on before any answer began (hangUpAfter). */
+  hangUps = 0;
 
   constructor(private readonly options: PollClientsOptions) {}
 
@@ -35,6 +42,15 @@ export class PollClients {
 
   private poll(client: number, path: string): void {
     if (this.stopped) return;
+    let finished = false;
+    let hungUp = false;
+    let hangUpTimer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      this.requests.delete(req);
+      if (finished) this.written--;
+      finished = false;
+      clearTimeout(hangUpTimer);
+    };
     const req = http.request(
       {
         host: '127.0.0.1',
@@ -44,28 +60,43 @@ export class PollClients {
         agent: this.agent,
       },
       (res) => {
+        // An answer has begun: it is read in full, never abandoned half way.
+        clearTimeout(hangUpTimer);
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const at = performance.now();
-          this.requests.delete(req);
-          this.written--;
+          settle();
           const body = Buffer.concat(chunks);
           const status = res.statusCode ?? 0;
           if (this.stopped) return;
-          this.options.onResponse(status, body, at);
-          this.poll(client, status === 200 ? this.options.nextPath(body, path) : path);
+          this.options.onResponse(status, body, at, client);
+          this.poll(client, status === 200 ? this.options.nextPath(body, path, client) : path);
         });
       },
     );
     this.requests.add(req);
-    req.on('finish', () => this.written++);
+    req.on('finish', () => {
+      finished = true;
+      this.written++;
+    });
     req.on('error', () => {
-      if (this.stopped) return;
+      if (this.stopped || hungUp) return;
       this.errors++;
-      this.requests.delete(req);
+      settle();
       setTimeout(() => this.poll(client, path), 50);
     });
+    const hangUpMs = this.options.hangUpAfter?.(client);
+    if (hangUpMs !== undefined) {
+      hangUpTimer = setTimeout(() => {
+        if (this.stopped) return;
+        hungUp = true;
+        this.hangUps++;
+        settle();
+        req.destroy();
+        setImmediate(() => this.poll(client, path));
+      }, hangUpMs);
+    }
     req.end();
   }
 }
