@@ -14,6 +14,12 @@ export interface PollClientsOptions {
    * (undefined: it waits for the answer). It then polls again on a new connection.
    */
   readonly hangUpAfter?: (client: number) => number | undefined;
+  /**
+   * How a client hangs up: 'close' ends its side of the connection (FIN) and still reads
+   * whatever the server had already sent; 'reset' destroys the socket at once, dropping even
+   * an answer already on its way (which no server can tell from one that was read).
+   */
+  readonly hangUpStyle?: 'close' | 'reset';
 }
 
 /** `count` clients each holding one long poll, re-polling as soon as an answer arrives. */
@@ -51,13 +57,15 @@ export class PollClients {
       finished = false;
       clearTimeout(hangUpTimer);
     };
+    // A poll that will hang up gets a connection of its own, never reused after it.
+    const hangUpMs = this.options.hangUpAfter?.(client);
     const req = http.request(
       {
         host: '127.0.0.1',
         port: this.options.port,
         path,
         headers: this.options.headers?.(client),
-        agent: this.agent,
+        agent: hangUpMs === undefined ? this.agent : false,
       },
       (res) => {
         // An answer has begun: it is read in full, never abandoned half way.
@@ -81,20 +89,23 @@ export class PollClients {
       this.written++;
     });
     req.on('error', () => {
-      if (this.stopped || hungUp) return;
-      this.errors++;
+      if (this.stopped) return;
       settle();
+      if (hungUp) {
+        setImmediate(() => this.poll(client, path));
+        return;
+      }
+      this.errors++;
       setTimeout(() => this.poll(client, path), 50);
     });
-    const hangUpMs = this.options.hangUpAfter?.(client);
     if (hangUpMs !== undefined) {
       hangUpTimer = setTimeout(() => {
         if (this.stopped) return;
         hungUp = true;
         this.hangUps++;
-        settle();
-        req.destroy();
-        setImmediate(() => this.poll(client, path));
+        // 'close': the poll ends when the server answers or closes; 'error' or 'end' polls again.
+        if (this.options.hangUpStyle === 'reset' || !req.socket) req.destroy();
+        else req.socket.end();
       }, hangUpMs);
     }
     req.end();

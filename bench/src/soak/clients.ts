@@ -22,6 +22,7 @@ export interface LegacyPollersOptions {
   readonly users: readonly SoakUser[];
   readonly ledger: QueueLedger;
   readonly hangUpShare: number;
+  readonly hangUpStyle: 'close' | 'reset';
   readonly longPollTimeoutMs: number;
   /** Whether hang-ups are still on (the final drain switches them off). */
   readonly hangingUp: () => boolean;
@@ -46,6 +47,7 @@ export function legacyPollers(options: LegacyPollersOptions): PollClients {
     headers: (i) => bearer(options.users[userOf(i)] as SoakUser),
     initialPath: '/customerapi/channels/listen',
     nextPath: (_body, current) => current,
+    hangUpStyle: options.hangUpStyle,
     hangUpAfter: (i) =>
       options.hangingUp() && hangsUp(i, options.hangUpShare) && Math.random() < 0.5
         ? Math.random() * options.longPollTimeoutMs

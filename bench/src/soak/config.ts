@@ -18,6 +18,11 @@ export interface SoakConfig {
   readonly jsonUsers: number;
   /** Share of the legacy long-pollers that hang up at random mid-poll and reconnect. */
   readonly hangUpShare: number;
+  /**
+   * 'reset' (default): drop the socket at once, like a killed client; 'close': send FIN and still
+   * read what the server had already sent, so only the server's own handling can lose a message.
+   */
+  readonly hangUpStyle: 'close' | 'reset';
   /** Messages per second of each of the four kinds (legacy Durable / NonDurable, JSON durable / transient). */
   readonly postsPerSecond: number;
   /** LONG_POLL_TIMEOUT_MS of both simulators. */
@@ -30,10 +35,12 @@ export interface SoakOptions {
   readonly quick?: boolean;
   readonly minutes?: number;
   readonly hangUpShare?: number;
+  readonly hangUpStyle?: 'close' | 'reset';
 }
 
 export function soakConfig(options: SoakOptions = {}): SoakConfig {
   const hangUpShare = options.hangUpShare ?? 0.2;
+  const hangUpStyle = options.hangUpStyle ?? 'reset';
   if (options.quick) {
     return {
       quick: true,
@@ -44,6 +51,7 @@ export function soakConfig(options: SoakOptions = {}): SoakConfig {
       legacyUsers: 5,
       jsonUsers: 4,
       hangUpShare,
+      hangUpStyle,
       postsPerSecond: 10,
       longPollTimeoutMs: 2000,
       rssEveryMs: 1000,
@@ -61,6 +69,7 @@ export function soakConfig(options: SoakOptions = {}): SoakConfig {
     legacyUsers: 50,
     jsonUsers: 10,
     hangUpShare,
+    hangUpStyle,
     postsPerSecond: 4,
     longPollTimeoutMs: 15_000,
     rssEveryMs: 10_000,

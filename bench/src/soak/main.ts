@@ -19,13 +19,18 @@ function numberFlag(args: readonly string[], name: string, min: number, max: num
   return value;
 }
 
-/** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--out DIR]` */
+/** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--hang-up-style close|reset] [--out DIR]` */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const minutes = numberFlag(args, '--minutes', 0.1, 120);
   const hangUpShare = numberFlag(args, '--hang-up-share', 0, 1);
   const outDir = flag(args, '--out');
+  const hangUpStyle = flag(args, '--hang-up-style');
+  if (hangUpStyle !== undefined && hangUpStyle !== 'close' && hangUpStyle !== 'reset') {
+    console.error(`--hang-up-style must be close or reset, got ${hangUpStyle}`);
+    process.exit(2);
+  }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       killAllChildren();
@@ -38,6 +43,7 @@ async function main(): Promise<void> {
       ...(minutes !== undefined && { minutes }),
       ...(hangUpShare !== undefined && { hangUpShare }),
       ...(outDir !== undefined && { outDir }),
+      ...(hangUpStyle !== undefined && { hangUpStyle }),
     });
     const t = report.totals;
     console.log('');

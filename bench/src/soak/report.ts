@@ -48,6 +48,7 @@ export interface SoakReport {
     readonly legacyUsers: number;
     readonly jsonUsers: number;
     readonly hangUpShare: number;
+    readonly hangUpStyle: 'close' | 'reset';
   };
   readonly posted: Record<
     string,
@@ -118,7 +119,7 @@ export function soakMarkdown(report: SoakReport): string {
       .map(([k, v]) => `${v} ${k}`)
       .join(
         ', ',
-      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up at random mid-poll.`,
+      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up at random mid-poll (${s.hangUpStyle === 'close' ? 'closing their side and reading what was already sent' : 'resetting the connection at once'}).`,
     '',
     '## Verdict',
     '',

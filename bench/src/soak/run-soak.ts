@@ -323,6 +323,7 @@ export async function runSoak(
       users: users.legacy,
       ledger: ledgers.queue,
       hangUpShare: config.hangUpShare,
+      hangUpStyle: config.hangUpStyle,
       longPollTimeoutMs: config.longPollTimeoutMs,
       hangingUp: () => hangingUp,
       odd,
@@ -416,6 +417,7 @@ export async function runSoak(
         legacyUsers: config.legacyUsers,
         jsonUsers: config.jsonUsers,
         hangUpShare: config.hangUpShare,
+        hangUpStyle: config.hangUpStyle,
       },
       posted: Object.fromEntries(
         KINDS.map((k) => [
