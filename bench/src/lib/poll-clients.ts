@@ -30,6 +30,7 @@ export class PollClients {
   /** Clients whose current request is fully written to the socket. */
   written = 0;
   errors = 0;
+  lastError: string | undefined;
   /** Polls a client gave up on before any answer began (hangUpAfter). */
   hangUps = 0;
 
@@ -88,14 +89,18 @@ export class PollClients {
       finished = true;
       this.written++;
     });
-    req.on('error', () => {
-      if (this.stopped) return;
+    req.on('error', (err) => {
+      if (this.stopped) {
+        clearTimeout(hangUpTimer);
+        return;
+      }
       settle();
       if (hungUp) {
         setImmediate(() => this.poll(client, path));
         return;
       }
       this.errors++;
+      this.lastError = err.message;
       setTimeout(() => this.poll(client, path), 50);
     });
     if (hangUpMs !== undefined) {

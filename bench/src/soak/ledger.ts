@@ -93,15 +93,18 @@ export class QueueLedger {
     this.received[cell] = Math.min(255, seen + 1);
   }
 
-  /** Accepted (message, user) pairs no poller of the user has received. */
-  missing(): number {
+  /** Accepted (message, user) pairs no poller of the user has received; `into` gets the first few. */
+  missing(into?: Array<{ seq: number; user: string; target: string }>): number {
     let lost = 0;
     const n = this.users.length;
     for (let seq = 1; seq <= this.posts.count; seq++) {
       if (!this.posts.ok[seq]) continue;
       const target = this.posts.target[seq] as string;
       for (let u = 0; u < n; u++) {
-        if (this.received[seq * n + u] === 0 && receives(this.users[u] as SoakUser, target)) lost++;
+        if (this.received[seq * n + u] === 0 && receives(this.users[u] as SoakUser, target)) {
+          lost++;
+          if (into && into.length < 10) into.push({ seq, user: (this.users[u] as SoakUser).key, target });
+        }
       }
     }
     return lost;

@@ -28,7 +28,10 @@ export interface RssFigures {
   readonly startKb: number;
   readonly warmUpKb: number;
   readonly peakKb: number;
+  /** At the end of the load (what the flat-RSS verdict compares with the warm-up figure). */
   readonly endKb: number;
+  /** After the final drain, with the load gone. */
+  readonly drainedKb: number;
 }
 
 export interface ProbeFigures extends Distribution {
@@ -63,6 +66,13 @@ export interface SoakReport {
     readonly corrupt: number;
     readonly hangUps: number;
     readonly pollErrors: number;
+    readonly lastPollError?: string;
+    /** The first few lost (message, user) pairs: sequence number, user key, posted target. */
+    readonly lostExamples: ReadonlyArray<{
+      readonly seq: number;
+      readonly user: string;
+      readonly target: string;
+    }>;
   };
   readonly jsonDurable: {
     readonly expected: number;
@@ -73,6 +83,7 @@ export interface SoakReport {
     readonly foreign: number;
     readonly corrupt: number;
     readonly pollErrors: number;
+    readonly lastPollError?: string;
   };
   readonly legacyStomp: TransientFigures;
   readonly jsonEventStream: TransientFigures;
@@ -157,12 +168,12 @@ export function soakMarkdown(report: SoakReport): string {
     '',
     '## Simulator processes',
     '',
-    `| Simulator | RSS start | RSS after warm-up | RSS peak | RSS end | ${report.probeLabel} p50 | p99 | max | failed |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| Simulator | RSS start | RSS after warm-up | RSS peak | RSS end of load | RSS after drain | ${report.probeLabel} p50 | p99 | max | failed |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...Object.keys(report.rss).map((k) => {
       const r = report.rss[k] as RssFigures;
       const p = report.probe[k];
-      return `| ${k} | ${mb(r.startKb)} | ${mb(r.warmUpKb)} | ${mb(r.peakKb)} | ${mb(r.endKb)} | ${ms(p?.p50 ?? NaN)} | ${ms(p?.p99 ?? NaN)} | ${ms(p?.max ?? NaN)} | ${p?.failed ?? 'n/a'} |`;
+      return `| ${k} | ${mb(r.startKb)} | ${mb(r.warmUpKb)} | ${mb(r.peakKb)} | ${mb(r.endKb)} | ${mb(r.drainedKb)} | ${ms(p?.p50 ?? NaN)} | ${ms(p?.p99 ?? NaN)} | ${ms(p?.max ?? NaN)} | ${p?.failed ?? 'n/a'} |`;
     }),
     '',
     ...Object.entries(report.rss).map(
@@ -170,6 +181,19 @@ export function soakMarkdown(report: SoakReport): string {
         `RSS of ${k} (pid ${r.pid}): ${r.samples.map((x) => `${Math.round(x.atMs / 1000)}s ${mb(x.kb)}`).join(', ')}`,
     ),
   ];
+  const lost = report.legacyDurable.lostExamples;
+  if (lost.length > 0) {
+    lines.push(
+      '',
+      `Lost legacy messages (first ${lost.length}): ${lost.map((l) => `#${l.seq} to ${l.target} for ${l.user}`).join(', ')}`,
+    );
+  }
+  for (const [name, d] of [
+    ['legacy listen', report.legacyDurable],
+    ['JSON /events', report.jsonDurable],
+  ] as const) {
+    if (d.lastPollError) lines.push('', `Last ${name} poll error: ${d.lastPollError}`);
+  }
   if (report.oddAnswers.count > 0) {
     lines.push('', `Unexpected answers: ${report.oddAnswers.count} (last: ${report.oddAnswers.last ?? ''})`);
   }

@@ -155,16 +155,24 @@ function stopProber(child: ChildProcess): Promise<ProbeResult> {
   });
 }
 
-function rssFigures(pid: number, samples: Array<{ atMs: number; kb: number }>, warmUpMs: number): RssFigures {
+function rssFigures(
+  pid: number,
+  samples: Array<{ atMs: number; kb: number }>,
+  warmUpMs: number,
+  loadMs: number,
+): RssFigures {
   const kbs = samples.map((s) => s.kb);
   const warm = samples.find((s) => s.atMs >= warmUpMs) ?? samples.at(-1);
+  // The end of the load, not after the drain: compared under the same load as the warm-up figure.
+  const end = samples.filter((s) => s.atMs <= loadMs + 1000).at(-1);
   return {
     pid,
     samples,
     startKb: samples[0]?.kb ?? Number.NaN,
     warmUpKb: warm?.kb ?? Number.NaN,
     peakKb: kbs.length > 0 ? Math.max(...kbs) : Number.NaN,
-    endKb: samples.at(-1)?.kb ?? Number.NaN,
+    endKb: end?.kb ?? Number.NaN,
+    drainedKb: samples.at(-1)?.kb ?? Number.NaN,
   };
 }
 
@@ -370,6 +378,7 @@ export async function runSoak(
     loadDelay.enable();
     log(`  posting ${config.postsPerSecond}/s of each kind for ${config.loadMs / 1000} s`);
     await postLoad(config, { json, legacy }, ledgers);
+    const loadEndMs = performance.now() - loadStart;
     sampleRss();
 
     // Final drain: no more hang-ups; wait until every delivery is in or the drain time is up.
@@ -393,7 +402,8 @@ export async function runSoak(
     const probes = await stopProber(prober);
     prober = undefined;
 
-    const queueLost = ledgers.queue.missing();
+    const lostSamples: Array<{ seq: number; user: string; target: string }> = [];
+    const queueLost = ledgers.queue.missing(lostSamples);
     const eventsLost = ledgers.events.missing();
     const legacyStomp = transientFigures(ledgers.stomp);
     const jsonEventStream = transientFigures(ledgers.stream);
@@ -434,6 +444,8 @@ export async function runSoak(
         corrupt: qc.corrupt,
         hangUps: listen.hangUps,
         pollErrors: listen.errors,
+        ...(listen.lastError !== undefined && { lastPollError: listen.lastError }),
+        lostExamples: lostSamples,
       },
       jsonDurable: {
         expected: ledgers.events.expectedDeliveries(),
@@ -444,6 +456,7 @@ export async function runSoak(
         foreign: ec.foreign,
         corrupt: ec.corrupt,
         pollErrors: events.errors,
+        ...(events.lastError !== undefined && { lastPollError: events.lastError }),
       },
       legacyStomp,
       jsonEventStream,
@@ -462,8 +475,8 @@ export async function runSoak(
         'JSON event-stream (transient)': roundDistribution(distribution(ledgers.stream.latency.values())),
       },
       rss: {
-        legacy: rssFigures(legacy.pid, rss.legacy ?? [], config.warmUpMs),
-        json: rssFigures(json.pid, rss.json ?? [], config.warmUpMs),
+        legacy: rssFigures(legacy.pid, rss.legacy ?? [], config.warmUpMs, loadEndMs),
+        json: rssFigures(json.pid, rss.json ?? [], config.warmUpMs, loadEndMs),
       },
       probe,
       probeLabel: PROBE_LABEL,
