@@ -11,6 +11,8 @@ interface Target {
   readonly port: number;
   readonly agent: http.Agent;
   readonly samples: number[];
+  /** Date.now() when each sample was sent, so the harness can leave out its warm-up. */
+  readonly sentAt: number[];
   failed: number;
 }
 
@@ -20,6 +22,7 @@ const targets: Target[] = JSON.parse(process.env.PROBE_TARGETS ?? '[]').map(
     port: t.port,
     agent: new http.Agent({ keepAlive: true, maxSockets: 4 }),
     samples: [],
+    sentAt: [],
     failed: 0,
   }),
 );
@@ -28,13 +31,16 @@ const maxMs = Number(process.env.PROBE_MAX_MS ?? '3600000');
 
 function probe(target: Target): void {
   const sent = performance.now();
+  const wall = Date.now();
   const req = http.get(
     { host: '127.0.0.1', port: target.port, path: '/health', agent: target.agent },
     (res) => {
       res.resume();
       res.on('end', () => {
-        if (res.statusCode === 200) target.samples.push(performance.now() - sent);
-        else target.failed++;
+        if (res.statusCode === 200) {
+          target.samples.push(performance.now() - sent);
+          target.sentAt.push(wall);
+        } else target.failed++;
       });
     },
   );
@@ -48,7 +54,9 @@ const timer = setInterval(() => {
 
 function finish(): void {
   clearInterval(timer);
-  const result = Object.fromEntries(targets.map((t) => [t.name, { samples: t.samples, failed: t.failed }]));
+  const result = Object.fromEntries(
+    targets.map((t) => [t.name, { samples: t.samples, sentAt: t.sentAt, failed: t.failed }]),
+  );
   if (process.connected) process.send?.({ probes: result }, () => process.exit(0));
   else process.exit(0);
 }

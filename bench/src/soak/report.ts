@@ -34,8 +34,10 @@ export interface RssFigures {
   readonly drainedKb: number;
 }
 
+/** Probes sent after the warm-up (what the verdict uses), and over the whole run. */
 export interface ProbeFigures extends Distribution {
   readonly failed: number;
+  readonly wholeRun: Distribution;
 }
 
 export interface SoakReport {
@@ -173,7 +175,7 @@ export function soakMarkdown(report: SoakReport): string {
     ...Object.keys(report.rss).map((k) => {
       const r = report.rss[k] as RssFigures;
       const p = report.probe[k];
-      return `| ${k} | ${mb(r.startKb)} | ${mb(r.warmUpKb)} | ${mb(r.peakKb)} | ${mb(r.endKb)} | ${mb(r.drainedKb)} | ${ms(p?.p50 ?? NaN)} | ${ms(p?.p99 ?? NaN)} | ${ms(p?.max ?? NaN)} | ${p?.failed ?? 'n/a'} |`;
+      return `| ${k} | ${mb(r.startKb)} | ${mb(r.warmUpKb)} | ${mb(r.peakKb)} | ${mb(r.endKb)} | ${mb(r.drainedKb)} | ${ms(p?.p50 ?? NaN)} | ${ms(p?.p99 ?? NaN)} (whole run ${ms(p?.wholeRun.p99 ?? NaN)}) | ${ms(p?.max ?? NaN)} | ${p?.failed ?? 'n/a'} |`;
     }),
     '',
     ...Object.entries(report.rss).map(
