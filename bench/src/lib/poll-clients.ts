@@ -7,8 +7,19 @@ export interface PollClientsOptions {
   readonly headers?: (i: number) => http.OutgoingHttpHeaders;
   readonly initialPath: string;
   /** The next poll's path after a response (e.g. lastEventId from the page). */
-  readonly nextPath: (body: Buffer, current: string) => string;
-  readonly onResponse: (status: number, body: Buffer, at: number) => void;
+  readonly nextPath: (body: Buffer, current: string, client: number) => string;
+  readonly onResponse: (status: number, body: Buffer, at: number, client: number) => void;
+  /**
+   * Ms after which client i hangs up its current poll if no answer has begun by then
+   * (undefined: it waits for the answer). It then polls again on a new connection.
+   */
+  readonly hangUpAfter?: (client: number) => number | undefined;
+  /**
+   * How a client hangs up: 'close' ends its side of the connection (FIN) and still reads
+   * whatever the server had already sent; 'reset' destroys the socket at once, dropping even
+   * an answer already on its way (which no server can tell from one that was read).
+   */
+  readonly hangUpStyle?: 'close' | 'reset';
 }
 
 /** `count` clients each holding one long poll, re-polling as soon as an answer arrives. */
@@ -19,6 +30,9 @@ export class PollClients {
   /** Clients whose current request is fully written to the socket. */
   written = 0;
   errors = 0;
+  lastError: string | undefined;
+  /** Polls a client gave up on before any answer began (hangUpAfter). */
+  hangUps = 0;
 
   constructor(private readonly options: PollClientsOptions) {}
 
@@ -35,37 +49,70 @@ export class PollClients {
 
   private poll(client: number, path: string): void {
     if (this.stopped) return;
+    let finished = false;
+    let hungUp = false;
+    let hangUpTimer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      this.requests.delete(req);
+      if (finished) this.written--;
+      finished = false;
+      clearTimeout(hangUpTimer);
+    };
+    // A poll that will hang up gets a connection of its own, never reused after it.
+    const hangUpMs = this.options.hangUpAfter?.(client);
     const req = http.request(
       {
         host: '127.0.0.1',
         port: this.options.port,
         path,
         headers: this.options.headers?.(client),
-        agent: this.agent,
+        agent: hangUpMs === undefined ? this.agent : false,
       },
       (res) => {
+        // An answer has begun: it is read in full, never abandoned half way.
+        clearTimeout(hangUpTimer);
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const at = performance.now();
-          this.requests.delete(req);
-          this.written--;
+          settle();
           const body = Buffer.concat(chunks);
           const status = res.statusCode ?? 0;
           if (this.stopped) return;
-          this.options.onResponse(status, body, at);
-          this.poll(client, status === 200 ? this.options.nextPath(body, path) : path);
+          this.options.onResponse(status, body, at, client);
+          this.poll(client, status === 200 ? this.options.nextPath(body, path, client) : path);
         });
       },
     );
     this.requests.add(req);
-    req.on('finish', () => this.written++);
-    req.on('error', () => {
-      if (this.stopped) return;
+    req.on('finish', () => {
+      finished = true;
+      this.written++;
+    });
+    req.on('error', (err) => {
+      if (this.stopped) {
+        clearTimeout(hangUpTimer);
+        return;
+      }
+      settle();
+      if (hungUp) {
+        setImmediate(() => this.poll(client, path));
+        return;
+      }
       this.errors++;
-      this.requests.delete(req);
+      this.lastError = err.message;
       setTimeout(() => this.poll(client, path), 50);
     });
+    if (hangUpMs !== undefined) {
+      hangUpTimer = setTimeout(() => {
+        if (this.stopped) return;
+        hungUp = true;
+        this.hangUps++;
+        // 'close': the poll ends when the server answers or closes; 'error' or 'end' polls again.
+        if (this.options.hangUpStyle === 'reset' || !req.socket) req.destroy();
+        else req.socket.end();
+      }, hangUpMs);
+    }
     req.end();
   }
 }

@@ -1,0 +1,208 @@
+import type WebSocket from 'ws';
+import { PollClients } from '../lib/poll-clients';
+import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
+import type { BroadcastLedger, EventLogLedger, QueueLedger } from './ledger';
+import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
+import type { SoakUser } from './users';
+
+/** Client i belongs to user i mod n: the clients are spread evenly over the users. */
+export const roundRobin = (users: number) => (client: number) => client % users;
+
+const bearer = (user: SoakUser) => ({ authorization: `Bearer ${user.token}` });
+
+/** Answers that were neither data nor an empty long poll (401, 500, unparsable bodies). */
+export interface OddAnswers {
+  count: number;
+  last?: string;
+}
+
+export interface LegacyPollersOptions {
+  readonly port: number;
+  readonly count: number;
+  readonly users: readonly SoakUser[];
+  readonly ledger: QueueLedger;
+  readonly hangUpShare: number;
+  readonly hangUpStyle: 'close' | 'reset';
+  readonly longPollTimeoutMs: number;
+  /** Whether hang-ups are still on (the final drain switches them off). */
+  readonly hangingUp: () => boolean;
+  readonly odd: OddAnswers;
+}
+
+/** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
+export function hangsUp(i: number, share: number): boolean {
+  return Math.floor((i + 1) * share) > Math.floor(i * share);
+}
+
+/**
+ * Legacy long-pollers of GET /customerapi/channels/listen. The hang-up share abandon half of
+ * their polls at a random moment before the long-poll timeout, and poll again at once.
+ */
+export function legacyPollers(options: LegacyPollersOptions): PollClients {
+  const userOf = roundRobin(options.users.length);
+  const { ledger, odd } = options;
+  return new PollClients({
+    port: options.port,
+    count: options.count,
+    headers: (i) => bearer(options.users[userOf(i)] as SoakUser),
+    initialPath: '/customerapi/channels/listen',
+    nextPath: (_body, current) => current,
+    hangUpStyle: options.hangUpStyle,
+    hangUpAfter: (i) =>
+      options.hangingUp() && hangsUp(i, options.hangUpShare) && Math.random() < 0.5
+        ? Math.random() * options.longPollTimeoutMs
+        : undefined,
+    onResponse: (status, body, at, client) => {
+      if (status === 204) return;
+      let xml: unknown;
+      try {
+        xml = status === 200 ? JSON.parse(body.toString('utf8')) : undefined;
+      } catch {
+        xml = undefined;
+      }
+      if (typeof xml !== 'string') {
+        odd.count++;
+        odd.last = `legacy listen ${status}: ${body.toString('utf8').slice(0, 200)}`;
+        return;
+      }
+      const seq = seqOfXml(xml);
+      const target = ledger.posts.target[seq];
+      ledger.record(userOf(client), seq, at, target !== undefined && xml === soakXml('Durable', seq, target));
+    },
+  });
+}
+
+interface StoredEventBody {
+  eventId?: unknown;
+  channel?: unknown;
+  payload?: { seq?: unknown };
+}
+
+/** JSON pollers of GET /customerapi/events, each following the lastEventId of its last page. */
+export function jsonPollers(
+  port: number,
+  count: number,
+  users: readonly SoakUser[],
+  ledger: EventLogLedger,
+  odd: OddAnswers,
+): PollClients {
+  const userOf = roundRobin(users.length);
+  const next = new Float64Array(count);
+  const pathFrom = (id: number) => `/customerapi/events?lastEventId=${id}&limit=500`;
+  return new PollClients({
+    port,
+    count,
+    headers: (i) => bearer(users[userOf(i)] as SoakUser),
+    initialPath: pathFrom(0),
+    nextPath: (_body, _current, client) => pathFrom(next[client] as number),
+    onResponse: (status, body, at, client) => {
+      if (status === 204) return;
+      let events: StoredEventBody[] | undefined;
+      try {
+        const page = JSON.parse(body.toString('utf8')) as { data?: { events?: StoredEventBody[] } };
+        events = status === 200 ? page.data?.events : undefined;
+      } catch {
+        events = undefined;
+      }
+      if (!Array.isArray(events)) {
+        odd.count++;
+        odd.last = `JSON events ${status}: ${body.toString('utf8').slice(0, 200)}`;
+        return;
+      }
+      for (const event of events) {
+        const eventId = Number(event.eventId);
+        ledger.record(client, eventId, String(event.channel), Number(event.payload?.seq), at);
+        if (eventId > (next[client] as number)) next[client] = eventId;
+      }
+    },
+  });
+}
+
+/** Connected WebSocket clients of one kind, closed together at the end. */
+export interface SocketClients {
+  readonly sockets: readonly WebSocket[];
+  close(): void;
+}
+
+function watch(
+  sockets: WebSocket[],
+  ledger: BroadcastLedger,
+  onText: (client: number, text: string, at: number) => void,
+): SocketClients {
+  let closing = false;
+  sockets.forEach((ws, i) => {
+    ws.on('message', (data: WebSocket.RawData) => onText(i, String(data), performance.now()));
+    ws.on('close', () => {
+      if (!closing) ledger.disconnects++;
+    });
+    ws.on('error', () => undefined);
+  });
+  return {
+    sockets,
+    close() {
+      closing = true;
+      closeAll(sockets);
+    },
+  };
+}
+
+/** JSON event-stream clients; Data messages carry the posted channel and payload. */
+export async function eventStreamClients(
+  port: number,
+  count: number,
+  users: readonly SoakUser[],
+  ledger: BroadcastLedger,
+  odd: OddAnswers,
+): Promise<SocketClients> {
+  const userOf = roundRobin(users.length);
+  const sockets = await connectMany(count, (i) =>
+    connectEventStream(port, (users[userOf(i)] as SoakUser).token),
+  );
+  return watch(sockets, ledger, (client, text, at) => {
+    let message: { type?: string; data?: { channel?: unknown; payload?: { seq?: unknown } } };
+    try {
+      message = JSON.parse(text) as typeof message;
+    } catch {
+      odd.count++;
+      odd.last = `event-stream: ${text.slice(0, 200)}`;
+      return;
+    }
+    if (message.type !== 'Data') return;
+    const seq = Number(message.data?.payload?.seq);
+    ledger.record(client, seq, at, ledger.posts.target[seq] === message.data?.channel);
+  });
+}
+
+/** Legacy STOMP subscribers; a MESSAGE body is JSON {channel, payloadKey, payload, timestamp}. */
+export async function stompClients(
+  port: number,
+  count: number,
+  users: readonly SoakUser[],
+  ledger: BroadcastLedger,
+  odd: OddAnswers,
+): Promise<SocketClients> {
+  const userOf = roundRobin(users.length);
+  const sockets = await connectMany(count, (i) => connectStomp(port, (users[userOf(i)] as SoakUser).token));
+  return watch(sockets, ledger, (client, text, at) => {
+    for (const frame of text.split('\0')) {
+      const start = frame.indexOf('MESSAGE\n');
+      if (start < 0) continue;
+      const bodyAt = frame.indexOf('\n\n', start);
+      let body: { channel?: unknown; payloadKey?: unknown; payload?: unknown };
+      try {
+        body = JSON.parse(frame.slice(bodyAt + 2)) as typeof body;
+      } catch {
+        odd.count++;
+        odd.last = `STOMP: ${frame.slice(0, 200)}`;
+        continue;
+      }
+      const seq = seqOfPayloadKey(body.payloadKey);
+      const target = ledger.posts.target[seq];
+      const matches =
+        target !== undefined &&
+        body.channel === target &&
+        body.payload === soakXml('NonDurable', seq, target);
+      ledger.record(client, seq, at, matches);
+    }
+  });
+}

@@ -1,0 +1,85 @@
+import { killAllChildren } from '../lib/child-server';
+import { runSoak } from './run-soak';
+
+function flag(args: readonly string[], name: string): string | undefined {
+  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i < 0) return undefined;
+  const arg = args[i] as string;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
+}
+
+function numberFlag(args: readonly string[], name: string, min: number, max: number): number | undefined {
+  const raw = flag(args, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    console.error(`${name} must be a number from ${min} to ${max}, got ${raw}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--hang-up-style close|reset] [--out DIR]` */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const minutes = numberFlag(args, '--minutes', 0.1, 120);
+  const hangUpShare = numberFlag(args, '--hang-up-share', 0, 1);
+  const outDir = flag(args, '--out');
+  const hangUpStyle = flag(args, '--hang-up-style');
+  if (hangUpStyle !== undefined && hangUpStyle !== 'close' && hangUpStyle !== 'reset') {
+    console.error(`--hang-up-style must be close or reset, got ${hangUpStyle}`);
+    process.exit(2);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAllChildren();
+      process.exit(130);
+    });
+  }
+  try {
+    const { report, files } = await runSoak({
+      quick,
+      ...(minutes !== undefined && { minutes }),
+      ...(hangUpShare !== undefined && { hangUpShare }),
+      ...(outDir !== undefined && { outDir }),
+      ...(hangUpStyle !== undefined && { hangUpStyle }),
+    });
+    const t = report.totals;
+    console.log('');
+    console.log(
+      `posted ${t.posted}; lost ${t.lost}; duplicated ${t.duplicated}; foreign-channel ${t.foreign}; transient missed ${t.transientMissing}`,
+    );
+    for (const [name, d] of Object.entries(report.latency)) {
+      console.log(`latency ${name}: p50 ${d.p50} ms, p99 ${d.p99} ms (${d.count} deliveries)`);
+    }
+    for (const [name, s] of Object.entries({
+      'legacy STOMP': report.legacyStomp,
+      'JSON event-stream': report.jsonEventStream,
+    })) {
+      const r = s.perClient.received;
+      const e = s.perClient.expected;
+      console.log(
+        `transient ${name}: per client min/median/max ${r.min}/${r.median}/${r.max}, expected ${e.min}/${e.median}/${e.max}`,
+      );
+    }
+    for (const [name, r] of Object.entries(report.rss)) {
+      const p = report.probe[name];
+      console.log(
+        `${name}: RSS start ${(r.startKb / 1024).toFixed(1)} MB, after warm-up ${(r.warmUpKb / 1024).toFixed(1)} MB, peak ${(r.peakKb / 1024).toFixed(1)} MB, end ${(r.endKb / 1024).toFixed(1)} MB; /health probe p50 ${p?.p50} ms p99 ${p?.p99} ms`,
+      );
+    }
+    console.log('');
+    for (const v of report.verdicts) {
+      console.log(`${v.pass ? 'PASS' : 'MISS'}  ${v.name}: ${v.value} (target ${v.target})`);
+    }
+    console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
+    process.exit(report.pass ? 0 : 1);
+  } catch (err) {
+    console.error(`soak failed: ${(err as Error).stack ?? String(err)}`);
+    killAllChildren();
+    process.exit(2);
+  }
+}
+
+void main();
