@@ -376,7 +376,7 @@ export function parseSettings(
       values[spec.key] = spec.parse(text);
     } catch (err) {
       const name = spec.flag ? `${spec.env} (${spec.flag})` : spec.env;
-      throw coreError('CONFIG_INVALID', `${name}: ${(err as Error).message}`);
+      throw coreError('CONFIG_INVALID', `${name}: ${(err as Error).message}`, { cause: err });
     }
   }
   return resolveSettings(kind, values as Partial<SimulatorSettings>);

@@ -8,7 +8,6 @@ import {
   type TransientHub,
   type UserTable,
 } from '@racedata/core';
-import { legacySimError } from './errors';
 import { excerpt } from './excerpt';
 import { assertWellFormedXml } from './xml-check';
 
@@ -94,7 +93,7 @@ export class LegacyBus {
     if (xml.length <= max / 3) return;
     const bytes = Buffer.byteLength(xml, 'utf8');
     if (bytes > max) {
-      throw legacySimError(
+      throw coreError(
         'PAYLOAD_TOO_LARGE',
         `message is ${bytes} bytes; durable messages are queued up to LEGACY_QUEUE_MAX_BYTES (${max} bytes)`,
       );
