@@ -1,14 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type {
-  Clock,
-  Logger,
-  SimulatorSettings,
-  TimerHandle,
-  TokenService,
-  TransientHub,
-  User,
+import {
+  closeWithGrace,
+  sendBounded,
+  WS_CLOSE,
+  type Clock,
+  type Logger,
+  type SimulatorSettings,
+  type TimerHandle,
+  type TokenService,
+  type TransientHub,
+  type User,
 } from '@racedata/core';
 import {
   describeDeadline,
@@ -30,9 +33,6 @@ export interface EventStreamDeps {
   >;
 }
 
-/** Close codes: 1008 policy violation after an authentication error (decisions.md). */
-const POLICY_VIOLATION = 1008;
-const GOING_AWAY = 1001;
 // A token is tiny; anything much larger is garbage and must not be buffered.
 const MAX_CLIENT_FRAME = 64 * 1024;
 
@@ -73,9 +73,7 @@ export class EventStream {
           new Promise<void>((resolve) => {
             if (ws.readyState === ws.CLOSED) return resolve();
             ws.once('close', () => resolve());
-            ws.close(GOING_AWAY, 'server shutting down');
-            // A client that never answers the close handshake must not hold up shutdown.
-            setTimeout(() => ws.terminate(), 200).unref();
+            closeWithGrace(ws, WS_CLOSE.GOING_AWAY, 'server shutting down');
           }),
       ),
     );
@@ -104,7 +102,8 @@ export class EventStream {
     const reject = (message: string) => {
       cleanup();
       ws.send(authenticationErrorMessage(clock.now(), message));
-      ws.close(POLICY_VIOLATION, message.slice(0, 120));
+      // The interface closes with 1008 (policy violation) after an AuthenticationError.
+      ws.close(WS_CLOSE.POLICY_VIOLATION, message.slice(0, 120));
     };
 
     ws.on('error', (err) => logger.debug({ err }, 'event-stream socket error'));
@@ -149,14 +148,10 @@ export class EventStream {
 
   // Slow readers are dropped rather than buffered without bound.
   private deliver(ws: WebSocket, message: string): boolean {
-    if (ws.readyState !== ws.OPEN) return false;
-    if (ws.bufferedAmount > this.deps.settings.wsMaxBufferedBytes) {
-      this.deps.logger.warn({ buffered: ws.bufferedAmount }, 'event-stream client too slow; dropping it');
-      ws.terminate();
-      return false;
-    }
-    ws.send(message);
-    return true;
+    return sendBounded(ws, message, {
+      maxBufferedBytes: this.deps.settings.wsMaxBufferedBytes,
+      onDrop: (buffered) => this.deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),
+    });
   }
 }
 
