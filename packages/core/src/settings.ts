@@ -5,7 +5,7 @@ export type SimulatorKind = 'json' | 'legacy';
 export const TOKEN_MODES = ['fixed', 'jwt'] as const;
 export type TokenMode = (typeof TOKEN_MODES)[number];
 
-/** Every setting of a simulator, parsed and validated (decisions.md "Fixed defaults"). */
+/** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
 export interface SimulatorSettings {
   readonly port: number;
   readonly host: string;

@@ -11,7 +11,7 @@ import {
   get,
   postMessage,
   startSim,
-  track,
+  closeAfterTest,
   waitFor,
 } from './helpers';
 
@@ -75,7 +75,7 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
 
   it('starts only once the simulator listens', async () => {
     const clock = new ManualClock();
-    const sim = track(
+    const sim = closeAfterTest(
       createJsonSimulator(
         { ...FAST_SETTINGS, autoReplayIntervalMs: INTERVAL },
         { clock, recordings: RECORDINGS },

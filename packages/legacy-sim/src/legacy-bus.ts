@@ -16,7 +16,7 @@ export const EVERY_USER_CHANNEL = 'id';
 
 export type LegacyDelivery = 'durable' | 'transient';
 
-/** The JSON body of a STOMP MESSAGE; clients read `payload` (decisions.md). */
+/** The JSON body of a STOMP MESSAGE; clients read `payload`, the injected XML as a string. */
 export interface TransientXmlMessage {
   readonly channel: string;
   /** null when the injection named no payloadKey. */

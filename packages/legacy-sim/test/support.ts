@@ -1,8 +1,11 @@
 import type { SimulatorSettings } from '@racedata/core';
+import { listenForTest } from '@racedata/test-support';
 import WebSocket from 'ws';
 import { createLegacySimulator, type LegacySimulator, type LegacySimulatorDeps } from '../src';
 import type { StompFrame } from '../src/stomp/stomp-frame';
 import { StompParser } from '../src/stomp/stomp-parser';
+
+export { closeAll, waitFor } from '@racedata/test-support';
 
 export const TOKEN = 'dGVzdHVzZXI=';
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -13,35 +16,14 @@ export interface Running {
   ws(path?: string): string;
 }
 
-const running: LegacySimulator[] = [];
-
 /** Starts a simulator on an ephemeral port; closeAll() in afterEach stops it. */
 export async function startSim(
   settings: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): Promise<Running> {
   const sim = createLegacySimulator({ longPollTimeoutMs: 2000, ...settings }, deps);
-  running.push(sim);
-  const { port } = await sim.listen(0, '127.0.0.1');
-  return {
-    sim,
-    base: `http://127.0.0.1:${port}`,
-    ws: (path = '/customerapi/channels/connect') => `ws://127.0.0.1:${port}${path}`,
-  };
-}
-
-export async function closeAll(): Promise<void> {
-  const all = running.splice(0);
-  await Promise.all(all.map((sim) => sim.close()));
-}
-
-/** Resolves when cond() holds, checking on every turn of the event loop (no fixed sleep). */
-export async function waitFor(cond: () => boolean, what = 'condition', timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const { port, base } = await listenForTest(sim);
+  return { sim, base, ws: (path = '/customerapi/channels/connect') => `ws://127.0.0.1:${port}${path}` };
 }
 
 export function post(

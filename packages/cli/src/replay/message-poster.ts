@@ -7,7 +7,11 @@ export interface PostRequest {
   readonly init: RequestInit;
 }
 
-/** The injection request of the simulator the message was recorded for (decisions.md). */
+/**
+ * The injection request of the simulator the message was recorded for: a legacy message goes to
+ * `POST /customerapi/channel/{channel}/{Durable|NonDurable}?payloadKey=`, a JSON one to
+ * `POST /api/message`, as a QA user would post it by hand.
+ */
 export function postRequestFor(target: string, recorded: RecordedMessage): PostRequest {
   if (recorded.kind === 'legacy') {
     const kind = recorded.delivery === 'durable' ? 'Durable' : 'NonDurable';
