@@ -57,3 +57,20 @@ export const coreError = errorFactory(coreErrors);
 export function isSimError(value: unknown): value is SimError {
   return value instanceof SimError;
 }
+
+/**
+ * The SimError a server answers an error with: the error itself, what `translate` makes of it
+ * (a body parser's refusal, say), or else INTERNAL. An error that is none of these is a bug:
+ * `onUnexpected` is told (to log it), and the client learns nothing of it.
+ */
+export function toSimError(
+  err: unknown,
+  translate: (err: unknown) => SimError | undefined,
+  onUnexpected: (err: unknown) => void,
+): SimError {
+  if (isSimError(err)) return err;
+  const translated = translate(err);
+  if (translated) return translated;
+  onUnexpected(err);
+  return coreError('INTERNAL', 'unexpected error', { cause: err });
+}

@@ -62,6 +62,17 @@ export const MAX_TIMER_MS = 2_147_483_647;
 const MS = parseInteger(0, MAX_TIMER_MS);
 const POSITIVE_MS = parseInteger(1, MAX_TIMER_MS);
 
+/** The log level, an option of the simulator commands and the replay command alike. */
+export const LOG_LEVEL_OPTION: OptionSpec<'logLevel', unknown> = {
+  key: 'logLevel',
+  flag: '--log-level',
+  env: 'LOG_LEVEL',
+  description: 'log level',
+  defaultFor: always('info'),
+  parse: parseOneOf(LOG_LEVELS),
+  choices: LOG_LEVELS,
+};
+
 export const SETTINGS: readonly SettingSpec[] = [
   {
     key: 'port',
@@ -306,15 +317,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultFor: always('100'),
     parse: parseInteger(1),
   },
-  {
-    key: 'logLevel',
-    flag: '--log-level',
-    env: 'LOG_LEVEL',
-    description: 'log level',
-    defaultFor: always('info'),
-    parse: parseOneOf(LOG_LEVELS),
-    choices: LOG_LEVELS,
-  },
+  LOG_LEVEL_OPTION,
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import {
-  LOG_LEVELS,
+  LOG_LEVEL_OPTION,
   RECORDING_KINDS,
   MAX_REPLAY_DELAY_MS,
   always,
@@ -157,14 +157,8 @@ export const REPLAY_OPTIONS: readonly OptionSpec<ReplayOptionKey>[] = [
     defaultFor: always('10000'),
     parse: REPLAY_MS,
   },
-  {
-    key: 'logLevel',
-    flag: '--log-level',
-    env: 'LOG_LEVEL',
-    description: 'log level',
-    defaultFor: always('info'),
-    parse: parseOneOf(LOG_LEVELS),
-  },
+  // Without choices: a bad level gets this command's own CONFIG_INVALID line, as always.
+  { ...LOG_LEVEL_OPTION, choices: undefined },
 ];
 
 export function addReplayOptions(command: Command): Command {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { coreError, isSimError, type Logger, type SimError } from '@racedata/core';
+import { coreError, toSimError, type Logger, type SimError } from '@racedata/core';
 import { jsonSimError } from '../errors';
 import { excerpt, quoted } from '../excerpt';
 import { sendJson } from './event-page';
@@ -44,11 +44,9 @@ function fromBodyParser(err: unknown): SimError | undefined {
  * nor a body-parser refusal is a bug: logged, and answered 500 without its details.
  */
 export function sendError(err: unknown, res: ServerResponse, logger: Logger, where: ErrorContext): void {
-  let error = isSimError(err) ? err : fromBodyParser(err);
-  if (!error) {
-    logger.error({ err, method: where.method, path: where.path }, 'unexpected error');
-    error = coreError('INTERNAL', 'unexpected error', { cause: err });
-  }
+  const error = toSimError(err, fromBodyParser, () =>
+    logger.error({ err, method: where.method, path: where.path }, 'unexpected error'),
+  );
   if (res.headersSent) {
     res.end();
     return;

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { coreError, isSimError, type Logger, type SimError } from '@racedata/core';
+import { coreError, toSimError, type Logger, type SimError } from '@racedata/core';
 import { legacySimError } from '../errors';
 import { excerpt } from '../excerpt';
 
@@ -30,11 +30,9 @@ function fromBodyParser(err: unknown): SimError | undefined {
 /** The one place errors become responses: `{"status":"fail","code":...,"message":...}`. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    let error = isSimError(err) ? err : fromBodyParser(err);
-    if (!error) {
-      logger.error({ err, method: req.method, path: req.path }, 'unexpected error');
-      error = coreError('INTERNAL', 'unexpected error', { cause: err });
-    }
+    const error = toSimError(err, fromBodyParser, () =>
+      logger.error({ err, method: req.method, path: req.path }, 'unexpected error'),
+    );
     if (res.headersSent) {
       res.end();
       return;

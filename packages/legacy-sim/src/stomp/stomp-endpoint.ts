@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  coreError,
-  isSimError,
   rejectUpgrade,
+  toSimError,
   type Clock,
   type Logger,
   type TokenService,
@@ -65,8 +64,11 @@ export class StompEndpoint {
     try {
       user = this.deps.tokens.verifyAuthorization(req.headers.authorization);
     } catch (err) {
-      if (!isSimError(err)) this.deps.logger.error({ err }, 'STOMP upgrade authentication failed');
-      const error = isSimError(err) ? err : coreError('INTERNAL', 'unexpected error', { cause: err });
+      const error = toSimError(
+        err,
+        () => undefined,
+        () => this.deps.logger.error({ err }, 'STOMP upgrade authentication failed'),
+      );
       rejectUpgrade(socket, error.status, error.message);
       return;
     }
