@@ -19,7 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 
-const FIXED_TOKEN = 'dGVzdHVzZXI='; // base64("testuser"), both simulators (decisions.md)
+const FIXED_TOKEN = 'dGVzdHVzZXI='; // base64("testuser"), both simulators (README, Users and channels)
 const ALL_TOKEN = 'YWxsdXNlcg=='; // JSON simulator user with every channel
 const STOMP_DEST = '/api/v1/channels/user/topic/publish';
 

@@ -11,6 +11,3 @@ export interface CliContext {
   /** Runs the handler once on SIGTERM or SIGINT. */
   onShutdownSignal(handler: (signal: string) => void): void;
 }
-
-/** Exit code for bad flags or environment values (decisions.md). */
-export const EXIT_BAD_CONFIG = 2;

@@ -16,12 +16,14 @@ function readJson(path: string, what: 'USERS_INVALID' | 'CHANNELS_INVALID'): unk
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw coreError(what, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw coreError(what, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, {
+      cause: err,
+    });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw coreError(what, `${path}: not valid JSON (${(err as Error).message})`);
+    throw coreError(what, `${path}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
 }
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { isSimError } from '@racedata/core';
-import { EXIT_BAD_CONFIG, type CliContext } from './context';
+import type { CliContext } from './context';
+import { EXIT_BAD_CONFIG, exitCodeOf } from './errors';
 import { envValue } from './env';
 import { registerReplayCommand } from './replay/replay-command';
 import { runSimulators } from './run-simulators';
@@ -64,16 +64,8 @@ export async function run(argv: readonly string[], ctx: CliContext): Promise<voi
       ctx.exit(ok ? 0 : EXIT_BAD_CONFIG);
       return;
     }
-    if (
-      isSimError(err) &&
-      ['CONFIG_INVALID', 'USERS_INVALID', 'CHANNELS_INVALID', 'RECORDING_INVALID'].includes(err.code)
-    ) {
-      ctx.stderr.write(`racedata-sim: ${err.message}\n`);
-      ctx.exit(EXIT_BAD_CONFIG);
-      return;
-    }
     ctx.stderr.write(`racedata-sim: ${(err as Error).message}\n`);
-    ctx.exit(1);
+    ctx.exit(exitCodeOf(err));
   }
 }
 

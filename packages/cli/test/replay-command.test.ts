@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ManualClock, localDate, silentLogger } from '@racedata/core';
+import { waitFor } from '@racedata/test-support';
 import { run } from '../src/main';
 import { registerReplayCommand, type ReplayCommandDeps } from '../src/replay/replay-command';
 import type { FetchFn } from '../src/replay/target-http';
@@ -81,14 +82,6 @@ function replay(args: string[], env: Record<string, string> = {}, deps: ReplayCo
   return cli;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in 5 s');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 describe('replay: the racedata-sim replay command', () => {
   it('replays legacy recordings for real with their gaps, capped by --max-delay, and exits 0', async () => {
     const t = await target('legacy');
@@ -133,7 +126,7 @@ describe('replay: the racedata-sim replay command', () => {
     const args = ['--target', t.url, '--recordings', dir, '--max-delay', '10000', '--progress-interval', '0'];
     const cli = replay(args, {}, { clock, fetch: spy });
     const next = async (ms: number) => {
-      await until(() => clock.pendingTimers === 1);
+      await waitFor(() => clock.pendingTimers === 1);
       clock.advance(ms);
     };
     await next(0);
@@ -162,10 +155,10 @@ describe('replay: the racedata-sim replay command', () => {
       REPLAY_PROGRESS_INTERVAL: '0',
     };
     const cli = replay(['--interval', '10', '--initial-delay', '0', '--no-loop'], env, { clock });
-    await until(() => clock.pendingTimers > 0);
+    await waitFor(() => clock.pendingTimers > 0);
     await clock.advanceAsync(5, 5);
-    await until(() => t.seen.length === 1);
-    await until(() => clock.pendingTimers > 0);
+    await waitFor(() => t.seen.length === 1);
+    await waitFor(() => clock.pendingTimers > 0);
     clock.advance(10);
     expect(await cli.exited).toBe(0);
     const bodies = t.seen.map((s) => JSON.parse(s.body) as { date: string; payload: { startTime: string } });
@@ -239,7 +232,7 @@ describe('replay: the racedata-sim replay command', () => {
       '--progress-interval',
       '20',
     ]);
-    await until(() => t.seen.length >= 5);
+    await waitFor(() => t.seen.length >= 5);
     cli.signal('SIGTERM');
     expect(await cli.exited).toBe(0);
     expect(cli.stdout()).toMatch(/one message every 2 ms, looping/);

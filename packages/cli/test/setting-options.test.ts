@@ -8,7 +8,7 @@ function flagsOf(kind: 'json' | 'legacy' | 'all', argv: string[]): Record<string
 }
 
 describe('resolveCliSettings', () => {
-  test('defaults per simulator (decisions.md)', () => {
+  test('defaults per simulator (README, Configuration)', () => {
     const json = resolveCliSettings('json', {}, {});
     const legacy = resolveCliSettings('legacy', {}, {});
     expect(json.port).toBe(3000);

@@ -71,7 +71,7 @@ export class ChannelCatalog {
   }
 }
 
-/** The JSON simulator's built-in catalog (decisions.md). */
+/** The JSON simulator's built-in catalog (README, "Users and channels"). */
 export const JSON_CHANNELS = {
   durable: [
     'RaceDayTrot',

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './clock';
 export * from './logger';
+export * from './option-parsers';
 export * from './settings';
 export * from './channel-catalog';
 export * from './users';

@@ -1,11 +1,20 @@
 import { coreError } from './errors';
 import { LOG_LEVELS, type LogLevel } from './logger';
+import {
+  always,
+  parseBoolean,
+  parseInteger,
+  parseOneOf,
+  parseOptions,
+  parseText,
+  type OptionSpec,
+} from './option-parsers';
 
 export type SimulatorKind = 'json' | 'legacy';
 export const TOKEN_MODES = ['fixed', 'jwt'] as const;
 export type TokenMode = (typeof TOKEN_MODES)[number];
 
-/** Every setting of a simulator, parsed and validated (decisions.md "Fixed defaults"). */
+/** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
 export interface SimulatorSettings {
   readonly port: number;
   readonly host: string;
@@ -45,61 +54,24 @@ export interface SimulatorSettings {
 
 export type SettingKey = keyof SimulatorSettings;
 
-type Parser<T> = (raw: string) => T;
+/** One row of the settings table; the default may depend on the simulator kind. */
+export type SettingSpec = OptionSpec<SettingKey, SimulatorKind>;
 
-export interface SettingSpec {
-  readonly key: SettingKey;
-  /** commander flag spelling without the value placeholder, e.g. `--port`. */
-  readonly flag: string | undefined;
-  readonly env: string;
-  readonly description: string;
-  /** Shown in help and docs; `undefined` means off / not set. */
-  readonly defaultFor: (kind: SimulatorKind) => string | undefined;
-  readonly parse: Parser<unknown>;
-  /** A switch: the flag may stand alone (meaning true) and has a `--no-` form. */
-  readonly boolean?: true;
-  /** The only values accepted, for help text and completion. */
-  readonly choices?: readonly string[];
-}
-
-class SettingValueError extends Error {}
-
-export function parseInteger(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
-  return (raw) => {
-    const text = raw.trim();
-    if (!/^-?\d+$/.test(text)) throw new SettingValueError(`expected a whole number, got "${raw}"`);
-    const n = Number(text);
-    if (n < min || n > max) throw new SettingValueError(`expected a number from ${min} to ${max}, got ${n}`);
-    return n;
-  };
-}
-
-export function parseBoolean(raw: string): boolean {
-  const text = raw.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(text)) return true;
-  if (['false', '0', 'no', 'off', ''].includes(text)) return false;
-  throw new SettingValueError(`expected true or false, got "${raw}"`);
-}
-
-export function parseOneOf<T extends string>(values: readonly T[]): Parser<T> {
-  return (raw) => {
-    const text = raw.trim() as T;
-    if (!values.includes(text))
-      throw new SettingValueError(`expected one of ${values.join(', ')}, got "${raw}"`);
-    return text;
-  };
-}
-
-function parseText(raw: string): string {
-  if (raw.trim() === '') throw new SettingValueError('must not be empty');
-  return raw;
-}
-
-const fixed = (value: string | undefined) => () => value;
 // Node fires a timer longer than 2^31-1 ms after 1 ms, so anything handed to a timer stops there.
 export const MAX_TIMER_MS = 2_147_483_647;
 const MS = parseInteger(0, MAX_TIMER_MS);
 const POSITIVE_MS = parseInteger(1, MAX_TIMER_MS);
+
+/** The log level, an option of the simulator commands and the replay command alike. */
+export const LOG_LEVEL_OPTION: OptionSpec<'logLevel', unknown> = {
+  key: 'logLevel',
+  flag: '--log-level',
+  env: 'LOG_LEVEL',
+  description: 'log level',
+  defaultFor: always('info'),
+  parse: parseOneOf(LOG_LEVELS),
+  choices: LOG_LEVELS,
+};
 
 export const SETTINGS: readonly SettingSpec[] = [
   {
@@ -115,7 +87,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--host',
     env: 'HOST',
     description: 'listen address',
-    defaultFor: fixed('0.0.0.0'),
+    defaultFor: always('0.0.0.0'),
     parse: parseText,
   },
   {
@@ -123,7 +95,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--long-poll-timeout',
     env: 'LONG_POLL_TIMEOUT_MS',
     description: 'ms a long poll is held before 204',
-    defaultFor: fixed('60000'),
+    defaultFor: always('60000'),
     parse: POSITIVE_MS,
   },
   {
@@ -131,7 +103,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--ws-auth-timeout',
     env: 'WS_AUTH_TIMEOUT_MS',
     description: 'ms a WebSocket client has to send its token',
-    defaultFor: fixed('10000'),
+    defaultFor: always('10000'),
     parse: POSITIVE_MS,
   },
   {
@@ -139,7 +111,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--ws-ping-interval',
     env: 'WS_PING_INTERVAL_MS',
     description: 'ms between Ping messages on the event stream',
-    defaultFor: fixed('60000'),
+    defaultFor: always('60000'),
     parse: POSITIVE_MS,
   },
   {
@@ -147,7 +119,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--token-mode',
     env: 'TOKEN_MODE',
     description: 'fixed tokens only, or also issue real HS256 JWTs',
-    defaultFor: fixed('fixed'),
+    defaultFor: always('fixed'),
     parse: parseOneOf(TOKEN_MODES),
     choices: TOKEN_MODES,
   },
@@ -156,7 +128,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--token-ttl',
     env: 'TOKEN_TTL_SECONDS',
     description: 'lifetime of issued JWTs in seconds (jwt mode)',
-    defaultFor: fixed('86400'),
+    defaultFor: always('86400'),
     parse: parseInteger(1),
   },
   {
@@ -164,7 +136,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--jwt-secret',
     env: 'JWT_SECRET',
     description: 'HS256 signing key for jwt mode (random per start when unset)',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: parseText,
   },
   {
@@ -172,7 +144,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--users',
     env: 'USERS_FILE',
     description: 'JSON file replacing the built-in users',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: parseText,
   },
   {
@@ -180,7 +152,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--channels',
     env: 'CHANNELS_FILE',
     description: 'JSON file replacing the built-in channel catalog',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: parseText,
   },
   {
@@ -188,7 +160,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--recordings',
     env: 'RECORDINGS_DIR',
     description: 'directory of recordings for replay',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: parseText,
   },
   {
@@ -196,7 +168,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--auto-replay-interval',
     env: 'AUTO_REPLAY_MESSAGE_INTERVAL',
     description: 'replay one recorded message every this many ms (off when unset)',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: POSITIVE_MS,
   },
   {
@@ -204,7 +176,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--initial-delay',
     env: 'INITIAL_DELAY',
     description: 'ms before the first replayed message (default: the interval)',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: MS,
   },
   {
@@ -212,7 +184,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--max-delay',
     env: 'MAX_DELAY',
     description: 'timed replay: recorded gaps, each capped at this many ms (used when no interval is set)',
-    defaultFor: fixed(undefined),
+    defaultFor: always(undefined),
     parse: MS,
   },
   {
@@ -220,7 +192,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--rebase-dates',
     env: 'REPLAY_REBASE_DATES',
     description: 'shift recorded race dates so the recording happens today',
-    defaultFor: fixed('false'),
+    defaultFor: always('false'),
     parse: parseBoolean,
     boolean: true,
   },
@@ -229,7 +201,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'EVENTS_DEFAULT_LIMIT',
     description: 'events per page when limit is omitted or 0',
-    defaultFor: fixed('100'),
+    defaultFor: always('100'),
     parse: parseInteger(1),
   },
   {
@@ -237,7 +209,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'EVENTS_MAX_LIMIT',
     description: 'largest page; bigger limits are clamped',
-    defaultFor: fixed('10000'),
+    defaultFor: always('10000'),
     parse: parseInteger(1),
   },
   {
@@ -245,7 +217,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'EVENT_STORE_MAX',
     description: 'durable events kept (oldest dropped first)',
-    defaultFor: fixed('1000000'),
+    defaultFor: always('1000000'),
     parse: parseInteger(1),
   },
   {
@@ -254,7 +226,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'EVENT_STORE_MAX_BYTES',
     description:
       'memory budget for durable events, each counted as twice its JSON size + 200 (oldest dropped first)',
-    defaultFor: fixed(String(256 * 1024 * 1024)),
+    defaultFor: always(String(256 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {
@@ -262,7 +234,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'LEGACY_QUEUE_RETENTION_MS',
     description: 'how long a queued legacy message is kept',
-    defaultFor: fixed('86400000'),
+    defaultFor: always('86400000'),
     parse: parseInteger(1),
   },
   {
@@ -270,7 +242,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'LEGACY_QUEUE_MAX',
     description: 'queued legacy messages kept per user (oldest dropped first)',
-    defaultFor: fixed('10000'),
+    defaultFor: always('10000'),
     parse: parseInteger(1),
   },
   {
@@ -278,7 +250,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'LEGACY_QUEUE_MAX_BYTES',
     description: 'UTF-8 bytes of queued legacy messages kept across all users (oldest dropped first)',
-    defaultFor: fixed(String(128 * 1024 * 1024)),
+    defaultFor: always(String(128 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {
@@ -286,7 +258,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'MAX_BODY_BYTES',
     description: 'largest accepted request body (413 above)',
-    defaultFor: fixed(String(1024 * 1024)),
+    defaultFor: always(String(1024 * 1024)),
     parse: parseInteger(1),
   },
   {
@@ -294,7 +266,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'WS_MAX_BUFFERED_BYTES',
     description: 'unsent bytes a slow WebSocket client may build up before it is dropped',
-    defaultFor: fixed(String(4 * 1024 * 1024)),
+    defaultFor: always(String(4 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {
@@ -302,7 +274,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'HTTP_HEADERS_TIMEOUT_MS',
     description: 'ms a client has to send a request head (408 after; 0 = no limit)',
-    defaultFor: fixed('10000'),
+    defaultFor: always('10000'),
     parse: MS,
   },
   {
@@ -310,7 +282,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'HTTP_REQUEST_TIMEOUT_MS',
     description: 'ms a client has to send a whole request, body included (408 after; 0 = no limit)',
-    defaultFor: fixed('30000'),
+    defaultFor: always('30000'),
     parse: MS,
   },
   {
@@ -318,7 +290,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'MAX_INFLIGHT_BODY_BYTES',
     description: 'request body bytes received at once over all clients (503 with Retry-After above)',
-    defaultFor: fixed(String(64 * 1024 * 1024)),
+    defaultFor: always(String(64 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {
@@ -326,7 +298,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'STOMP_MAX_FRAME_BYTES',
     description: 'largest STOMP frame a client may send (ERROR and close above)',
-    defaultFor: fixed(String(1024 * 1024)),
+    defaultFor: always(String(1024 * 1024)),
     parse: parseInteger(64),
   },
   {
@@ -334,7 +306,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'STOMP_MAX_SUBSCRIPTIONS',
     description: 'subscriptions one STOMP session may hold (ERROR and close above)',
-    defaultFor: fixed('100'),
+    defaultFor: always('100'),
     parse: parseInteger(1),
   },
   {
@@ -342,18 +314,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'WS_MAX_SESSIONS_PER_USER',
     description: 'STOMP or event-stream connections one user may hold open at once',
-    defaultFor: fixed('100'),
+    defaultFor: always('100'),
     parse: parseInteger(1),
   },
-  {
-    key: 'logLevel',
-    flag: '--log-level',
-    env: 'LOG_LEVEL',
-    description: 'log level',
-    defaultFor: fixed('info'),
-    parse: parseOneOf(LOG_LEVELS),
-    choices: LOG_LEVELS,
-  },
+  LOG_LEVEL_OPTION,
 ];
 
 /**
@@ -364,21 +328,7 @@ export function parseSettings(
   kind: SimulatorKind,
   raw: Partial<Record<SettingKey, string | undefined>>,
 ): SimulatorSettings {
-  const values: Record<string, unknown> = {};
-  for (const spec of SETTINGS) {
-    const given = raw[spec.key];
-    const text = given ?? spec.defaultFor(kind);
-    if (text === undefined) {
-      values[spec.key] = undefined;
-      continue;
-    }
-    try {
-      values[spec.key] = spec.parse(text);
-    } catch (err) {
-      const name = spec.flag ? `${spec.env} (${spec.flag})` : spec.env;
-      throw coreError('CONFIG_INVALID', `${name}: ${(err as Error).message}`);
-    }
-  }
+  const values = parseOptions(SETTINGS, raw, kind);
   return resolveSettings(kind, values as Partial<SimulatorSettings>);
 }
 

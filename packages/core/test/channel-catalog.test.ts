@@ -175,7 +175,7 @@ describe('ChannelCatalog.fromJSON', () => {
   });
 });
 
-describe('built-in catalogs (decisions.md)', () => {
+describe('built-in catalogs (README, Users and channels)', () => {
   test('the JSON simulator knows 8 durable and 8 transient channels', () => {
     const c = jsonChannelCatalog();
     expect(c.names('durable')).toEqual([

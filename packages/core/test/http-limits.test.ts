@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHttpLifecycle, type HttpLifecycle, type HttpLimits } from '@racedata/core';
+import { waitFor } from '@racedata/test-support';
 
 const LIMITS: HttpLimits = {
   httpHeadersTimeoutMs: 200,
@@ -40,20 +41,13 @@ class RawClient {
 
   /** Resolves with what arrived once it matches (or the connection ended). */
   async reply(pattern: RegExp): Promise<string> {
-    await until(() => pattern.test(this.received) || this.socket.destroyed, 'a response');
+    await waitFor(() => pattern.test(this.received) || this.socket.destroyed, 'a response');
     return this.received;
   }
 
   destroy(): void {
     clearInterval(this.trickle);
     this.socket.destroy();
-  }
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let turns = 0; !cond(); turns++) {
-    if (turns > 1000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -134,7 +128,7 @@ describe('HTTP limits against slow and greedy clients', () => {
     const { client } = await start();
     const poll = client();
     poll.socket.write(request);
-    await until(() => held.length === 1, 'the request to be held');
+    await waitFor(() => held.length === 1, 'the request to be held');
     // A trickling client that arrives later is cut, so the deadline check has run past the held one.
     const slow = client();
     slow.socket.write(post(100));
@@ -149,7 +143,7 @@ describe('HTTP limits against slow and greedy clients', () => {
     const { lc, client } = await start({ maxInflightBodyBytes: 100, maxBodyBytes: 80 });
     const first = client();
     first.socket.write(post(80) + 'x'.repeat(40));
-    await until(() => lc.bodyBytesInFlight === 80, 'the first body to be claimed');
+    await waitFor(() => lc.bodyBytesInFlight === 80, 'the first body to be claimed');
 
     const refused = client();
     refused.socket.write(post(50) + 'y'.repeat(50));
@@ -164,16 +158,16 @@ describe('HTTP limits against slow and greedy clients', () => {
 
     first.socket.write('x'.repeat(40));
     await expectReply(first, /got 80$/);
-    await until(() => lc.bodyBytesInFlight === 0, 'the claims to be released');
+    await waitFor(() => lc.bodyBytesInFlight === 0, 'the claims to be released');
   });
 
   it('claims the per-body limit for a chunked body and releases it when the client goes away', async () => {
     const { lc, client } = await start({ maxInflightBodyBytes: 100, maxBodyBytes: 80 });
     const chunked = client();
     chunked.socket.write(post(0, true) + '5\r\nhello\r\n');
-    await until(() => lc.bodyBytesInFlight === 80, 'the chunked body to be claimed');
+    await waitFor(() => lc.bodyBytesInFlight === 80, 'the chunked body to be claimed');
     chunked.destroy();
-    await until(() => lc.bodyBytesInFlight === 0, 'the claim to be released');
+    await waitFor(() => lc.bodyBytesInFlight === 0, 'the claim to be released');
     const next = client();
     next.socket.write(post(80) + 'x'.repeat(80));
     await expectReply(next, /got 80$/);
@@ -183,7 +177,7 @@ describe('HTTP limits against slow and greedy clients', () => {
     const { lc, client } = await start({ maxInflightBodyBytes: 80, maxBodyBytes: 80 });
     const first = client();
     first.socket.write(post(80) + 'x');
-    await until(() => lc.bodyBytesInFlight === 80, 'the body to be claimed');
+    await waitFor(() => lc.bodyBytesInFlight === 80, 'the body to be claimed');
     const get = client();
     get.socket.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n');
     await expectReply(get, /^HTTP\/1\.1 200/);

@@ -58,11 +58,11 @@ const COMMON_DEFAULTS = {
 };
 
 describe('parseSettings', () => {
-  test('legacy defaults: port 8080 and the decisions.md table', () => {
+  test('legacy defaults: port 8080 and the README configuration table', () => {
     expect(parseSettings('legacy', {})).toEqual({ port: 8080, ...COMMON_DEFAULTS });
   });
 
-  test('json defaults: port 3000 and the decisions.md table', () => {
+  test('json defaults: port 3000 and the README configuration table', () => {
     expect(parseSettings('json', {})).toEqual({ port: 3000, ...COMMON_DEFAULTS });
   });
 
@@ -253,7 +253,7 @@ describe('resolveSettings', () => {
 });
 
 describe('SETTINGS table', () => {
-  test('env names and flags are unique and match decisions.md', () => {
+  test('env names and flags are unique and match the README', () => {
     const envs = SETTINGS.map((s) => s.env);
     expect(new Set(envs).size).toBe(envs.length);
     const flags = SETTINGS.flatMap((s) => (s.flag ? [s.flag] : []));

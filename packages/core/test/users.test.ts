@@ -189,7 +189,7 @@ describe('UserTable.fromJSON', () => {
   });
 });
 
-describe('built-in users (decisions.md)', () => {
+describe('built-in users (README, Users and channels)', () => {
   test('JSON: testuser sees the mostly-trot set, alluser sees every channel', () => {
     const table = UserTable.fromJSON(JSON_USERS, jsonChannelCatalog());
     const testuser = table.authenticate('testuser', 'testpassword') as User;

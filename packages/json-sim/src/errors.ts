@@ -1,20 +1,16 @@
-import { SimError } from '@racedata/core';
+import { errorFactory } from '@racedata/core';
 
-/** The JSON simulator's error catalog; core errors keep their own codes and statuses. */
+/**
+ * The JSON simulator's own error codes. Codes both simulators raise (NOT_FOUND, MALFORMED_JSON,
+ * PAYLOAD_TOO_LARGE, UNSUPPORTED_CHARSET, INTERNAL) and core's own come from core's catalog.
+ */
 export const jsonSimErrors = {
-  NOT_FOUND: { status: 404 },
-  MALFORMED_JSON: { status: 400 },
   JSON_TOO_DEEP: { status: 400 },
-  PAYLOAD_TOO_LARGE: { status: 413 },
-  UNSUPPORTED_CHARSET: { status: 415 },
   INVALID_PARAMETER: { status: 400 },
   INVALID_MESSAGE: { status: 400 },
   CHANNEL_NOT_SUBSCRIBED: { status: 400 },
-  INTERNAL: { status: 500 },
 } as const;
 
 export type JsonSimErrorCode = keyof typeof jsonSimErrors;
 
-export function jsonSimError(code: JsonSimErrorCode, message: string): SimError {
-  return new SimError(code, message, jsonSimErrors[code].status);
-}
+export const jsonSimError = errorFactory(jsonSimErrors);

@@ -7,8 +7,11 @@ import {
   type JsonSimulatorProbe,
   type StoredEvent,
 } from '@racedata/json-sim';
+import { closeAfterTest } from '@racedata/test-support';
 
-/** Fixed tokens of the built-in JSON users (decisions.md). */
+export { closeAfterTest, closeAll, waitFor } from '@racedata/test-support';
+
+/** Fixed tokens of the built-in JSON users (README, "Users and channels"). */
 export const DEFAULT_TOKEN = 'dGVzdHVzZXI=';
 export const ALL_TOKEN = 'YWxsdXNlcg==';
 
@@ -39,16 +42,12 @@ export interface Started {
   wsUrl: string;
 }
 
-const running = new Set<Simulator>();
-const sockets = new Set<WsClient>();
-
 /** Starts a simulator on an ephemeral port; closeAll() (in afterEach) stops it. */
 export async function startSim(
   settings: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Promise<Started> {
   const { sim, probe } = createProbed({ ...FAST_SETTINGS, ...settings }, deps);
-  running.add(sim);
   const address = await sim.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${address.port}`;
   return { sim, probe, address, base, wsUrl: `ws://127.0.0.1:${address.port}${STREAM_PATH}` };
@@ -67,24 +66,9 @@ export function createProbed(
       deps.probe?.(p);
     },
   });
-  running.add(sim);
+  closeAfterTest(sim);
   if (!probe) throw new Error('the simulator handed out no probe');
   return { sim, probe };
-}
-
-/** Registers a simulator created outside startSim() so closeAll() stops it too. */
-export function track(sim: Simulator): Simulator {
-  running.add(sim);
-  return sim;
-}
-
-/** Closes every WebSocket client and simulator started by the helpers. */
-export async function closeAll(): Promise<void> {
-  for (const client of sockets) client.terminate();
-  sockets.clear();
-  const sims = [...running];
-  running.clear();
-  await Promise.all(sims.map((sim) => sim.close()));
 }
 
 export interface HttpResult<T = unknown> {
@@ -173,34 +157,6 @@ export function event(channel: string, extra: Partial<EventInput> = {}): EventIn
   return { channel, date: '2026-01-05', payload: { n: 1 }, ...extra };
 }
 
-/** Waits for a condition that has no event of its own (e.g. a poll being registered). */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-export const PENDING = Symbol('pending');
-
-/** Resolves to the promise's value, or PENDING if it has not settled within ms. */
-export function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | typeof PENDING> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(PENDING), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
-
 export interface StreamMessage {
   type: string;
   timestamp: string;
@@ -273,7 +229,7 @@ export class WsClient {
   /** Opens a connection; resolves once the upgrade succeeded. */
   static async connect(url: string): Promise<WsClient> {
     const client = new WsClient(url);
-    sockets.add(client);
+    closeAfterTest({ close: () => client.terminate() });
     await new Promise<void>((resolve, reject) => {
       client.ws.once('open', () => resolve());
       client.ws.once('unexpected-response', (_req, res) =>

@@ -12,7 +12,7 @@ import {
   get,
   postMessage,
   startSim,
-  track,
+  closeAfterTest,
   waitFor,
 } from './helpers';
 
@@ -72,7 +72,7 @@ describe('close()', () => {
     const s = await startSim();
     await Promise.all([s.sim.close(), s.sim.close()]);
     await s.sim.close();
-    const never = track(createJsonSimulator(FAST_SETTINGS));
+    const never = closeAfterTest(createJsonSimulator(FAST_SETTINGS));
     await never.close();
     expect(never.server.listening).toBe(false);
   });

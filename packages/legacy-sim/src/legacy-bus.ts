@@ -7,7 +7,6 @@ import {
   type TransientHub,
   type UserTable,
 } from '@racedata/core';
-import { legacySimError } from './errors';
 import type { LegacyQueues } from './queue/legacy-queues';
 import { excerpt } from './excerpt';
 import { assertWellFormedXml } from './xml-check';
@@ -17,7 +16,7 @@ export const EVERY_USER_CHANNEL = 'id';
 
 export type LegacyDelivery = 'durable' | 'transient';
 
-/** The JSON body of a STOMP MESSAGE; clients read `payload` (decisions.md). */
+/** The JSON body of a STOMP MESSAGE; clients read `payload`, the injected XML as a string. */
 export interface TransientXmlMessage {
   readonly channel: string;
   /** null when the injection named no payloadKey. */
@@ -94,7 +93,7 @@ export class LegacyBus {
     if (xml.length <= max / 3) return;
     const bytes = Buffer.byteLength(xml, 'utf8');
     if (bytes > max) {
-      throw legacySimError(
+      throw coreError(
         'PAYLOAD_TOO_LARGE',
         `message is ${bytes} bytes; durable messages are queued up to LEGACY_QUEUE_MAX_BYTES (${max} bytes)`,
       );

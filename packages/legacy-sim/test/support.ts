@@ -1,8 +1,11 @@
 import type { Simulator, SimulatorSettings } from '@racedata/core';
+import { closeAfterTest } from '@racedata/test-support';
 import WebSocket from 'ws';
 import { createLegacySimulator, type LegacySimulatorDeps, type LegacySimulatorProbe } from '../src';
 import type { StompFrame } from '../src/stomp/stomp-frame';
 import { StompParser } from '../src/stomp/stomp-parser';
+
+export { closeAll, waitFor } from '@racedata/test-support';
 
 export const TOKEN = 'dGVzdHVzZXI=';
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -14,8 +17,6 @@ export interface Running {
   base: string;
   ws(path?: string): string;
 }
-
-const running: Simulator[] = [];
 
 /** Starts a simulator on an ephemeral port; closeAll() in afterEach stops it. */
 export async function startSim(
@@ -45,23 +46,9 @@ export function createProbed(
       deps.probe?.(p);
     },
   });
-  running.push(sim);
+  closeAfterTest(sim);
   if (!probe) throw new Error('the simulator handed out no probe');
   return { sim, probe };
-}
-
-export async function closeAll(): Promise<void> {
-  const all = running.splice(0);
-  await Promise.all(all.map((sim) => sim.close()));
-}
-
-/** Resolves when cond() holds, checking on every turn of the event loop (no fixed sleep). */
-export async function waitFor(cond: () => boolean, what = 'condition', timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 export function post(

@@ -1,23 +1,17 @@
 import type { Clock, Logger, RecordedMessage } from '@racedata/core';
-import { ReplayAborted, request, sleep, type FetchFn } from './target-http';
-
-/** A 4xx: the target will never take this message, so it is not retried. */
-export class PostRejected extends Error {
-  constructor(
-    readonly status: number,
-    detail: string,
-  ) {
-    super(`rejected with HTTP ${status}${detail ? `: ${detail}` : ''}`);
-    this.name = 'PostRejected';
-  }
-}
+import { CliError, isCliError } from '../errors';
+import { request, sleep, type FetchFn } from './target-http';
 
 export interface PostRequest {
   readonly url: string;
   readonly init: RequestInit;
 }
 
-/** The injection request of the simulator the message was recorded for (decisions.md). */
+/**
+ * The injection request of the simulator the message was recorded for: a legacy message goes to
+ * `POST /customerapi/channel/{channel}/{Durable|NonDurable}?payloadKey=`, a JSON one to
+ * `POST /api/message`, as a QA user would post it by hand.
+ */
 export function postRequestFor(target: string, recorded: RecordedMessage): PostRequest {
   if (recorded.kind === 'legacy') {
     const kind = recorded.delivery === 'durable' ? 'Durable' : 'NonDurable';
@@ -55,7 +49,7 @@ const detailOf = (body: string) => body.replace(/\s+/g, ' ').trim().slice(0, 200
 
 /**
  * Returns a deliver function for the replayer: it resolves once the target accepted the
- * message, and rejects with PostRejected on a 4xx or with the last error once retries are spent.
+ * message, and rejects with POST_REJECTED on a 4xx or with the last error once retries are spent.
  */
 export function createPoster(options: PosterOptions): (recorded: RecordedMessage) => Promise<void> {
   const { target, clock, retries, logger, signal } = options;
@@ -69,10 +63,11 @@ export function createPoster(options: PosterOptions): (recorded: RecordedMessage
       try {
         const answer = await request(options.fetch, url, init, timeoutMs, signal);
         if (answer.status < 300) return;
-        if (answer.status < 500) throw new PostRejected(answer.status, detailOf(answer.body));
+        if (answer.status < 500)
+          throw new CliError('POST_REJECTED', { status: answer.status, detail: detailOf(answer.body) });
         reason = `HTTP ${answer.status}${answer.body ? `: ${detailOf(answer.body)}` : ''}`;
       } catch (err) {
-        if (err instanceof PostRejected || err instanceof ReplayAborted) throw err;
+        if (isCliError(err, 'POST_REJECTED') || isCliError(err, 'REPLAY_ABORTED')) throw err;
         reason = (err as Error).message;
       }
       if (attempt >= retries) {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { createLogger, isSimError, systemClock, type Clock, type Logger } from '@racedata/core';
+import { createLogger, systemClock, type Clock, type Logger } from '@racedata/core';
 import { bundledRecordingsDir } from '../bundled-recordings';
-import { EXIT_BAD_CONFIG, type CliContext } from '../context';
+import type { CliContext } from '../context';
+import { EXIT_BAD_CONFIG, exitCodeOf } from '../errors';
 import { addReplayOptions, resolveReplayOptions } from './replay-options';
 import { runReplay } from './replay-run';
 import type { FetchFn } from './target-http';
@@ -12,8 +13,6 @@ export interface ReplayCommandDeps {
   readonly fetch?: FetchFn;
   readonly logger?: Logger;
 }
-
-const CONFIG_CODES = ['CONFIG_INVALID', 'RECORDING_INVALID'];
 
 /**
  * `racedata-sim replay`: the replay container. Posts recorded messages to a running simulator
@@ -41,8 +40,8 @@ export function registerReplayCommand(program: Command, ctx: CliContext, deps: R
         },
       );
     } catch (err) {
-      if (!isSimError(err) || !CONFIG_CODES.includes(err.code)) throw err;
-      ctx.stderr.write(`racedata-sim replay: ${err.message}\n`);
+      if (exitCodeOf(err) !== EXIT_BAD_CONFIG) throw err;
+      ctx.stderr.write(`racedata-sim replay: ${(err as Error).message}\n`);
       code = EXIT_BAD_CONFIG;
     }
     ctx.exit(code);

@@ -1,17 +1,21 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import {
-  LOG_LEVELS,
+  LOG_LEVEL_OPTION,
   RECORDING_KINDS,
   MAX_REPLAY_DELAY_MS,
+  always,
   coreError,
   parseBoolean,
   parseInteger,
   parseOneOf,
+  parseOptions,
+  parseText,
   type LogLevel,
+  type OptionSpec,
   type RecordingKind,
   type ReplaySchedule,
 } from '@racedata/core';
-import { envValue } from '../env';
+import { addOptions, optionTexts } from '../options';
 
 /** Everything `racedata-sim replay` was told, parsed and validated. */
 export interface ReplayOptions {
@@ -30,99 +34,19 @@ export interface ReplayOptions {
   readonly logLevel: LogLevel;
 }
 
-interface Spec {
-  readonly key: string;
-  readonly flag: string;
-  readonly env: string;
-  readonly description: string;
-  /** Boolean switches take no value and get a `--no-` twin. */
-  readonly boolean?: boolean;
-}
-
-const SPECS = {
-  target: { key: 'target', flag: '--target', env: 'REPLAY_TARGET', description: 'simulator base URL' },
-  recordings: {
-    key: 'recordings',
-    flag: '--recordings',
-    env: 'RECORDINGS_DIR',
-    description: 'recordings directory or file (default: the bundled recordings)',
-  },
-  kind: {
-    key: 'kind',
-    flag: '--kind',
-    env: 'REPLAY_KIND',
-    description: 'legacy or json (default: what the target /health reports)',
-  },
-  maxDelay: {
-    key: 'maxDelay',
-    flag: '--max-delay',
-    env: 'MAX_DELAY',
-    description: 'cap in ms on each recorded gap (default: no cap)',
-  },
-  interval: {
-    key: 'interval',
-    flag: '--interval',
-    env: 'AUTO_REPLAY_MESSAGE_INTERVAL',
-    description: 'send one message every this many ms instead of the recorded timing',
-  },
-  initialDelay: {
-    key: 'initialDelay',
-    flag: '--initial-delay',
-    env: 'INITIAL_DELAY',
-    description: 'ms before the first message (default: the interval, or 0 in timed replay)',
-  },
-  loop: {
-    key: 'loop',
-    flag: '--loop',
-    env: 'REPLAY_LOOP',
-    description: 'start over when the recording ends (default: only with --interval)',
-    boolean: true,
-  },
-  rebaseDates: {
-    key: 'rebaseDates',
-    flag: '--rebase-dates',
-    env: 'REPLAY_REBASE_DATES',
-    description: 'shift recorded dates so the first race day is today (default: false)',
-    boolean: true,
-  },
-  waitTimeout: {
-    key: 'waitTimeout',
-    flag: '--wait-timeout',
-    env: 'REPLAY_WAIT_TIMEOUT',
-    description: 'ms to wait for the target /health before giving up (default: 30000)',
-  },
-  retries: {
-    key: 'retries',
-    flag: '--retries',
-    env: 'REPLAY_RETRIES',
-    description: 'extra attempts for a post that fails with a network error or 5xx (default: 3)',
-  },
-  progressInterval: {
-    key: 'progressInterval',
-    flag: '--progress-interval',
-    env: 'REPLAY_PROGRESS_INTERVAL',
-    description: 'ms between progress lines, 0 for only the final one (default: 10000)',
-  },
-  logLevel: {
-    key: 'logLevel',
-    flag: '--log-level',
-    env: 'LOG_LEVEL',
-    description: 'log level (default: info)',
-  },
-} as const satisfies Record<string, Spec>;
-
-export function addReplayOptions(command: Command): Command {
-  for (const spec of Object.values(SPECS) as Spec[]) {
-    const text = `${spec.description} (env ${spec.env})`;
-    if (spec.boolean) {
-      command.addOption(new Option(spec.flag, text));
-      command.addOption(new Option(spec.flag.replace(/^--/, '--no-'), `turn ${spec.flag} off`).hideHelp());
-    } else {
-      command.addOption(new Option(`${spec.flag} <value>`, text));
-    }
-  }
-  return command;
-}
+type ReplayOptionKey =
+  | 'target'
+  | 'recordings'
+  | 'kind'
+  | 'maxDelay'
+  | 'interval'
+  | 'initialDelay'
+  | 'loop'
+  | 'rebaseDates'
+  | 'waitTimeout'
+  | 'retries'
+  | 'progressInterval'
+  | 'logLevel';
 
 function parseTarget(raw: string): string {
   let url: URL;
@@ -138,9 +62,107 @@ function parseTarget(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function parseDir(raw: string): string {
-  if (raw.trim() === '') throw new Error('must not be empty');
-  return raw;
+const REPLAY_MS = parseInteger(0, MAX_REPLAY_DELAY_MS);
+
+/** The replay command's options, in the same table form as the simulator settings. */
+export const REPLAY_OPTIONS: readonly OptionSpec<ReplayOptionKey>[] = [
+  {
+    key: 'target',
+    flag: '--target',
+    env: 'REPLAY_TARGET',
+    description: 'simulator base URL',
+    defaultFor: always(undefined),
+    parse: parseTarget,
+  },
+  {
+    key: 'recordings',
+    flag: '--recordings',
+    env: 'RECORDINGS_DIR',
+    description: 'recordings directory or file (default: the bundled recordings)',
+    defaultFor: always(undefined),
+    parse: parseText,
+  },
+  {
+    key: 'kind',
+    flag: '--kind',
+    env: 'REPLAY_KIND',
+    description: 'legacy or json (default: what the target /health reports)',
+    defaultFor: always(undefined),
+    parse: parseOneOf(RECORDING_KINDS),
+  },
+  {
+    key: 'maxDelay',
+    flag: '--max-delay',
+    env: 'MAX_DELAY',
+    description: 'cap in ms on each recorded gap (default: no cap)',
+    defaultFor: always(undefined),
+    parse: REPLAY_MS,
+  },
+  {
+    key: 'interval',
+    flag: '--interval',
+    env: 'AUTO_REPLAY_MESSAGE_INTERVAL',
+    description: 'send one message every this many ms instead of the recorded timing',
+    defaultFor: always(undefined),
+    parse: parseInteger(1, MAX_REPLAY_DELAY_MS),
+  },
+  {
+    key: 'initialDelay',
+    flag: '--initial-delay',
+    env: 'INITIAL_DELAY',
+    description: 'ms before the first message (default: the interval, or 0 in timed replay)',
+    defaultFor: always(undefined),
+    parse: REPLAY_MS,
+  },
+  {
+    key: 'loop',
+    flag: '--loop',
+    env: 'REPLAY_LOOP',
+    // The interface says interval replay loops when the recording ends (4.6 rule 6).
+    description: 'start over when the recording ends (default: only with --interval)',
+    defaultFor: always(undefined),
+    parse: parseBoolean,
+    boolean: true,
+  },
+  {
+    key: 'rebaseDates',
+    flag: '--rebase-dates',
+    env: 'REPLAY_REBASE_DATES',
+    description: 'shift recorded dates so the first race day is today',
+    defaultFor: always('false'),
+    parse: parseBoolean,
+    boolean: true,
+  },
+  {
+    key: 'waitTimeout',
+    flag: '--wait-timeout',
+    env: 'REPLAY_WAIT_TIMEOUT',
+    description: 'ms to wait for the target /health before giving up',
+    defaultFor: always('30000'),
+    parse: REPLAY_MS,
+  },
+  {
+    key: 'retries',
+    flag: '--retries',
+    env: 'REPLAY_RETRIES',
+    description: 'extra attempts for a post that fails with a network error or 5xx',
+    defaultFor: always('3'),
+    parse: parseInteger(0, 20),
+  },
+  {
+    key: 'progressInterval',
+    flag: '--progress-interval',
+    env: 'REPLAY_PROGRESS_INTERVAL',
+    description: 'ms between progress lines, 0 for only the final one',
+    defaultFor: always('10000'),
+    parse: REPLAY_MS,
+  },
+  // Without choices: a bad level gets this command's own CONFIG_INVALID line, as always.
+  { ...LOG_LEVEL_OPTION, choices: undefined },
+];
+
+export function addReplayOptions(command: Command): Command {
+  return addOptions(command, REPLAY_OPTIONS, undefined);
 }
 
 /** Flag beats env var beats default; a bad value throws CONFIG_INVALID naming variable and flag. */
@@ -148,27 +170,28 @@ export function resolveReplayOptions(
   flags: Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>>,
 ): ReplayOptions {
-  const read = <T>(spec: Spec, parse: (raw: string) => T): T | undefined => {
-    const flag = flags[spec.key];
-    const raw =
-      typeof flag === 'boolean' ? String(flag) : typeof flag === 'string' ? flag : envValue(env, spec.env);
-    if (raw === undefined) return undefined;
-    try {
-      return parse(raw);
-    } catch (err) {
-      throw coreError('CONFIG_INVALID', `${spec.env} (${spec.flag}): ${(err as Error).message}`);
-    }
-  };
-  const target = read(SPECS.target, parseTarget);
-  if (target === undefined) {
+  const texts = optionTexts(REPLAY_OPTIONS, flags, env);
+  if (texts.target === undefined) {
     throw coreError(
       'CONFIG_INVALID',
       `REPLAY_TARGET (--target) is required, e.g. --target http://localhost:8080`,
     );
   }
-  const intervalMs = read(SPECS.interval, parseInteger(1, MAX_REPLAY_DELAY_MS));
-  const maxDelayMs = read(SPECS.maxDelay, parseInteger(0, MAX_REPLAY_DELAY_MS));
-  const initialDelayMs = read(SPECS.initialDelay, parseInteger(0, MAX_REPLAY_DELAY_MS));
+  const o = parseOptions(REPLAY_OPTIONS, texts, undefined) as {
+    target: string;
+    recordings: string | undefined;
+    kind: RecordingKind | undefined;
+    maxDelay: number | undefined;
+    interval: number | undefined;
+    initialDelay: number | undefined;
+    loop: boolean | undefined;
+    rebaseDates: boolean;
+    waitTimeout: number;
+    retries: number;
+    progressInterval: number;
+    logLevel: LogLevel;
+  };
+  const { interval: intervalMs, maxDelay: maxDelayMs, initialDelay: initialDelayMs } = o;
   const schedule: ReplaySchedule =
     intervalMs !== undefined
       ? { mode: 'interval', intervalMs, ...(initialDelayMs !== undefined && { initialDelayMs }) }
@@ -178,16 +201,15 @@ export function resolveReplayOptions(
           ...(initialDelayMs !== undefined && { initialDelayMs }),
         };
   return {
-    target,
-    recordingsDir: read(SPECS.recordings, parseDir),
-    kind: read(SPECS.kind, parseOneOf(RECORDING_KINDS)),
+    target: o.target,
+    recordingsDir: o.recordings,
+    kind: o.kind,
     schedule,
-    // The interface says interval replay loops when the recording ends (4.6 rule 6).
-    loop: read(SPECS.loop, parseBoolean) ?? schedule.mode === 'interval',
-    rebaseDates: read(SPECS.rebaseDates, parseBoolean) ?? false,
-    waitTimeoutMs: read(SPECS.waitTimeout, parseInteger(0, MAX_REPLAY_DELAY_MS)) ?? 30_000,
-    retries: read(SPECS.retries, parseInteger(0, 20)) ?? 3,
-    progressIntervalMs: read(SPECS.progressInterval, parseInteger(0, MAX_REPLAY_DELAY_MS)) ?? 10_000,
-    logLevel: read(SPECS.logLevel, parseOneOf(LOG_LEVELS)) ?? 'info',
+    loop: o.loop ?? schedule.mode === 'interval',
+    rebaseDates: o.rebaseDates,
+    waitTimeoutMs: o.waitTimeout,
+    retries: o.retries,
+    progressIntervalMs: o.progressInterval,
+    logLevel: o.logLevel,
   };
 }

@@ -14,7 +14,8 @@ import {
 } from '@racedata/core';
 import { createPoster } from './message-poster';
 import type { ReplayOptions } from './replay-options';
-import { TargetUnreachable, waitForTarget } from './target-health';
+import { isCliError } from '../errors';
+import { waitForTarget } from './target-health';
 import type { FetchFn } from './target-http';
 
 export const EXIT_REPLAY_OK = 0;
@@ -91,7 +92,7 @@ export async function runReplay(options: ReplayOptions, deps: ReplayRunDeps): Pr
     }));
   } catch (err) {
     if (shutdown.signal.aborted) return EXIT_REPLAY_OK;
-    if (!(err instanceof TargetUnreachable)) throw err;
+    if (!isCliError(err, 'TARGET_UNREACHABLE')) throw err;
     stderr.write(`racedata-sim replay: ${err.message}\n`);
     return EXIT_REPLAY_FAILED;
   }

@@ -1,20 +1,10 @@
 import { RECORDING_KINDS, type Clock, type Logger, type RecordingKind } from '@racedata/core';
+import { CliError } from '../errors';
 import { request, sleep, type FetchFn } from './target-http';
 
 export interface TargetHealth {
   /** What the target says it is; undefined when its /health does not say. */
   readonly simulator: RecordingKind | undefined;
-}
-
-export class TargetUnreachable extends Error {
-  constructor(
-    readonly target: string,
-    readonly waitedMs: number,
-    readonly lastReason: string,
-  ) {
-    super(`target ${target} not healthy after waiting ${waitedMs} ms (last attempt: ${lastReason})`);
-    this.name = 'TargetUnreachable';
-  }
 }
 
 export interface WaitForTargetOptions {
@@ -64,7 +54,8 @@ export async function waitForTarget(target: string, options: WaitForTargetOption
       reason = (err as Error).message;
     }
     const waited = clock.now() - started;
-    if (waited >= waitTimeoutMs) throw new TargetUnreachable(target, waited, reason);
+    if (waited >= waitTimeoutMs)
+      throw new CliError('TARGET_UNREACHABLE', { target, waitedMs: waited, lastReason: reason });
     if (attempts === 1) logger?.info({ target, reason }, 'waiting for the target to become healthy');
     await sleep(clock, Math.min(retryEveryMs, waitTimeoutMs - waited), signal);
   }

@@ -1,22 +1,17 @@
 import type { Clock } from '@racedata/core';
+import { CliError } from '../errors';
 
 export type FetchFn = typeof fetch;
 
-/** Thrown by sleep and requests once the replay is being shut down. */
-export class ReplayAborted extends Error {
-  constructor() {
-    super('replay stopped');
-    this.name = 'ReplayAborted';
-  }
-}
+const aborted = () => new CliError('REPLAY_ABORTED', {});
 
 /** Waits on the injected clock; ends early, rejecting, when the signal aborts. */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ReplayAborted());
+    if (signal?.aborted) return reject(aborted());
     const onAbort = () => {
       timer.cancel();
-      reject(new ReplayAborted());
+      reject(aborted());
     };
     const timer = clock.setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -46,7 +41,7 @@ export async function request(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ status: number; body: string }> {
-  if (signal?.aborted) throw new ReplayAborted();
+  if (signal?.aborted) throw aborted();
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -56,7 +51,7 @@ export async function request(
     // Reading the body frees the connection for the next message.
     return { status: response.status, body: await response.text() };
   } catch (err) {
-    if (signal?.aborted) throw new ReplayAborted();
+    if (signal?.aborted) throw aborted();
     if (controller.signal.aborted) throw new Error(`no answer within ${timeoutMs} ms`);
     throw new Error(networkReason(err));
   } finally {

@@ -27,7 +27,7 @@ export interface RecordedLegacyMessage extends RecordedBase {
 
 export interface RecordedJsonMessage extends RecordedBase {
   readonly kind: 'json';
-  /** Exactly the body of `POST /api/message` (decisions.md). */
+  /** Exactly the body of `POST /api/message`, so a replay posts it unchanged. */
   readonly message: EventInput;
 }
 

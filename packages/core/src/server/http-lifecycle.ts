@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveSettings, type SimulatorSettings } from '../settings';
 import { BodyBudget, withBodyBudget } from './body-budget';
 import type { UpgradeRouter } from './upgrade-router';
+import { CLOSE_GRACE_MS } from './ws-constants';
 
 /** The settings that bound what one slow or greedy client can hold of the server. */
 export type HttpLimits = Pick<
@@ -25,7 +26,7 @@ export interface HttpLifecycleOptions {
   upgrades?: UpgradeRouter;
   /** Answers held polls and closes WebSockets; runs before the server stops. */
   beforeClose?: () => void | Promise<void>;
-  /** How long in-flight responses get to finish before their sockets are cut. */
+  /** How long in-flight responses get to finish before their sockets are cut (CLOSE_GRACE_MS). */
   graceMs?: number;
   /** Defaults to the settings' defaults. */
   limits?: HttpLimits;
@@ -90,7 +91,7 @@ export function createHttpLifecycle(options: HttpLifecycleOptions): HttpLifecycl
           const grace = setTimeout(() => {
             server.closeAllConnections();
             for (const socket of upgraded) socket.destroy();
-          }, options.graceMs ?? 250);
+          }, options.graceMs ?? CLOSE_GRACE_MS);
           server.close(() => {
             clearTimeout(grace);
             resolve();

@@ -1,3 +1,5 @@
 export * from './http-lifecycle';
 export * from './upgrade-router';
 export * from './body-budget';
+export * from './ws-constants';
+export * from './ws-send';

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
+import { coreError } from '@racedata/core';
 import { jsonSimError } from '../errors';
 import { quoted } from '../excerpt';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
@@ -30,8 +31,10 @@ function utf8Of(body: Buffer, encoding: string): Uint8Array {
   let text: string;
   try {
     text = new TextDecoder(name).decode(body);
-  } catch {
-    throw jsonSimError('UNSUPPORTED_CHARSET', `unsupported charset ${quoted(encoding)}; send UTF-8 JSON`);
+  } catch (err) {
+    throw coreError('UNSUPPORTED_CHARSET', `unsupported charset ${quoted(encoding)}; send UTF-8 JSON`, {
+      cause: err,
+    });
   }
   return Buffer.from(text, 'utf8');
 }

@@ -46,7 +46,7 @@ export interface LimitSettings {
   eventsMaxLimit: number;
 }
 
-/** decisions.md: limit 0 or omitted takes the default; above the maximum it is clamped. */
+/** limit 0 or omitted takes the default; above the maximum it is clamped, not refused (README). */
 export function pageLimit(query: Query, settings: LimitSettings): number {
   const limit = nonNegativeInteger(query, 'limit');
   if (limit === undefined || limit === 0) return settings.eventsDefaultLimit;

@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { isSimError, type Logger, type TokenService, type User } from '@racedata/core';
-import { jsonSimError } from '../errors';
-import { sendJson, sendPage } from './event-page';
+import type { Logger, TokenService, User } from '@racedata/core';
+import { sendError } from './error-response';
+import { sendPage } from './event-page';
 import type { EventsEndpoint, EventsQuery } from './events-route';
 import { filteredPage, type FilteredEventsDeps } from './filtered-events-route';
 import type { Query } from './query-params';
@@ -33,18 +33,9 @@ export function directReads(deps: DirectReadsDeps): RequestListener {
   // The parser express itself uses for req.query.
   const parseQuery = app.get('query parser fn') as (text: string) => Query;
 
-  // After validation only a broken invariant can throw; answer as the error middleware does.
+  // After validation only a broken invariant can throw; answered as the error middleware does.
   const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
-    let error = isSimError(err) ? err : undefined;
-    if (!error) {
-      logger.error({ err, method: req.method, path: pathOf(req.url ?? '') }, 'unexpected error');
-      error = jsonSimError('INTERNAL', 'unexpected error');
-    }
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    sendJson(res, error.status, JSON.stringify({ status: 'fail', message: error.message }));
+    sendError(err, res, logger, { method: req.method, path: pathOf(req.url ?? '') });
   };
 
   return (req, res) => {

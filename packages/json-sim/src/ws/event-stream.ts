@@ -2,7 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
+  closeWithGrace,
+  sendBounded,
   TransientHub,
+  WS_CLOSE,
   type Clock,
   type EventInput,
   type Logger,
@@ -32,9 +35,6 @@ export interface EventStreamDeps {
   >;
 }
 
-/** Close codes: 1008 policy violation after an authentication error. */
-const POLICY_VIOLATION = 1008;
-const GOING_AWAY = 1001;
 // A token is tiny; anything much larger is garbage and must not be buffered.
 const MAX_CLIENT_FRAME = 64 * 1024;
 
@@ -88,9 +88,7 @@ export class EventStream implements TransientFanOut {
           new Promise<void>((resolve) => {
             if (ws.readyState === ws.CLOSED) return resolve();
             ws.once('close', () => resolve());
-            ws.close(GOING_AWAY, 'server shutting down');
-            // A client that never answers the close handshake must not hold up shutdown.
-            setTimeout(() => ws.terminate(), 200).unref();
+            closeWithGrace(ws, WS_CLOSE.GOING_AWAY, 'server shutting down');
           }),
       ),
     );
@@ -120,7 +118,8 @@ export class EventStream implements TransientFanOut {
     const reject = (message: string) => {
       cleanup();
       ws.send(authenticationErrorMessage(clock.now(), message));
-      ws.close(POLICY_VIOLATION, message.slice(0, 120));
+      // The interface closes with 1008 (policy violation) after an AuthenticationError.
+      ws.close(WS_CLOSE.POLICY_VIOLATION, message.slice(0, 120));
     };
 
     ws.on('error', (err) => logger.debug({ err }, 'event-stream socket error'));
@@ -165,14 +164,10 @@ export class EventStream implements TransientFanOut {
 
   // Slow readers are dropped rather than buffered without bound.
   private deliver(ws: WebSocket, message: string): boolean {
-    if (ws.readyState !== ws.OPEN) return false;
-    if (ws.bufferedAmount > this.deps.settings.wsMaxBufferedBytes) {
-      this.deps.logger.warn({ buffered: ws.bufferedAmount }, 'event-stream client too slow; dropping it');
-      ws.terminate();
-      return false;
-    }
-    ws.send(message);
-    return true;
+    return sendBounded(ws, message, {
+      maxBufferedBytes: this.deps.settings.wsMaxBufferedBytes,
+      onDrop: (buffered) => this.deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),
+    });
   }
 }
 

@@ -47,7 +47,7 @@ export function dataMessage(now: number, input: EventInput): string {
 
 /**
  * The first client message may be the raw token, `Bearer <token>`, or JSON `{"token"}` /
- * `{"authorization": "Bearer ..."}` (decisions.md).
+ * `{"authorization": "Bearer ..."}`, so clients written against any of these forms work.
  */
 export function tokenFromFirstMessage(text: string): string | undefined {
   const trimmed = text.trim();

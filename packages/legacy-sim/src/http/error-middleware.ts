@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isSimError, type Logger, type SimError } from '@racedata/core';
+import { coreError, toSimError, type Logger, type SimError } from '@racedata/core';
 import { legacySimError } from '../errors';
 import { excerpt } from '../excerpt';
 
@@ -12,17 +12,17 @@ interface BodyParserError {
 function fromBodyParser(err: unknown): SimError | undefined {
   const parserError = err as BodyParserError;
   if (parserError.type === 'entity.too.large') {
-    return legacySimError('PAYLOAD_TOO_LARGE', `request body exceeds ${parserError.limit} bytes`);
+    return coreError('PAYLOAD_TOO_LARGE', `request body exceeds ${parserError.limit} bytes`, { cause: err });
   }
   if (parserError.type === 'entity.parse.failed') {
-    return legacySimError('MALFORMED_JSON', 'request body is not valid JSON');
+    return coreError('MALFORMED_JSON', 'request body is not valid JSON', { cause: err });
   }
   if (parserError.type === 'charset.unsupported') {
-    return legacySimError('UNSUPPORTED_CHARSET', 'unsupported charset; send UTF-8');
+    return coreError('UNSUPPORTED_CHARSET', 'unsupported charset; send UTF-8', { cause: err });
   }
   if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     // body-parser messages can quote the request's own headers.
-    return legacySimError('BAD_REQUEST', excerpt((err as Error).message, 120));
+    return legacySimError('BAD_REQUEST', excerpt((err as Error).message, 120), { cause: err });
   }
   return undefined;
 }
@@ -30,11 +30,9 @@ function fromBodyParser(err: unknown): SimError | undefined {
 /** The one place errors become responses: `{"status":"fail","code":...,"message":...}`. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    let error = isSimError(err) ? err : fromBodyParser(err);
-    if (!error) {
-      logger.error({ err, method: req.method, path: req.path }, 'unexpected error');
-      error = legacySimError('INTERNAL', 'unexpected error');
-    }
+    const error = toSimError(err, fromBodyParser, () =>
+      logger.error({ err, method: req.method, path: req.path }, 'unexpected error'),
+    );
     if (res.headersSent) {
       res.end();
       return;
@@ -53,6 +51,6 @@ export function onlyGet(): RequestHandler {
 
 export function notFound(): RequestHandler {
   return (req, _res, next) => {
-    next(legacySimError('NOT_FOUND', `no route for ${excerpt(req.method, 16)} ${excerpt(req.path)}`));
+    next(coreError('NOT_FOUND', `no route for ${excerpt(req.method, 16)} ${excerpt(req.path)}`));
   };
 }

@@ -1,4 +1,5 @@
 import { TextDecoder } from 'node:util';
+import { coreError } from '@racedata/core';
 import { legacySimError } from '../errors';
 import { excerpt } from '../excerpt';
 
@@ -32,10 +33,13 @@ export function decodeXmlBody(body: Buffer, contentType: string | undefined): st
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
-  } catch {
-    throw legacySimError(
+  } catch (err) {
+    throw coreError(
       'UNSUPPORTED_CHARSET',
       `unsupported charset ${excerpt(encoding)}; send UTF-8 or ISO-8859-1`,
+      {
+        cause: err,
+      },
     );
   }
   try {

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  isSimError,
   rejectUpgrade,
+  toSimError,
   type Clock,
   type Logger,
   type TokenService,
@@ -10,6 +10,7 @@ import {
   type User,
 } from '@racedata/core';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { legacySimError } from '../errors';
 import type { TransientXmlMessage } from '../legacy-bus';
 import type { StompOptions } from './stomp-options';
 import { StompSession } from './stomp-session';
@@ -55,16 +56,20 @@ export class StompEndpoint {
 
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (this.closing) {
-      rejectUpgrade(socket, 503, 'the simulator is shutting down');
+      const error = legacySimError('SHUTTING_DOWN', 'the simulator is shutting down');
+      rejectUpgrade(socket, error.status, error.message);
       return;
     }
     let user: User;
     try {
       user = this.deps.tokens.verifyAuthorization(req.headers.authorization);
     } catch (err) {
-      if (!isSimError(err)) this.deps.logger.error({ err }, 'STOMP upgrade authentication failed');
-      const status = isSimError(err) ? err.status : 500;
-      rejectUpgrade(socket, status, isSimError(err) ? err.message : 'unexpected error');
+      const error = toSimError(
+        err,
+        () => undefined,
+        () => this.deps.logger.error({ err }, 'STOMP upgrade authentication failed'),
+      );
+      rejectUpgrade(socket, error.status, error.message);
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.start(ws, user));

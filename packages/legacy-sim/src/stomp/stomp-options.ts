@@ -1,3 +1,4 @@
+import { CLOSE_GRACE_MS } from '@racedata/core';
 import type { HeartBeatOffer } from './stomp-negotiation';
 import { DEFAULT_PARSER_LIMITS, type StompParserLimits } from './stomp-parser';
 
@@ -42,5 +43,5 @@ export const DEFAULT_STOMP_OPTIONS: StompOptions = {
   destinations: PUBLISH_DESTINATIONS,
   serverName: 'racedata-legacy-sim/0.1.0',
   connectTimeoutMs: 10_000,
-  closeGraceMs: 500,
+  closeGraceMs: CLOSE_GRACE_MS,
 };

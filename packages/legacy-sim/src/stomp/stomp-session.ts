@@ -1,4 +1,13 @@
-import type { Clock, Logger, TimerHandle, TransientHub, User } from '@racedata/core';
+import {
+  closeWithGrace,
+  sendBounded,
+  WS_CLOSE,
+  type Clock,
+  type Logger,
+  type TimerHandle,
+  type TransientHub,
+  type User,
+} from '@racedata/core';
 import { WebSocket, type RawData } from 'ws';
 import type { TransientXmlMessage } from '../legacy-bus';
 import {
@@ -16,11 +25,6 @@ import { StompParser } from './stomp-parser';
 import { frameHead, messageFrames, type FrameHead } from './message-frames';
 import { isProblem, StompSubscriptions } from './stomp-subscriptions';
 
-export const CLOSE_NORMAL = 1000;
-export const CLOSE_GOING_AWAY = 1001;
-export const CLOSE_PROTOCOL_ERROR = 1002;
-export const CLOSE_POLICY = 1008;
-
 export interface StompSessionContext {
   readonly id: string;
   readonly user: User;
@@ -33,7 +37,7 @@ export interface StompSessionContext {
 type State = 'awaiting-connect' | 'connected' | 'closed';
 
 /** Text frames: every client we serve reads those (stompjs 2.3.3 decodes binary ones as Latin-1). */
-const TEXT_FRAME = { binary: false } as const;
+const TEXT_FRAMES = false;
 
 /** Frames accepted and ignored: every subscription is auto-ack and nothing is transactional. */
 const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
@@ -90,12 +94,12 @@ export class StompSession {
       ],
       body: details,
     });
-    this.closeSocket(CLOSE_POLICY, message);
+    this.closeSocket(WS_CLOSE.POLICY_VIOLATION, message);
   }
 
   /** Server shutdown: a clean close, cut after closeGraceMs if the peer does not answer. */
   shutdown(): void {
-    this.closeSocket(CLOSE_GOING_AWAY, 'server shutting down');
+    this.closeSocket(WS_CLOSE.GOING_AWAY, 'server shutting down');
   }
 
   terminate(): void {
@@ -144,7 +148,7 @@ export class StompSession {
         break;
       case 'DISCONNECT':
         this.receipt(frame);
-        this.closeSocket(CLOSE_NORMAL, 'disconnected');
+        this.closeSocket(WS_CLOSE.NORMAL, 'disconnected');
         return;
       case 'SEND':
         this.protocolError(
@@ -203,7 +207,7 @@ export class StompSession {
           { session: this.ctx.id, silence },
           'STOMP client missed its heart-beats; closing',
         );
-        this.closeSocket(CLOSE_POLICY, 'heart-beat timeout');
+        this.closeSocket(WS_CLOSE.POLICY_VIOLATION, 'heart-beat timeout');
       },
     });
     this.ctx.logger.debug({ session: this.ctx.id, version, heartBeat: plan }, 'STOMP session connected');
@@ -270,7 +274,7 @@ export class StompSession {
     this.ctx.logger.debug({ session: this.ctx.id, message, details }, 'STOMP protocol error');
     this.send({ command: 'ERROR', headers, body: details });
     // STOMP: the server closes the connection right after an ERROR frame.
-    this.closeSocket(CLOSE_PROTOCOL_ERROR, message);
+    this.closeSocket(WS_CLOSE.PROTOCOL_ERROR, message);
   }
 
   private send(frame: OutgoingFrame): boolean {
@@ -279,29 +283,24 @@ export class StompSession {
 
   /** False when the socket is gone or was dropped as a slow consumer. */
   private write(frame: string): boolean {
-    if (this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
-      this.ctx.logger.warn(
-        { session: this.ctx.id, user: this.ctx.user.key, buffered: this.ws.bufferedAmount },
-        'STOMP client is not reading; dropping the connection',
-      );
-      this.terminate();
-      return false;
-    }
-    this.ws.send(frame, TEXT_FRAME);
-    return true;
+    return sendBounded(this.ws, frame, {
+      maxBufferedBytes: this.ctx.options.maxBufferedBytes,
+      binary: TEXT_FRAMES,
+      onDrop: (buffered) => {
+        this.ctx.logger.warn(
+          { session: this.ctx.id, user: this.ctx.user.key, buffered },
+          'STOMP client is not reading; dropping the connection',
+        );
+        this.release();
+      },
+    });
   }
 
   private closeSocket(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.release();
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    this.ws.close(code, reason.slice(0, 120));
-    // Socket teardown runs on real time, not the injected clock: a peer that never answers the
-    // close handshake must not keep shutdown (or a test on a manual clock) waiting.
-    const cut = setTimeout(() => this.ws.terminate(), this.ctx.options.closeGraceMs);
-    cut.unref();
-    this.ws.once('close', () => clearTimeout(cut));
+    closeWithGrace(this.ws, code, reason, this.ctx.options.closeGraceMs);
   }
 
   /** Stops timers and deliveries; idempotent. */

@@ -66,7 +66,10 @@ export function isProblem(
   return value !== undefined && 'message' in value;
 }
 
-/** A MESSAGE frame with the headers clients rely on (decisions.md): body is the JSON message. */
+/**
+ * A MESSAGE frame with the headers STOMP clients rely on (subscription, message-id,
+ * destination); the body is the JSON message.
+ */
 export function messageFrame(subscription: Subscription, messageId: string, body: string): OutgoingFrame {
   const headers: Array<[string, string]> = [];
   if (subscription.id !== undefined) headers.push(['subscription', subscription.id]);
