@@ -58,3 +58,25 @@ export async function waitFor(condition: () => boolean, what = 'condition', time
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
+
+/**
+ * Builds a simulator with its test-only probe (the factory hands the probe to `deps.probe`) and
+ * registers it for closeAll(); it does not listen yet.
+ */
+export function createProbed<S extends Closable, P, D extends { probe?: (probe: P) => void }, C>(
+  factory: (settings: C, deps: D) => S,
+  settings: C,
+  deps: D,
+): { sim: S; probe: P } {
+  let probe: P | undefined;
+  const sim = factory(settings, {
+    ...deps,
+    probe: (p: P) => {
+      probe = p;
+      deps.probe?.(p);
+    },
+  });
+  closeAfterTest(sim);
+  if (probe === undefined) throw new Error('the simulator handed out no probe');
+  return { sim, probe };
+}

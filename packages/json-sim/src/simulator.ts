@@ -1,6 +1,6 @@
 import {
   UpgradeRouter,
-  createHttpLifecycle,
+  assembleSimulator,
   createInProcessReplay,
   simulatorBasics,
   type RecordedJsonMessage,
@@ -45,14 +45,13 @@ export function createJsonSimulator(
       bus.publish(recorded.message);
     },
   });
-  const closeTasks: Array<() => void | Promise<void>> = [];
-  if (replay) closeTasks.push(() => replay.stop());
-  const lifecycle = createHttpLifecycle({
+  const simulator = assembleSimulator({
+    app,
     handler,
-    limits: settings,
+    settings,
     upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
-    beforeClose: async () => {
-      for (const task of closeTasks) await task();
+    replay,
+    shutdown: async () => {
       bus.close();
       await stream.close();
     },
@@ -67,17 +66,5 @@ export function createJsonSimulator(
     replay,
   });
 
-  return {
-    app,
-    server: lifecycle.server,
-    listen: async (port = settings.port, host = settings.host) => {
-      const address = await lifecycle.listen(port, host);
-      replay?.start();
-      return address;
-    },
-    close: () => lifecycle.close(),
-    onClose: (task) => {
-      closeTasks.push(task);
-    },
-  };
+  return simulator;
 }

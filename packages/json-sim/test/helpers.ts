@@ -7,7 +7,7 @@ import {
   type JsonSimulatorProbe,
   type StoredEvent,
 } from '@racedata/json-sim';
-import { closeAfterTest } from '@racedata/test-support';
+import { closeAfterTest, createProbed as probed } from '@racedata/test-support';
 
 export { closeAfterTest, closeAll, waitFor } from '@racedata/test-support';
 
@@ -58,17 +58,7 @@ export function createProbed(
   settings: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): { sim: Simulator; probe: JsonSimulatorProbe } {
-  let probe: JsonSimulatorProbe | undefined;
-  const sim = createJsonSimulator(settings, {
-    ...deps,
-    probe: (p) => {
-      probe = p;
-      deps.probe?.(p);
-    },
-  });
-  closeAfterTest(sim);
-  if (!probe) throw new Error('the simulator handed out no probe');
-  return { sim, probe };
+  return probed(createJsonSimulator, settings, deps);
 }
 
 export interface HttpResult<T = unknown> {

@@ -1,5 +1,5 @@
 import {
-  createHttpLifecycle,
+  assembleSimulator,
   createInProcessReplay,
   simulatorBasics,
   TransientHub,
@@ -73,14 +73,12 @@ export function createLegacySimulator(
       bus.publish(recorded);
     },
   });
-  const closeTasks: Array<() => void | Promise<void>> = [];
-  if (replay) closeTasks.push(() => replay.stop());
-  const lifecycle = createHttpLifecycle({
-    handler: app,
+  const simulator = assembleSimulator({
+    app,
+    settings,
     upgrades,
-    limits: settings,
-    beforeClose: async () => {
-      for (const task of closeTasks) await task();
+    replay,
+    shutdown: async () => {
       queues.close();
       await stomp.close();
     },
@@ -96,17 +94,5 @@ export function createLegacySimulator(
     replay,
   });
 
-  return {
-    app,
-    server: lifecycle.server,
-    listen: async (port = settings.port, host = settings.host) => {
-      const address = await lifecycle.listen(port, host);
-      replay?.start();
-      return address;
-    },
-    close: () => lifecycle.close(),
-    onClose: (task) => {
-      closeTasks.push(task);
-    },
-  };
+  return simulator;
 }

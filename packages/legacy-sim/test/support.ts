@@ -1,5 +1,5 @@
 import type { Simulator, SimulatorSettings } from '@racedata/core';
-import { closeAfterTest } from '@racedata/test-support';
+import { createProbed as probed } from '@racedata/test-support';
 import WebSocket from 'ws';
 import { createLegacySimulator, type LegacySimulatorDeps, type LegacySimulatorProbe } from '../src';
 import type { StompFrame } from '../src/stomp/stomp-frame';
@@ -38,17 +38,7 @@ export function createProbed(
   settings: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): { sim: Simulator; probe: LegacySimulatorProbe } {
-  let probe: LegacySimulatorProbe | undefined;
-  const sim = createLegacySimulator(settings, {
-    ...deps,
-    probe: (p) => {
-      probe = p;
-      deps.probe?.(p);
-    },
-  });
-  closeAfterTest(sim);
-  if (!probe) throw new Error('the simulator handed out no probe');
-  return { sim, probe };
+  return probed(createLegacySimulator, settings, deps);
 }
 
 export function post(
