@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { JSON_CHANNELS, LEGACY_CHANNELS } from '@racedata/core';
 
 /** One user of a simulator as the soak knows it: its token and what it may receive. */
 export interface SoakUser {
@@ -9,40 +10,17 @@ export interface SoakUser {
   readonly channels: ReadonlySet<string> | undefined;
 }
 
-export const LEGACY_DURABLE = ['RaceDay', 'StartList', 'Scratchings', 'Result'] as const;
-export const LEGACY_TRANSIENT = [
-  'TimeToStart',
-  'TimeToDef',
-  'SplitTimes',
-  'PrelDisqualifiedHorses',
-  'Last500Meters',
-] as const;
+// The built-in catalogs, so the soak follows the simulators when a channel is added.
+export const LEGACY_DURABLE = LEGACY_CHANNELS.durable;
+export const LEGACY_TRANSIENT = LEGACY_CHANNELS.transient;
 /** Legacy posts go to `id` (every user) or to a channel (its subscribers). */
 export const LEGACY_DURABLE_TARGETS = ['id', ...LEGACY_DURABLE];
 export const LEGACY_TRANSIENT_TARGETS = ['id', ...LEGACY_TRANSIENT];
 
-export const JSON_DURABLE = [
-  'RaceDayTrot',
-  'RaceDayGallop',
-  'StartListTrot',
-  'StartListGallop',
-  'ResultTrot',
-  'ResultGallop',
-  'ScratchingsTrot',
-  'ScratchingsGallop',
-] as const;
-export const JSON_TRANSIENT = [
-  'TimeToStartTrot',
-  'TimeToStartGallop',
-  'TimeToDefTrot',
-  'SplitTimesTrot',
-  'SplitTimesGallop',
-  'PrelDisqualifiedHorsesTrot',
-  'Last500MetersTrot',
-  'Last500MetersGallop',
-] as const;
+export const JSON_DURABLE = JSON_CHANNELS.durable;
+export const JSON_TRANSIENT = JSON_CHANNELS.transient;
 
-/** The built-in JSON testuser's subscription (decisions.md). */
+/** The built-in JSON testuser's subscription (README, "Users and channels"). */
 const JSON_TESTUSER = [
   'RaceDayTrot',
   'StartListTrot',
