@@ -18,6 +18,7 @@ export const coreErrors = {
   TOKEN_INVALID: { status: 401 },
   TOKEN_EXPIRED: { status: 401 },
   CREDENTIALS_INVALID: { status: 401 },
+  CONTROL_UNAUTHORIZED: { status: 401 },
   VALIDATION_FAILED: { status: 400 },
   UNKNOWN_CHANNEL: { status: 400 },
   EVENT_TOO_LARGE: { status: 413 },

@@ -15,3 +15,4 @@ export * from './server/index';
 export * from './replay/index';
 export * from './simulator-basics';
 export * from './simulator';
+export * from './control/index';

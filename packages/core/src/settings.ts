@@ -13,6 +13,8 @@ import {
 export type SimulatorKind = 'json' | 'legacy';
 export const TOKEN_MODES = ['fixed', 'jwt'] as const;
 export type TokenMode = (typeof TOKEN_MODES)[number];
+export const CONTROL_API_MODES = ['on', 'off'] as const;
+export type ControlApiMode = (typeof CONTROL_API_MODES)[number];
 
 /** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
 export interface SimulatorSettings {
@@ -49,6 +51,12 @@ export interface SimulatorSettings {
   readonly stompMaxFrameBytes: number;
   readonly stompMaxSubscriptions: number;
   readonly wsMaxSessionsPerUser: number;
+  /** Entries the control plane's delivery journal keeps (oldest dropped first). */
+  readonly journalMax: number;
+  /** `off` answers every /_sim/* path 404. */
+  readonly controlApi: ControlApiMode;
+  /** When set, /_sim/* requests need `Authorization: Bearer <it>`. */
+  readonly controlToken: string | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -316,6 +324,31 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'STOMP or event-stream connections one user may hold open at once',
     defaultFor: always('100'),
     parse: parseInteger(1),
+  },
+  {
+    key: 'journalMax',
+    flag: undefined,
+    env: 'JOURNAL_MAX',
+    description: 'entries the /_sim/journal delivery journal keeps (oldest dropped first)',
+    defaultFor: always('10000'),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'controlApi',
+    flag: undefined,
+    env: 'CONTROL_API',
+    description: 'the /_sim/* control plane (state, reset, journal, clock); off answers 404',
+    defaultFor: always('on'),
+    parse: parseOneOf(CONTROL_API_MODES),
+    choices: CONTROL_API_MODES,
+  },
+  {
+    key: 'controlToken',
+    flag: undefined,
+    env: 'CONTROL_TOKEN',
+    description: 'when set, /_sim/* requests need Authorization: Bearer <this token>',
+    defaultFor: always(undefined),
+    parse: parseText,
   },
   LOG_LEVEL_OPTION,
 ];

@@ -1,5 +1,7 @@
 import { jsonChannelCatalog, legacyChannelCatalog, type ChannelCatalog } from './channel-catalog';
 import { systemClock, type Clock } from './clock';
+import { Journal } from './control/journal';
+import { OffsetClock } from './control/offset-clock';
 import { silentLogger, type Logger } from './logger';
 import { resolveSettings, type SimulatorKind, type SimulatorSettings } from './settings';
 import { TokenService } from './tokens';
@@ -16,10 +18,13 @@ export interface SimulatorBasicsDeps {
 export interface SimulatorBasics {
   readonly settings: SimulatorSettings;
   readonly logger: Logger;
-  readonly clock: Clock;
+  /** The injected clock behind an offset POST /_sim/clock/advance moves; everything uses this one. */
+  readonly clock: OffsetClock;
   readonly catalog: ChannelCatalog;
   readonly users: UserTable;
   readonly tokens: TokenService;
+  /** The control plane's delivery journal. */
+  readonly journal: Journal;
 }
 
 /** Settings, tables and token service of a simulator, with each simulator kind's defaults. */
@@ -29,7 +34,7 @@ export function simulatorBasics(
   deps: SimulatorBasicsDeps,
 ): SimulatorBasics {
   const settings = resolveSettings(kind, partial);
-  const clock = deps.clock ?? systemClock;
+  const clock = new OffsetClock(deps.clock ?? systemClock);
   const catalog = deps.catalog ?? (kind === 'json' ? jsonChannelCatalog() : legacyChannelCatalog());
   const users =
     deps.users ??
@@ -41,5 +46,6 @@ export function simulatorBasics(
     secret: settings.jwtSecret,
     clock,
   });
-  return { settings, logger: deps.logger ?? silentLogger(), clock, catalog, users, tokens };
+  const journal = new Journal(clock, settings.journalMax);
+  return { settings, logger: deps.logger ?? silentLogger(), clock, catalog, users, tokens, journal };
 }

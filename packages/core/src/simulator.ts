@@ -1,15 +1,23 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
+import type { Journal } from './control/journal';
+import type { OffsetClock } from './control/offset-clock';
+import type { Logger } from './logger';
+import { inProcessReplaySchedule } from './replay/in-process-replay';
 import { createHttpLifecycle, type HttpLimits } from './server/http-lifecycle';
 import type { UpgradeRouter } from './server/upgrade-router';
-import type { SimulatorSettings } from './settings';
+import type { SimulatorKind, SimulatorSettings } from './settings';
 
 /**
  * What each simulator factory returns, the same for both. The factory opens no port; a caller
  * learns everything else over HTTP and WebSocket, as a client would.
  */
 export interface Simulator {
-  /** The HTTP surface as a request listener (an express app), e.g. for supertest. */
+  /**
+   * The HTTP surface as a request listener (an express app), e.g. for supertest; the /_sim/*
+   * control plane is served by the server only.
+   */
   readonly app: RequestListener;
   /** The server listen() starts; the WebSocket upgrades are routed on it. */
   readonly server: Server;
@@ -24,12 +32,34 @@ export interface Simulator {
 export interface SimulatorParts {
   readonly app: RequestListener;
   readonly handler?: RequestListener;
-  readonly settings: Pick<SimulatorSettings, 'port' | 'host'> & HttpLimits;
+  readonly settings: Pick<
+    SimulatorSettings,
+    'port' | 'host' | 'controlApi' | 'controlToken' | 'maxBodyBytes'
+  > &
+    HttpLimits;
   readonly upgrades: UpgradeRouter;
   /** The simulator's own replay of its recordings, started once it listens. */
   readonly replay: { start(): void; stop(): void } | undefined;
   /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */
   readonly shutdown: () => void | Promise<void>;
+  /** The /_sim/* control plane: the simulator's state and reset, over core's journal and clock. */
+  readonly control: {
+    readonly kind: SimulatorKind;
+    readonly clock: OffsetClock;
+    readonly journal: Journal;
+    readonly logger: Logger;
+    readonly hooks: ControlHooks;
+  };
+}
+
+/** The replay part of GET /_sim/state. */
+export function replayState(
+  replay: unknown,
+  settings: Parameters<typeof inProcessReplaySchedule>[0],
+): ReplayState {
+  return replay === undefined
+    ? { on: false, mode: null }
+    : { on: true, mode: inProcessReplaySchedule(settings)?.mode ?? null };
 }
 
 /**
@@ -40,12 +70,14 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const closeTasks: Array<() => void | Promise<void>> = [];
   const replay = parts.replay;
   if (replay) closeTasks.push(() => replay.stop());
+  const control = { ...parts.control, settings: parts.settings };
   const lifecycle = createHttpLifecycle({
-    handler: parts.handler ?? parts.app,
+    handler: withControlPlane(parts.handler ?? parts.app, control),
     upgrades: parts.upgrades,
     limits: parts.settings,
     beforeClose: async () => {
       for (const task of closeTasks) await task();
+      parts.control.journal.close();
       await parts.shutdown();
     },
   });

@@ -15,7 +15,11 @@ interface Subscriber<M> {
 export class TransientHub<M> {
   private readonly subscribers = new Set<Subscriber<M>>();
 
-  constructor(private readonly logger?: Logger) {}
+  /** `onDelivered` is told of each message a subscriber took (the control plane's journal). */
+  constructor(
+    private readonly logger?: Logger,
+    private readonly onDelivered?: (user: User, channel: string | null, message: M) => void,
+  ) {}
 
   get size(): number {
     return this.subscribers.size;
@@ -35,7 +39,10 @@ export class TransientHub<M> {
     for (const subscriber of this.subscribers) {
       if (!subscribes(subscriber.user, channel)) continue;
       try {
-        if (subscriber.deliver(message, channel) !== false) recipients++;
+        if (subscriber.deliver(message, channel) !== false) {
+          recipients++;
+          this.onDelivered?.(subscriber.user, channel, message);
+        }
       } catch (err) {
         // One broken connection must not stop delivery to the others.
         this.logger?.warn({ err, user: subscriber.user.key }, 'transient delivery failed');

@@ -54,6 +54,9 @@ const COMMON_DEFAULTS = {
   stompMaxFrameBytes: 1024 * 1024,
   stompMaxSubscriptions: 100,
   wsMaxSessionsPerUser: 100,
+  journalMax: 10_000,
+  controlApi: 'on',
+  controlToken: undefined,
   logLevel: 'info',
 };
 
@@ -164,6 +167,8 @@ describe('parseSettings', () => {
     ['stompMaxFrameBytes', '10', 'STOMP_MAX_FRAME_BYTES'],
     ['stompMaxSubscriptions', '0', 'STOMP_MAX_SUBSCRIPTIONS'],
     ['wsMaxSessionsPerUser', '0', 'WS_MAX_SESSIONS_PER_USER'],
+    ['journalMax', '0', 'JOURNAL_MAX'],
+    ['controlApi', 'maybe', 'CONTROL_API'],
     ['logLevel', 'loud', 'LOG_LEVEL'],
   ])('%s = %j is CONFIG_INVALID naming %s', (key, value, env) => {
     const err = configError(() => parseSettings('json', { [key]: value }));
@@ -178,7 +183,8 @@ describe('parseSettings', () => {
     const bad = (s: SettingSpec): string => {
       if (s.key === 'tokenMode' || s.key === 'logLevel') return 'bogus';
       if (s.key === 'replayRebaseDates') return 'perhaps';
-      if (['host', 'jwtSecret', 'usersFile', 'channelsFile', 'recordingsDir'].includes(s.key)) return '  ';
+      if (['host', 'jwtSecret', 'usersFile', 'channelsFile', 'recordingsDir', 'controlToken'].includes(s.key))
+        return '  ';
       return 'abc';
     };
     for (const s of SETTINGS) {

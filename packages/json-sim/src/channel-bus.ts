@@ -1,4 +1,13 @@
-import { coreError, type ChannelCatalog, type Clock, type EventInput } from '@racedata/core';
+import {
+  coreError,
+  type ChannelCatalog,
+  type Clock,
+  type EventInput,
+  type Journal,
+  type JournalSource,
+  type JournalTransport,
+  type User,
+} from '@racedata/core';
 import { EventStore } from './store/event-store';
 import { LongPollHub } from './store/long-poll';
 import type { StoredEvent } from './store/types';
@@ -20,6 +29,8 @@ export interface ChannelBusOptions {
   /** The store's memory budget (EVENT_STORE_MAX_BYTES); unlimited when not given. */
   maxBytes?: number;
   transient: TransientFanOut;
+  /** The control plane's delivery journal: every message received, every page delivered. */
+  journal?: Journal;
 }
 
 /**
@@ -43,7 +54,7 @@ export class ChannelBus {
     return this.options.catalog;
   }
 
-  publish(input: EventInput): PublishResult {
+  publish(input: EventInput, source: JournalSource = 'post'): PublishResult {
     const kind = this.options.catalog.kindOf(input.channel);
     if (kind === undefined) {
       throw coreError(
@@ -53,10 +64,32 @@ export class ChannelBus {
     }
     if (kind === 'durable') {
       const event = this.store.append(input);
+      this.options.journal?.received({
+        source,
+        channel: event.channel,
+        durable: true,
+        eventId: event.eventId,
+      });
       this.polls.notify(event.channel);
       return { delivery: 'durable', event };
     }
+    this.options.journal?.received({ source, channel: input.channel, durable: false });
     return { delivery: 'transient', recipients: this.options.transient.broadcast(input) };
+  }
+
+  /** Journals the events of a page written to the user (a 200; an empty page is no delivery). */
+  delivered(user: User, transport: JournalTransport, events: readonly StoredEvent[]): void {
+    const journal = this.options.journal;
+    if (!journal) return;
+    for (const event of events) {
+      journal.delivered({
+        user: user.key,
+        transport,
+        channel: event.channel,
+        eventId: event.eventId,
+        status: 200,
+      });
+    }
   }
 
   close(): void {

@@ -12,6 +12,7 @@ import { ChannelBus } from './channel-bus';
 import { createJsonHttp } from './http/app';
 import type { JsonSimulatorProbe } from './probe';
 import { EventStream } from './ws/event-stream';
+import { jsonControlHooks } from './control-hooks';
 
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
@@ -26,14 +27,19 @@ export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('json', settingsInput, deps);
-  const stream = new EventStream({ tokens, clock, logger, settings });
+  const { settings, logger, clock, catalog, users, tokens, journal } = simulatorBasics(
+    'json',
+    settingsInput,
+    deps,
+  );
+  const stream = new EventStream({ tokens, clock, logger, settings, journal });
   const bus = new ChannelBus({
     catalog,
     clock,
     maxEvents: settings.eventStoreMax,
     maxBytes: settings.eventStoreMaxBytes,
     transient: stream,
+    journal,
   });
   const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings });
   const replay = createInProcessReplay({
@@ -42,7 +48,7 @@ export function createJsonSimulator(
     clock,
     logger,
     deliver: (recorded) => {
-      bus.publish(recorded.message);
+      bus.publish(recorded.message, 'replay');
     },
   });
   const simulator = assembleSimulator({
@@ -54,6 +60,13 @@ export function createJsonSimulator(
     shutdown: async () => {
       bus.close();
       await stream.close();
+    },
+    control: {
+      kind: 'json',
+      clock,
+      journal,
+      logger,
+      hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
     },
   });
   deps.probe?.({

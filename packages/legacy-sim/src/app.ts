@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import type { Logger, TokenService, UserTable } from '@racedata/core';
+import type { Journal, Logger, TokenService, UserTable } from '@racedata/core';
 import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
 import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
 import { Delivery } from './http/delivery';
@@ -16,6 +16,7 @@ export interface LegacyAppDeps {
   logger: Logger;
   longPollTimeoutMs: number;
   maxBodyBytes: number;
+  journal?: Journal;
 }
 
 /** The legacy simulator's HTTP surface; the STOMP endpoint is attached to the server separately. */

@@ -3,6 +3,8 @@ import {
   coreError,
   type ChannelCatalog,
   type Clock,
+  type Journal,
+  type JournalSource,
   type Logger,
   type TransientHub,
   type UserTable,
@@ -44,6 +46,8 @@ export interface LegacyBusOptions {
   hub: TransientHub<TransientXmlMessage>;
   clock: Clock;
   logger: Logger;
+  /** The control plane's delivery journal: every message received. */
+  journal?: Journal;
 }
 
 /**
@@ -55,11 +59,17 @@ export interface LegacyBusOptions {
 export class LegacyBus {
   constructor(private readonly options: LegacyBusOptions) {}
 
-  publish(input: LegacyPublishInput): LegacyPublishResult {
+  publish(input: LegacyPublishInput, source: JournalSource = 'inject'): LegacyPublishResult {
     const target = this.resolveChannel(input.channel);
     const { queues, hub, users, clock, logger } = this.options;
     if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
     assertWellFormedXml(input.xml);
+    this.options.journal?.received({
+      source,
+      channel: input.channel,
+      durable: input.delivery === 'durable',
+      ...(input.payloadKey !== undefined && { payloadKey: input.payloadKey }),
+    });
     if (input.delivery === 'durable') {
       const queued = queues.enqueue(audience(users.users, target), {
         channel: target,

@@ -1,6 +1,7 @@
 import {
   assembleSimulator,
   createInProcessReplay,
+  replayState,
   simulatorBasics,
   TransientHub,
   UpgradeRouter,
@@ -8,6 +9,7 @@ import {
   type Simulator,
   type SimulatorBasicsDeps,
   type SimulatorSettings,
+  type UserState,
 } from '@racedata/core';
 import { createLegacyApp } from './app';
 import { LegacyQueues } from './queue/legacy-queues';
@@ -33,7 +35,11 @@ export function createLegacySimulator(
   partial: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens } = simulatorBasics('legacy', partial, deps);
+  const { settings, logger, clock, catalog, users, tokens, journal } = simulatorBasics(
+    'legacy',
+    partial,
+    deps,
+  );
   const queues = new LegacyQueues({
     clock,
     retentionMs: settings.legacyQueueRetentionMs,
@@ -41,8 +47,16 @@ export function createLegacySimulator(
     maxBytes: settings.legacyQueueMaxBytes,
     logger,
   });
-  const hub = new TransientHub<TransientXmlMessage>(logger);
-  const bus = new LegacyBus({ users, catalog, queues, hub, clock, logger });
+  const hub = new TransientHub<TransientXmlMessage>(logger, (user, _target, message) => {
+    journal.delivered({
+      user: user.key,
+      transport: 'stomp',
+      channel: message.channel,
+      ...(message.payloadKey !== null && { payloadKey: message.payloadKey }),
+      status: 101,
+    });
+  });
+  const bus = new LegacyBus({ users, catalog, queues, hub, clock, logger, journal });
   const stompOptions: StompOptions = {
     ...DEFAULT_STOMP_OPTIONS,
     connectTimeoutMs: settings.wsAuthTimeoutMs,
@@ -63,6 +77,7 @@ export function createLegacySimulator(
     logger,
     longPollTimeoutMs: settings.longPollTimeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
+    journal,
   });
   const replay = createInProcessReplay({
     settings,
@@ -70,7 +85,7 @@ export function createLegacySimulator(
     clock,
     logger,
     deliver: (recorded) => {
-      bus.publish(recorded);
+      bus.publish(recorded, 'replay');
     },
   });
   const simulator = assembleSimulator({
@@ -81,6 +96,35 @@ export function createLegacySimulator(
     shutdown: async () => {
       queues.close();
       await stomp.close();
+    },
+    control: {
+      kind: 'legacy',
+      clock,
+      journal,
+      logger,
+      hooks: {
+        state: () => {
+          const queued = queues.usersState();
+          const perUser: Record<string, UserState> = {};
+          for (const user of users.users) {
+            perUser[user.key] = {
+              sockets: stomp.sessionsByUser.get(user.key) ?? 0,
+              heldPolls: queued.get(user.key)?.waiting ?? 0,
+              queueDepth: queued.get(user.key)?.depth ?? 0,
+            };
+          }
+          return {
+            users: perUser,
+            queues: { messages: queues.totalDepth, bytes: queues.queuedBytes },
+            replay: replayState(replay, settings),
+          };
+        },
+        reset: (request) => {
+          const cleared = request.queues ? queues.clear() : { messages: 0, polls: 0 };
+          const sockets = request.closeSockets ? stomp.closeAll() : 0;
+          return { queuedMessages: cleared.messages, heldPolls: cleared.polls, sockets };
+        },
+      },
     },
   });
 

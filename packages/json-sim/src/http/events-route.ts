@@ -53,6 +53,10 @@ class HeldPoll implements PollWaiter {
     return true;
   }
 
+  get userKey(): string {
+    return this.user.key;
+  }
+
   accepts(channel: string): boolean {
     return this.user.channels.has(channel);
   }
@@ -69,6 +73,7 @@ class HeldPoll implements PollWaiter {
         if (page.events.length === 0 && this.start()) return;
       }
       sendPage(this.res, this.endpoint.deps.bus.store, page);
+      this.endpoint.deps.bus.delivered(this.user, 'events', page.events);
     } catch (err) {
       this.fail(err, this.req, this.res);
     }
@@ -118,6 +123,7 @@ export class EventsEndpoint {
       if (new HeldPoll(this, user, query, deadline, req, res, fail).start()) return;
     }
     sendPage(res, bus.store, page);
+    bus.delivered(user, 'events', page.events);
   }
 
   private durableChannels(user: User): string[] {

@@ -47,6 +47,9 @@ export function filteredPage({ bus, settings }: FilteredEventsDeps, query: Query
 export function filteredEventsRoute(deps: FilteredEventsDeps): RequestHandler {
   return (req, res) => {
     // Express parses the query string again on every access to req.query: read it once.
-    sendPage(res, deps.bus.store, filteredPage(deps, req.query, userOf(res)));
+    const user = userOf(res);
+    const page = filteredPage(deps, req.query, user);
+    sendPage(res, deps.bus.store, page);
+    deps.bus.delivered(user, 'filtered-events', page.events);
   };
 }

@@ -36,13 +36,13 @@ export interface EventStoreOptions {
  * indexed by channel and by (channel, date) so filtered reads never scan the whole log.
  */
 export class EventStore {
-  private readonly global = new AppendLog<StoredEvent>(byEventId);
+  private global = new AppendLog<StoredEvent>(byEventId);
   /**
    * The UTF-8 JSON of each event in `global`, at the same positions: serialised once at append,
    * so reads copy cached bytes instead of re-serialising every page, packed outside the
    * JavaScript heap the garbage collector walks.
    */
-  private readonly bytes = new JsonBytesLog();
+  private bytes = new JsonBytesLog();
   private readonly channels = new Map<string, ChannelIndex>();
   private nextId = 1;
   private lastCreated = 0;
@@ -70,6 +70,23 @@ export class EventStore {
 
   get lastEventId(): number {
     return this.nextId - 1;
+  }
+
+  /**
+   * Drops every event (POST /_sim/reset); eventIds restart at 1 unless `continueIds`. Returns how
+   * many were dropped. The dropped-count is not changed: these were cleared, not evicted.
+   */
+  clear(continueIds: boolean): number {
+    const cleared = this.global.length;
+    this.global = new AppendLog<StoredEvent>(byEventId);
+    this.bytes = new JsonBytesLog();
+    this.channels.clear();
+    this.held = 0;
+    if (!continueIds) {
+      this.nextId = 1;
+      this.lastCreated = 0;
+    }
+    return cleared;
   }
 
   /**

@@ -4,6 +4,8 @@ export type WaitOutcome = 'notified' | 'timeout' | 'closed' | 'aborted';
 
 /** The held side of a wait: which channels wake it, and what runs once it is over. */
 export interface PollWaiter {
+  /** Whose poll this is, for the control plane's state. */
+  readonly userKey?: string;
   accepts(channel: string): boolean;
   /**
    * Called exactly once, synchronously, when the wait ends: from notify() (so from inside the
@@ -93,6 +95,23 @@ export class LongPollHub {
       if (hold.waiter.accepts(channel)) (woken ??= []).push(hold);
     }
     if (woken) this.settleAll(woken, 'notified');
+  }
+
+  /** Held polls by user key. */
+  countByUser(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const hold of this.holds) {
+      const key = hold.waiter.userKey;
+      if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** Answers every held poll as if its deadline had come (204), keeping the hub open; returns how many. */
+  releaseAll(): number {
+    const holds = [...this.holds];
+    this.settleAll(holds, 'timeout');
+    return holds.length;
   }
 
   /** Answers every held poll (the server is shutting down). */

@@ -8,6 +8,7 @@ import {
   WS_CLOSE,
   type Clock,
   type EventInput,
+  type Journal,
   type Logger,
   type SimulatorSettings,
   type TimerHandle,
@@ -33,6 +34,7 @@ export interface EventStreamDeps {
     SimulatorSettings,
     'wsAuthTimeoutMs' | 'wsPingIntervalMs' | 'wsMaxBufferedBytes' | 'wsMaxSessionsPerUser'
   >;
+  journal?: Journal;
 }
 
 // A token is tiny; anything much larger is garbage and must not be buffered.
@@ -56,7 +58,14 @@ export class EventStream implements TransientFanOut {
   private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
-    this.hub = new TransientHub<string>(deps.logger);
+    this.hub = new TransientHub<string>(deps.logger, (user, channel) => {
+      deps.journal?.delivered({
+        user: user.key,
+        transport: 'event-stream',
+        channel: channel ?? '',
+        status: 101,
+      });
+    });
     this.wss.on('connection', (ws) => this.onConnection(ws));
   }
 
@@ -67,6 +76,18 @@ export class EventStream implements TransientFanOut {
   /** Authenticated sessions receiving Data. */
   get subscriberCount(): number {
     return this.hub.size;
+  }
+
+  /** Authenticated connections by user key. */
+  get sessionsByUser(): ReadonlyMap<string, number> {
+    return this.perUser;
+  }
+
+  /** Closes every connection (1000, POST /_sim/reset with closeSockets); returns how many. */
+  closeAll(): number {
+    const clients = [...this.wss.clients];
+    for (const ws of clients) closeWithGrace(ws, WS_CLOSE.NORMAL, 'simulator reset');
+    return clients.length;
   }
 
   /** A transient message: serialised once, sent to every session subscribed to its channel. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { TokenService } from '@racedata/core';
+import type { Journal, TokenService } from '@racedata/core';
 import type { LegacyQueues } from '../queue/legacy-queues';
 import type { Delivery } from './delivery';
 
@@ -9,6 +9,7 @@ export interface ListenDeps {
   queues: LegacyQueues;
   longPollTimeoutMs: number;
   delivery: Delivery;
+  journal?: Journal;
 }
 
 /** True once nothing sent on this exchange can reach the client any more. */
@@ -59,6 +60,14 @@ export function listenRoute(deps: ListenDeps): RequestHandler {
         return;
       }
       deps.delivery.deliver(req, res, lease);
+      const message = lease.message;
+      deps.journal?.delivered({
+        user: user.key,
+        transport: 'listen',
+        channel: message.channel ?? 'id',
+        payloadKey: message.payloadKey,
+        status: 200,
+      });
     } finally {
       res.off('close', onGone);
       req.off('close', onGone);

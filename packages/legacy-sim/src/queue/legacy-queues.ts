@@ -168,6 +168,36 @@ export class LegacyQueues {
     return n;
   }
 
+  /** Queued messages (leased included) and waiting polls by user key. */
+  usersState(): Map<string, { depth: number; waiting: number }> {
+    const state = new Map<string, { depth: number; waiting: number }>();
+    for (const [key, queue] of this.queues) {
+      this.prune(queue);
+      state.set(key, { depth: queue.entries.length, waiting: queue.takers.length });
+    }
+    return state;
+  }
+
+  /**
+   * Drops every queued message not in a poll's hands (POST /_sim/reset) and answers every
+   * waiting poll with nothing (204); returns how many messages went and polls were answered.
+   */
+  clear(): { messages: number; polls: number } {
+    let messages = 0;
+    let polls = 0;
+    for (const queue of this.queues.values()) {
+      for (const entry of queue.entries.filter((e) => !e.leased)) {
+        this.remove(queue, entry);
+        messages++;
+      }
+      for (const taker of [...queue.takers]) {
+        taker.resolve(undefined);
+        polls++;
+      }
+    }
+    return { messages, polls };
+  }
+
   /** Answers every waiting poll with nothing; queued messages are kept until the process ends. */
   close(): void {
     this.closed = true;

@@ -54,6 +54,18 @@ export class StompEndpoint {
     return this.sessions.size;
   }
 
+  /** Open sessions by user key. */
+  get sessionsByUser(): ReadonlyMap<string, number> {
+    return this.perUser;
+  }
+
+  /** Shuts every session down (POST /_sim/reset with closeSockets); returns how many. */
+  closeAll(): number {
+    const all = [...this.sessions];
+    for (const session of all) session.shutdown();
+    return all.length;
+  }
+
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (this.closing) {
       const error = legacySimError('SHUTTING_DOWN', 'the simulator is shutting down');

@@ -1,0 +1,177 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { coreError, toSimError } from '../errors';
+import type { Logger } from '../logger';
+import type { SimulatorKind, SimulatorSettings } from '../settings';
+import {
+  parseAdvanceRequest,
+  parseJournalQuery,
+  parseJournalWaitQuery,
+  parseResetRequest,
+  type ResetRequest,
+} from './control-params';
+import type { Journal } from './journal';
+import type { OffsetClock } from './offset-clock';
+
+export const CONTROL_PREFIX = '/_sim/';
+
+/** One user's connections and waits, the same fields on both simulators (0 where n/a). */
+export interface UserState {
+  /** Open event-stream (JSON) or STOMP (legacy) connections. */
+  readonly sockets: number;
+  /** Long polls held now (events or listen). */
+  readonly heldPolls: number;
+  /** Legacy messages queued for the user; always 0 on the JSON simulator. */
+  readonly queueDepth: number;
+}
+
+export interface ReplayState {
+  readonly on: boolean;
+  readonly mode: 'interval' | 'timed' | null;
+}
+
+/** What a simulator contributes to GET /_sim/state. */
+export interface SimulatorState {
+  readonly users: Record<string, UserState>;
+  /** JSON simulator: the durable event store. */
+  readonly store?: { readonly events: number; readonly bytes: number; readonly lastEventId: number };
+  /** Legacy simulator: the per-user queues. */
+  readonly queues?: { readonly messages: number; readonly bytes: number };
+  readonly replay: ReplayState;
+}
+
+/** What a simulator cleared on reset, by name (events, queuedMessages, heldPolls, sockets...). */
+export type ResetCounts = Record<string, number>;
+
+/** The part of the control plane each simulator provides. */
+export interface ControlHooks {
+  state(): SimulatorState;
+  reset(request: ResetRequest): ResetCounts | Promise<ResetCounts>;
+}
+
+export interface ControlPlaneOptions {
+  kind: SimulatorKind;
+  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes'>;
+  clock: OffsetClock;
+  journal: Journal;
+  hooks: ControlHooks;
+  logger: Logger;
+}
+
+/**
+ * Puts the /_sim/* routes in front of a simulator's request listener. With CONTROL_API=off the
+ * paths fall through to the simulator, which answers them 404 as any unknown path.
+ */
+export function withControlPlane(inner: RequestListener, options: ControlPlaneOptions): RequestListener {
+  if (options.settings.controlApi === 'off') return inner;
+  const routes = controlRoutes(options);
+  return (req, res) => {
+    if (!(req.url ?? '').startsWith(CONTROL_PREFIX)) {
+      inner(req, res);
+      return;
+    }
+    routes(req, res).catch((err: unknown) => {
+      const error = toSimError(
+        err,
+        () => undefined,
+        () => options.logger.error({ err, path: req.url }, 'unexpected control-plane error'),
+      );
+      sendJson(res, error.status, { status: 'fail', code: error.code, message: error.message });
+    });
+  };
+}
+
+function controlRoutes(options: ControlPlaneOptions) {
+  const { clock, journal, hooks, settings, kind } = options;
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    checkToken(req, settings.controlToken);
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const route = `${req.method ?? ''} ${url.pathname}`;
+    switch (route) {
+      case 'GET /_sim/state':
+        return sendJson(res, 200, {
+          simulator: kind,
+          time: new Date(clock.now()).toISOString(),
+          clockOffsetMs: clock.offsetMs,
+          ...hooks.state(),
+          journal: { entries: journal.size, max: journal.capacity, lastSeq: journal.lastSeq },
+        });
+      case 'POST /_sim/reset': {
+        const request = parseResetRequest(await readJson(req, settings.maxBodyBytes));
+        const journalEntries = request.journal ? journal.clear() : 0;
+        const cleared = { ...(await hooks.reset(request)), journalEntries };
+        return sendJson(res, 200, { cleared, eventIds: request.eventIds });
+      }
+      case 'GET /_sim/journal': {
+        const query = parseJournalQuery(url.searchParams, journal.capacity);
+        return sendJson(res, 200, journal.list(query.filter, query.limit));
+      }
+      case 'GET /_sim/journal/wait':
+        return waitRoute(req, res, url, journal);
+      case 'POST /_sim/clock/advance': {
+        const ms = parseAdvanceRequest(await readJson(req, settings.maxBodyBytes));
+        const timersFired = clock.advance(ms);
+        return sendJson(res, 200, {
+          advancedMs: ms,
+          clockOffsetMs: clock.offsetMs,
+          time: new Date(clock.now()).toISOString(),
+          timersFired,
+        });
+      }
+      default:
+        throw coreError('NOT_FOUND', `no control route for ${route.slice(0, 80)}`);
+    }
+  };
+}
+
+function waitRoute(req: IncomingMessage, res: ServerResponse, url: URL, journal: Journal): void {
+  const query = parseJournalWaitQuery(url.searchParams, journal.capacity);
+  const cancel = journal.wait(query.filter, query.count, query.timeoutMs, (page, complete) => {
+    res.off('close', onClose);
+    if (!res.destroyed) sendJson(res, complete ? 200 : 408, page);
+  });
+  const onClose = () => cancel();
+  if (!res.writableEnded) res.once('close', onClose);
+}
+
+function checkToken(req: IncomingMessage, token: string | undefined): void {
+  if (token === undefined) return;
+  const header = req.headers.authorization ?? '';
+  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '', 'utf8');
+  const wanted = Buffer.from(token, 'utf8');
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+    throw coreError('CONTROL_UNAUTHORIZED', 'the control plane needs Authorization: Bearer <CONTROL_TOKEN>');
+  }
+}
+
+/** The request body as JSON; undefined when there is none. */
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw coreError('PAYLOAD_TOO_LARGE', `request body exceeds ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw coreError('MALFORMED_JSON', 'request body is not valid JSON', { cause: err });
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text, 'utf8'),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}

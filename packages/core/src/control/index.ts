@@ -1,0 +1,4 @@
+export * from './offset-clock';
+export * from './journal';
+export * from './control-params';
+export * from './control-plane';

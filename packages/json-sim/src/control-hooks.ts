@@ -1,0 +1,48 @@
+import {
+  replayState,
+  type ControlHooks,
+  type Replayer,
+  type SimulatorSettings,
+  type UserState,
+  type UserTable,
+} from '@racedata/core';
+import type { ChannelBus } from './channel-bus';
+import type { EventStream } from './ws/event-stream';
+
+export interface JsonControlDeps {
+  bus: ChannelBus;
+  stream: EventStream;
+  users: UserTable;
+  replay: Replayer | undefined;
+  settings: SimulatorSettings;
+}
+
+/** The JSON simulator's part of /_sim/state and /_sim/reset. */
+export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonControlDeps): ControlHooks {
+  return {
+    state: () => {
+      const polls = bus.polls.countByUser();
+      const perUser: Record<string, UserState> = {};
+      for (const user of users.users) {
+        perUser[user.key] = {
+          sockets: stream.sessionsByUser.get(user.key) ?? 0,
+          heldPolls: polls.get(user.key) ?? 0,
+          queueDepth: 0,
+        };
+      }
+      const { store } = bus;
+      return {
+        users: perUser,
+        store: { events: store.size, bytes: store.bytesHeld, lastEventId: store.lastEventId },
+        replay: replayState(replay, settings),
+      };
+    },
+    reset: (request) => {
+      const events = request.events ? bus.store.clear(request.eventIds === 'continue') : 0;
+      // After the store is cleared: a poll answered now must not be handed old events.
+      const heldPolls = request.events ? bus.polls.releaseAll() : 0;
+      const sockets = request.closeSockets ? stream.closeAll() : 0;
+      return { events, heldPolls, sockets };
+    },
+  };
+}
