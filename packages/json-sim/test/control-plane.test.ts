@@ -52,11 +52,13 @@ describe('JSON simulator control plane', () => {
     });
     expect((await held).status).toBe(204);
     const again = await postMessage(s.base, event('RaceDayTrot'));
-    expect(again.body.data.event).toMatchObject({ eventId: 1 });
+    expect(again.body).toMatchObject({ data: { event: { eventId: 1 } } });
     // Idempotent: nothing left to clear.
     const twice = await postControl(s.base, 'reset', { journal: false, eventIds: 'continue' });
     expect(await twice.json()).toMatchObject({ cleared: { events: 1, heldPolls: 0 }, eventIds: 'continue' });
-    expect((await postMessage(s.base, event('RaceDayTrot'))).body.data.event).toMatchObject({ eventId: 2 });
+    expect((await postMessage(s.base, event('RaceDayTrot'))).body).toMatchObject({
+      data: { event: { eventId: 2 } },
+    });
   });
 
   test.each([
