@@ -126,11 +126,13 @@ function controlRoutes(options: ControlPlaneOptions) {
 
 function waitRoute(req: IncomingMessage, res: ServerResponse, url: URL, journal: Journal): void {
   const query = parseJournalWaitQuery(url.searchParams, journal.capacity);
-  const cancel = journal.wait(query.filter, query.count, query.timeoutMs, (page, complete) => {
+  // Answered synchronously when the entries exist already: declared before the wait starts.
+  const wait: { cancel?: () => void } = {};
+  const onClose = () => wait.cancel?.();
+  wait.cancel = journal.wait(query.filter, query.count, query.timeoutMs, (page, complete) => {
     res.off('close', onClose);
     if (!res.destroyed) sendJson(res, complete ? 200 : 408, page);
   });
-  const onClose = () => cancel();
   if (!res.writableEnded) res.once('close', onClose);
 }
 
