@@ -1,0 +1,47 @@
+import { ManualClock, OffsetClock } from '../src';
+
+describe('OffsetClock', () => {
+  test('now() is the injected clock plus the advanced offset', () => {
+    const base = new ManualClock(1_000);
+    const clock = new OffsetClock(base);
+    clock.advance(500);
+    base.advance(10);
+    expect(clock.now()).toBe(1_510);
+    expect(clock.offsetMs).toBe(500);
+  });
+
+  test('an advance fires due timers in due order and leaves later ones armed', () => {
+    const base = new ManualClock(0);
+    const clock = new OffsetClock(base);
+    const fired: string[] = [];
+    clock.setTimeout(() => fired.push('b'), 200);
+    clock.setTimeout(() => fired.push('a'), 100);
+    clock.setTimeout(() => fired.push('late'), 1_000);
+    expect(clock.advance(300)).toBe(2);
+    expect(fired).toEqual(['a', 'b']);
+    // The late timer is now 700 ms away on the injected clock, not 1,000.
+    base.advance(699);
+    expect(fired).toEqual(['a', 'b']);
+    base.advance(1);
+    expect(fired).toEqual(['a', 'b', 'late']);
+  });
+
+  test('an interval skipped over fires once, then keeps its period from the new time', () => {
+    const base = new ManualClock(0);
+    const clock = new OffsetClock(base);
+    let ticks = 0;
+    clock.setInterval(() => ticks++, 100);
+    clock.advance(10_000);
+    expect(ticks).toBe(1);
+    base.advance(100);
+    expect(ticks).toBe(2);
+  });
+
+  test('a cancelled timer never fires', () => {
+    const clock = new OffsetClock(new ManualClock(0));
+    let fired = false;
+    clock.setTimeout(() => (fired = true), 10).cancel();
+    clock.advance(100);
+    expect(fired).toBe(false);
+  });
+});
