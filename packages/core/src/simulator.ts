@@ -2,6 +2,7 @@ import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
 import type { Journal } from './control/journal';
+import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
@@ -50,6 +51,8 @@ export interface SimulatorParts {
     readonly logger: Logger;
     readonly hooks: ControlHooks;
   };
+  /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
+  readonly metrics: MetricsOptions;
 }
 
 /** The replay part of GET /_sim/state. */
@@ -71,8 +74,9 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const replay = parts.replay;
   if (replay) closeTasks.push(() => replay.stop());
   const control = { ...parts.control, settings: parts.settings };
+  const metrics = createSimulatorMetrics({ ...control, options: parts.metrics });
   const lifecycle = createHttpLifecycle({
-    handler: withControlPlane(parts.handler ?? parts.app, control),
+    handler: metrics.wrap(withControlPlane(parts.handler ?? parts.app, control)),
     upgrades: parts.upgrades,
     limits: parts.settings,
     beforeClose: async () => {

@@ -23,6 +23,16 @@ export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
 
 export const EVENT_STREAM_PATH = '/customerapi/event-stream';
 
+/** The route labels of GET /metrics. */
+const JSON_ROUTES = [
+  '/health',
+  '/customerapi/authenticate/subscription',
+  '/customerapi/events',
+  '/customerapi/filtered-events',
+  EVENT_STREAM_PATH,
+  '/api/message',
+];
+
 export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
@@ -67,6 +77,11 @@ export function createJsonSimulator(
       journal,
       logger,
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
+    },
+    metrics: {
+      routes: JSON_ROUTES,
+      sessionTransport: 'event-stream',
+      dropped: () => bus.store.dropped,
     },
   });
   deps.probe?.({

@@ -18,6 +18,17 @@ import type { LegacySimulatorProbe } from './probe';
 import { StompEndpoint } from './stomp/stomp-endpoint';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
 
+/** The route labels of GET /metrics. */
+const LEGACY_ROUTES = [
+  '/health',
+  '/customerapi/authenticate/subscription',
+  '/authenticate',
+  '/customerapi/channels/listen',
+  '/customerapi/channel/{channelId}/Durable',
+  '/customerapi/channel/{channelId}/NonDurable',
+  ...STOMP_PATHS,
+];
+
 export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   /**
    * STOMP tuning beyond the shared settings (heart-beat offer, frame limits). By default
@@ -96,6 +107,11 @@ export function createLegacySimulator(
     shutdown: async () => {
       queues.close();
       await stomp.close();
+    },
+    metrics: {
+      routes: LEGACY_ROUTES,
+      sessionTransport: 'stomp',
+      dropped: () => queues.droppedCount,
     },
     control: {
       kind: 'legacy',

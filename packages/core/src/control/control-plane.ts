@@ -136,7 +136,8 @@ function waitRoute(req: IncomingMessage, res: ServerResponse, url: URL, journal:
   if (!res.writableEnded) res.once('close', onClose);
 }
 
-function checkToken(req: IncomingMessage, token: string | undefined): void {
+/** Throws CONTROL_UNAUTHORIZED unless the request carries `Authorization: Bearer <token>`. */
+export function checkToken(req: IncomingMessage, token: string | undefined): void {
   if (token === undefined) return;
   const header = req.headers.authorization ?? '';
   const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '', 'utf8');

@@ -2,3 +2,4 @@ export * from './offset-clock';
 export * from './journal';
 export * from './control-params';
 export * from './control-plane';
+export * from './metrics';

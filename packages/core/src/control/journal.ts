@@ -83,6 +83,7 @@ export class Journal {
   private ring: JournalEntry[] = [];
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
+  private readonly listeners: Array<(entry: JournalEntry) => void> = [];
 
   constructor(
     private readonly clock: Clock,
@@ -147,6 +148,11 @@ export class Journal {
     };
   }
 
+  /** Calls `listener` with every entry added from now on (the metrics count them). */
+  onEntry(listener: (entry: JournalEntry) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Drops every entry; returns how many. Sequence numbers go on from where they were. */
   clear(): number {
     const cleared = this.ring.length;
@@ -166,6 +172,7 @@ export class Journal {
   private add(entry: JournalEntry): void {
     this.ring.push(entry);
     if (this.ring.length > this.max) this.ring.shift();
+    for (const listener of this.listeners) listener(entry);
     for (const waiter of [...this.waiters]) {
       if (!matches(entry, waiter.filter)) continue;
       const page = this.list(waiter.filter, waiter.count);

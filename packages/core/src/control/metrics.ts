@@ -1,0 +1,227 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { toSimError } from '../errors';
+import type { Logger } from '../logger';
+import type { SimulatorSettings } from '../settings';
+import { CONTROL_PREFIX, checkToken, type ControlHooks } from './control-plane';
+import type { Journal, JournalEntry } from './journal';
+
+export const METRICS_PATH = '/metrics';
+
+/** What a simulator tells its metrics beyond GET /_sim/state. */
+export interface MetricsOptions {
+  /** Its HTTP routes, `{name}` for a path segment; any other path is counted as `other`. */
+  readonly routes: readonly string[];
+  /** The transport label of connected_sessions (event-stream, stomp). */
+  readonly sessionTransport: string;
+  /** Messages the store or queues dropped to stay within their bounds, since the start. */
+  readonly dropped?: () => number;
+}
+
+export interface SimulatorMetrics {
+  readonly registry: Registry;
+  /** Counts and times each request, and answers GET /metrics (gated like /_sim/*). */
+  wrap(inner: RequestListener): RequestListener;
+}
+
+interface MetricsDeps {
+  readonly options: MetricsOptions;
+  readonly settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken'>;
+  readonly journal: Journal;
+  readonly hooks: ControlHooks;
+  readonly logger: Logger;
+}
+
+// Process metrics are one per process whatever the number of simulators; collected once, into a
+// registry of their own (never prom-client's global one), so that building a simulator does not
+// add another event-loop monitor and GC observer that nothing ever removes.
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** One registry per simulator: two simulators in one process never share a count. */
+export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
+  const { options, settings, journal, hooks, logger } = deps;
+  const registry = new Registry();
+  const routeOf = routeMatcher(options.routes);
+  const requests = new Counter({
+    name: 'racedata_http_requests_total',
+    help: 'HTTP requests answered, by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'racedata_http_request_duration_seconds',
+    help: 'HTTP request duration (a held long poll counts its wait), by route and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: 'racedata_deliveries_total',
+    help: 'Messages handed to a client, by transport',
+    labelNames: ['transport'] as const,
+    registers: [registry],
+  });
+  const received = new Counter({
+    name: 'racedata_messages_received_total',
+    help: 'Messages the simulator took in, by source (post, inject, replay)',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
+  journal.onEntry((entry: JournalEntry) => {
+    if (entry.kind === 'delivered') deliveries.inc({ transport: entry.transport });
+    else received.inc({ source: entry.source });
+  });
+
+  const gauge = (name: string, help: string, read: (g: Gauge) => void, labelNames: string[] = []) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        read(this);
+      },
+    });
+  gauge('racedata_held_polls', 'Long polls held now', (g) => {
+    g.set(sum(hooks.state().users, 'heldPolls'));
+  });
+  gauge(
+    'racedata_connected_sessions',
+    'Open WebSocket sessions, by transport',
+    (g) => g.set({ transport: options.sessionTransport }, sum(hooks.state().users, 'sockets')),
+    ['transport'],
+  );
+  gauge('racedata_replay_on', '1 while the automatic replay runs', (g) => {
+    g.set(hooks.state().replay.on ? 1 : 0);
+  });
+  const state = hooks.state();
+  if (state.store) {
+    gauge('racedata_stored_events', 'Durable events in the store', (g) => {
+      g.set(hooks.state().store?.events ?? 0);
+    });
+    gauge('racedata_stored_event_bytes', 'JSON bytes of the durable events in the store', (g) => {
+      g.set(hooks.state().store?.bytes ?? 0);
+    });
+  }
+  if (state.queues) {
+    gauge('racedata_queued_messages', 'Legacy messages queued', (g) => {
+      g.set(hooks.state().queues?.messages ?? 0);
+    });
+    gauge('racedata_queued_bytes', 'UTF-8 bytes of the legacy messages queued', (g) => {
+      g.set(hooks.state().queues?.bytes ?? 0);
+    });
+  }
+  const dropped = options.dropped;
+  if (dropped) {
+    new Counter({
+      name: 'racedata_dropped_messages_total',
+      help: 'Messages the store or queues dropped to stay within their bounds',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(dropped());
+      },
+    });
+  }
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      checkToken(req, settings.controlToken);
+    } catch (err) {
+      const error = toSimError(
+        err,
+        () => undefined,
+        () => undefined,
+      );
+      sendText(
+        res,
+        error.status,
+        'application/json; charset=utf-8',
+        JSON.stringify({
+          status: 'fail',
+          code: error.code,
+          message: error.message,
+        }),
+      );
+      return;
+    }
+    const text = (await registry.metrics()) + (await processMetrics().metrics());
+    sendText(res, 200, registry.contentType, text);
+  };
+
+  const wrap = (inner: RequestListener): RequestListener => {
+    processMetrics();
+    return (req, res) => {
+      const start = process.hrtime.bigint();
+      const url = req.url ?? '';
+      const route = routeOf(url);
+      const method = req.method ?? '';
+      res.once('close', () => {
+        const status = res.writableFinished ? String(res.statusCode) : 'aborted';
+        requests.inc({ route, method, status });
+        duration.observe({ route, method }, Number(process.hrtime.bigint() - start) / 1e9);
+      });
+      if (route === METRICS_PATH && settings.controlApi !== 'off' && method === 'GET') {
+        serve(req, res).catch((err: unknown) => {
+          logger.error({ err }, 'metrics scrape failed');
+          if (!res.headersSent) sendText(res, 500, 'text/plain; charset=utf-8', 'metrics scrape failed');
+          else res.end();
+        });
+        return;
+      }
+      inner(req, res);
+    };
+  };
+
+  return { registry, wrap };
+}
+
+/** Known routes by name, `/_sim/*`, `/metrics`, else `other`: the label set stays bounded. */
+export function routeMatcher(routes: readonly string[]): (url: string) => string {
+  const exact = new Set<string>([METRICS_PATH]);
+  const patterns: Array<{ name: string; re: RegExp }> = [];
+  for (const route of routes) {
+    if (!route.includes('{')) exact.add(route);
+    else {
+      const source = route
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .join('[^/]+');
+      patterns.push({ name: route, re: new RegExp(`^${source}$`) });
+    }
+  }
+  return (url) => {
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    if (exact.has(path)) return path;
+    if (path.startsWith(CONTROL_PREFIX)) return '/_sim/*';
+    for (const { name, re } of patterns) if (re.test(path)) return name;
+    return 'other';
+  };
+}
+
+function sum(
+  users: Record<string, { readonly sockets: number; readonly heldPolls: number }>,
+  key: 'sockets' | 'heldPolls',
+): number {
+  let total = 0;
+  for (const user of Object.values(users)) total += user[key];
+  return total;
+}
+
+function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(text, 'utf8'),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}
