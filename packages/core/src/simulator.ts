@@ -4,6 +4,7 @@ import { withControlPlane, type ControlHooks, type ReplayState } from './control
 import type { Journal } from './control/journal';
 import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
+import type { SimulatorDocs } from './control/docs/docs-context';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
 import { createHttpLifecycle, type HttpLimits } from './server/http-lifecycle';
@@ -50,6 +51,8 @@ export interface SimulatorParts {
     readonly journal: Journal;
     readonly logger: Logger;
     readonly hooks: ControlHooks;
+    /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
+    readonly docs: SimulatorDocs;
   };
   /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
   readonly metrics: MetricsOptions;

@@ -10,6 +10,7 @@ import {
   parseResetRequest,
   type ResetRequest,
 } from './control-params';
+import type { SimulatorDocs } from './docs/docs-context';
 import type { Journal } from './journal';
 import type { OffsetClock } from './offset-clock';
 
@@ -54,6 +55,8 @@ export interface ControlPlaneOptions {
   settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes'>;
   clock: OffsetClock;
   journal: Journal;
+  /** Served at GET /_sim/openapi.json and GET /_sim/asyncapi.json. */
+  docs: SimulatorDocs;
   hooks: ControlHooks;
   logger: Logger;
 }
@@ -88,6 +91,10 @@ function controlRoutes(options: ControlPlaneOptions) {
     const url = new URL(req.url ?? '/', 'http://sim');
     const route = `${req.method ?? ''} ${url.pathname}`;
     switch (route) {
+      case 'GET /_sim/openapi.json':
+        return sendJson(res, 200, options.docs.openapi);
+      case 'GET /_sim/asyncapi.json':
+        return sendJson(res, 200, options.docs.asyncapi);
       case 'GET /_sim/state':
         return sendJson(res, 200, {
           simulator: kind,
