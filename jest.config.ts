@@ -14,6 +14,7 @@ const packageProjects = packages.map((name) => ({
   moduleNameMapper: {
     '^@racedata/(core|legacy-sim|json-sim|cli)$': '<rootDir>/packages/$1/src/index.ts',
     '^@racedata/test-support$': '<rootDir>/test-support/index.ts',
+    '^@racedata/test-support/(.*)$': '<rootDir>/test-support/$1',
   },
 }));
 
