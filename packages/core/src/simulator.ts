@@ -1,14 +1,19 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
+import type { Faults } from './control/faults';
 import type { Journal } from './control/journal';
 import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
+import type { ChannelCatalog } from './channel-catalog';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
+import type { Replayer } from './replay/replayer';
 import { createHttpLifecycle, type HttpLimits } from './server/http-lifecycle';
 import type { UpgradeRouter } from './server/upgrade-router';
 import type { SimulatorKind, SimulatorSettings } from './settings';
+import type { TokenService } from './tokens';
+import type { UserTable } from './users';
 
 /**
  * What each simulator factory returns, the same for both. The factory opens no port; a caller
@@ -48,6 +53,10 @@ export interface SimulatorParts {
     readonly kind: SimulatorKind;
     readonly clock: OffsetClock;
     readonly journal: Journal;
+    readonly faults: Faults;
+    readonly users: UserTable;
+    readonly catalog: ChannelCatalog;
+    readonly tokens: TokenService;
     readonly logger: Logger;
     readonly hooks: ControlHooks;
   };
@@ -57,12 +66,12 @@ export interface SimulatorParts {
 
 /** The replay part of GET /_sim/state. */
 export function replayState(
-  replay: unknown,
+  replay: Replayer | undefined,
   settings: Parameters<typeof inProcessReplaySchedule>[0],
 ): ReplayState {
-  return replay === undefined
-    ? { on: false, mode: null }
-    : { on: true, mode: inProcessReplaySchedule(settings)?.mode ?? null };
+  if (replay === undefined) return { on: false, mode: null, position: 0, total: 0, loops: 0, sent: 0 };
+  const { position, total, loops, sent } = replay.stats();
+  return { on: true, mode: inProcessReplaySchedule(settings)?.mode ?? null, position, total, loops, sent };
 }
 
 /**
@@ -74,9 +83,17 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const replay = parts.replay;
   if (replay) closeTasks.push(() => replay.stop());
   const control = { ...parts.control, settings: parts.settings };
-  const metrics = createSimulatorMetrics({ ...control, options: parts.metrics });
+  const { faults } = parts.control;
+  const inner = parts.handler ?? parts.app;
+  // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
+  const gated: RequestListener = (req, res) => faults.gateRequest(req, res, () => inner(req, res));
+  parts.upgrades.gate((req, socket, proceed) => faults.gateUpgrade(req, socket, proceed));
+  const handler = withControlPlane(gated, control);
   const lifecycle = createHttpLifecycle({
-    handler: metrics.wrap(withControlPlane(parts.handler ?? parts.app, control)),
+    handler:
+      parts.settings.controlApi === 'off'
+        ? handler
+        : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(handler),
     upgrades: parts.upgrades,
     limits: parts.settings,
     beforeClose: async () => {

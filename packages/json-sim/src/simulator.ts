@@ -37,12 +37,12 @@ export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal } = simulatorBasics(
+  const { settings, logger, clock, catalog, users, tokens, journal, faults } = simulatorBasics(
     'json',
     settingsInput,
     deps,
   );
-  const stream = new EventStream({ tokens, clock, logger, settings, journal });
+  const stream = new EventStream({ tokens, clock, logger, settings, journal, faults });
   const bus = new ChannelBus({
     catalog,
     clock,
@@ -75,6 +75,10 @@ export function createJsonSimulator(
       kind: 'json',
       clock,
       journal,
+      faults,
+      users,
+      catalog,
+      tokens,
       logger,
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
     },

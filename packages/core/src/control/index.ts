@@ -3,3 +3,5 @@ export * from './journal';
 export * from './control-params';
 export * from './control-plane';
 export * from './metrics';
+export * from './faults';
+export * from './fault-params';

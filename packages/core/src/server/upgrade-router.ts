@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+export type UpgradeGate = (req: IncomingMessage, socket: Duplex, proceed: () => void) => void;
 
 /** Answers a WebSocket upgrade with a plain HTTP error and drops the socket. */
 export function rejectUpgrade(socket: Duplex, status: number, message: string): void {
@@ -20,9 +21,16 @@ export function rejectUpgrade(socket: Duplex, status: number, message: string): 
  */
 export class UpgradeRouter {
   private readonly routes = new Map<string, UpgradeHandler>();
+  private gateFn: UpgradeGate | undefined;
 
   add(path: string, handler: UpgradeHandler): this {
     this.routes.set(path, handler);
+    return this;
+  }
+
+  /** Runs every routed upgrade through `gate` first (the control plane's fault rules). */
+  gate(gate: UpgradeGate): this {
+    this.gateFn = gate;
     return this;
   }
 
@@ -35,6 +43,7 @@ export class UpgradeRouter {
       rejectUpgrade(socket, 404, `no WebSocket endpoint at ${pathname}`);
       return;
     }
-    handler(req, socket, head);
+    if (this.gateFn) this.gateFn(req, socket, () => handler(req, socket, head));
+    else handler(req, socket, head);
   };
 }
