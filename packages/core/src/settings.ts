@@ -337,7 +337,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     key: 'controlApi',
     flag: undefined,
     env: 'CONTROL_API',
-    description: 'the /_sim/* control plane (state, reset, journal, clock); off answers 404',
+    description:
+      'the /_sim/* control plane and /metrics (state, reset, journal, faults, clock); off answers 404',
     defaultFor: always('on'),
     parse: parseOneOf(CONTROL_API_MODES),
     choices: CONTROL_API_MODES,
