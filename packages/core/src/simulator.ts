@@ -11,7 +11,7 @@ import type { ChannelCatalog } from './channel-catalog';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
 import type { Replayer } from './replay/replayer';
-import { createHttpLifecycle, type HttpLimits } from './server/http-lifecycle';
+import { createHttpLifecycle } from './server/http-lifecycle';
 import type { UpgradeRouter } from './server/upgrade-router';
 import type { SimulatorKind, SimulatorSettings } from './settings';
 import type { TokenService } from './tokens';
