@@ -1,5 +1,6 @@
 import { jsonChannelCatalog, legacyChannelCatalog, type ChannelCatalog } from './channel-catalog';
 import { systemClock, type Clock } from './clock';
+import { Faults } from './control/faults';
 import { Journal } from './control/journal';
 import { OffsetClock } from './control/offset-clock';
 import { silentLogger, type Logger } from './logger';
@@ -23,8 +24,10 @@ export interface SimulatorBasics {
   readonly catalog: ChannelCatalog;
   readonly users: UserTable;
   readonly tokens: TokenService;
-  /** The control plane's delivery journal. */
+  /** The control plane's delivery journal; records nothing with CONTROL_API=off. */
   readonly journal: Journal;
+  /** The control plane's fault rules and the live sessions they (and connections/close) act on. */
+  readonly faults: Faults;
 }
 
 /** Settings, tables and token service of a simulator, with each simulator kind's defaults. */
@@ -46,6 +49,7 @@ export function simulatorBasics(
     secret: settings.jwtSecret,
     clock,
   });
-  const journal = new Journal(clock, settings.journalMax);
-  return { settings, logger: deps.logger ?? silentLogger(), clock, catalog, users, tokens, journal };
+  const journal = new Journal(clock, settings.controlApi === 'off' ? 0 : settings.journalMax);
+  const faults = new Faults(clock, tokens);
+  return { settings, logger: deps.logger ?? silentLogger(), clock, catalog, users, tokens, journal, faults };
 }

@@ -1,15 +1,22 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
+import type { Faults } from './control/faults';
+import { Sandboxes, type MountedSimulator, type SandboxFactory } from './control/sandboxes';
+import type { Clock } from './clock';
 import type { Journal } from './control/journal';
 import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
 import type { SimulatorDocs } from './control/docs/docs-context';
+import type { ChannelCatalog } from './channel-catalog';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
-import { createHttpLifecycle, type HttpLimits } from './server/http-lifecycle';
+import type { Replayer } from './replay/replayer';
+import { createHttpLifecycle } from './server/http-lifecycle';
 import type { UpgradeRouter } from './server/upgrade-router';
 import type { SimulatorKind, SimulatorSettings } from './settings';
+import type { TokenService } from './tokens';
+import type { UserTable } from './users';
 
 /**
  * What each simulator factory returns, the same for both. The factory opens no port; a caller
@@ -29,16 +36,18 @@ export interface Simulator {
   close(): Promise<void>;
   /** Runs on close(), before the server stops. */
   onClose(task: () => void | Promise<void>): void;
+  /**
+   * Serves the simulator from another server instead of listen(): its request and upgrade
+   * handlers (control plane, faults and metrics included), and the replay started. Sandboxes
+   * are served this way.
+   */
+  mount(): MountedSimulator;
 }
 
 export interface SimulatorParts {
   readonly app: RequestListener;
   readonly handler?: RequestListener;
-  readonly settings: Pick<
-    SimulatorSettings,
-    'port' | 'host' | 'controlApi' | 'controlToken' | 'maxBodyBytes'
-  > &
-    HttpLimits;
+  readonly settings: SimulatorSettings;
   readonly upgrades: UpgradeRouter;
   /** The simulator's own replay of its recordings, started once it listens. */
   readonly replay: { start(): void; stop(): void } | undefined;
@@ -49,6 +58,10 @@ export interface SimulatorParts {
     readonly kind: SimulatorKind;
     readonly clock: OffsetClock;
     readonly journal: Journal;
+    readonly faults: Faults;
+    readonly users: UserTable;
+    readonly catalog: ChannelCatalog;
+    readonly tokens: TokenService;
     readonly logger: Logger;
     readonly hooks: ControlHooks;
     /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
@@ -56,16 +69,18 @@ export interface SimulatorParts {
   };
   /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
   readonly metrics: MetricsOptions;
+  /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
+  readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
 }
 
 /** The replay part of GET /_sim/state. */
 export function replayState(
-  replay: unknown,
+  replay: Replayer | undefined,
   settings: Parameters<typeof inProcessReplaySchedule>[0],
 ): ReplayState {
-  return replay === undefined
-    ? { on: false, mode: null }
-    : { on: true, mode: inProcessReplaySchedule(settings)?.mode ?? null };
+  if (replay === undefined) return { on: false, mode: null, position: 0, total: 0, loops: 0, sent: 0 };
+  const { position, total, loops, sent } = replay.stats();
+  return { on: true, mode: inProcessReplaySchedule(settings)?.mode ?? null, position, total, loops, sent };
 }
 
 /**
@@ -76,15 +91,39 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const closeTasks: Array<() => void | Promise<void>> = [];
   const replay = parts.replay;
   if (replay) closeTasks.push(() => replay.stop());
-  const control = { ...parts.control, settings: parts.settings };
-  const metrics = createSimulatorMetrics({ ...control, options: parts.metrics });
+  const sandboxes =
+    parts.sandboxes && parts.settings.sandboxMax > 0 && parts.settings.controlApi !== 'off'
+      ? new Sandboxes({
+          settings: parts.settings,
+          users: parts.control.users,
+          factory: parts.sandboxes.factory,
+          clock: parts.sandboxes.clock,
+          logger: parts.control.logger,
+        })
+      : undefined;
+  const control = { ...parts.control, settings: parts.settings, sandboxes };
+  const { faults } = parts.control;
+  const inner = parts.handler ?? parts.app;
+  // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
+  const gated: RequestListener = (req, res) => faults.gateRequest(req, res, () => inner(req, res));
+  parts.upgrades.gate((req, socket, proceed) => faults.gateUpgrade(req, socket, proceed));
+  const controlled = withControlPlane(gated, control);
+  const measured =
+    parts.settings.controlApi === 'off'
+      ? controlled
+      : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(controlled);
+  const handler = sandboxes ? sandboxes.withSandboxes(measured) : measured;
+  if (sandboxes) parts.upgrades.mount(sandboxes.handleUpgrade);
   const lifecycle = createHttpLifecycle({
-    handler: metrics.wrap(withControlPlane(parts.handler ?? parts.app, control)),
+    handler,
     upgrades: parts.upgrades,
     limits: parts.settings,
     beforeClose: async () => {
+      await sandboxes?.closeAll();
       for (const task of closeTasks) await task();
       parts.control.journal.close();
+      // Held requests go on to the simulator, which answers them as it shuts down.
+      faults.clear();
       await parts.shutdown();
     },
   });
@@ -99,6 +138,10 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
     close: () => lifecycle.close(),
     onClose: (task) => {
       closeTasks.push(task);
+    },
+    mount: () => {
+      replay?.start();
+      return { handle: handler, handleUpgrade: parts.upgrades.handle, close: () => lifecycle.close() };
     },
   };
 }

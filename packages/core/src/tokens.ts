@@ -53,6 +53,13 @@ export function parseBasicCredentials(
  */
 export class TokenService {
   private readonly secret: string;
+  /**
+   * POST /_sim/tokens/expire: a JWT carries its user's generation (`gen`) and only the current
+   * one is accepted; a fixed token is refused until its user authenticates again (the fixed
+   * token never changes, so re-issuing it is what lifts the expiry).
+   */
+  private readonly generation = new Map<string, number>();
+  private readonly expiredFixed = new Set<string>();
 
   constructor(private readonly options: TokenServiceOptions) {
     this.secret = options.secret ?? randomBytes(32).toString('hex');
@@ -63,11 +70,29 @@ export class TokenService {
   }
 
   issue(user: User): string {
+    this.expiredFixed.delete(user.key);
     if (this.options.mode === 'fixed') return user.token;
     const iat = Math.floor(this.options.clock.now() / 1000);
-    return jwtLibrary().sign({ sub: user.key, iat, exp: iat + this.options.ttlSeconds }, this.secret, {
+    const gen = this.generation.get(user.key) ?? 0;
+    return jwtLibrary().sign({ sub: user.key, iat, exp: iat + this.options.ttlSeconds, gen }, this.secret, {
       algorithm: 'HS256',
     });
+  }
+
+  /** Every token issued so far to these users answers 401 TOKEN_EXPIRED from now on. */
+  expire(users: readonly User[]): void {
+    for (const user of users) {
+      this.generation.set(user.key, (this.generation.get(user.key) ?? 0) + 1);
+      this.expiredFixed.add(user.key);
+    }
+  }
+
+  /** Lifts every expiry POST /_sim/tokens/expire set (reset); returns how many users had one. */
+  clearExpiries(): number {
+    const count = this.expiredFixed.size;
+    this.expiredFixed.clear();
+    // Generations stay: a JWT from before the expiry must not come back to life.
+    return count;
   }
 
   /** The user behind an `authorization` header, or a 401 SimError saying what is wrong. */
@@ -84,7 +109,10 @@ export class TokenService {
 
   verifyToken(token: string): User {
     const fixed = this.options.users.byToken(token);
-    if (fixed) return fixed;
+    if (fixed) {
+      if (this.expiredFixed.has(fixed.key)) throw expired();
+      return fixed;
+    }
     if (this.options.mode !== 'jwt' || token.split('.').length !== 3) {
       throw coreError('TOKEN_INVALID', 'unknown token');
     }
@@ -96,12 +124,17 @@ export class TokenService {
         clockTimestamp: Math.floor(this.options.clock.now() / 1000),
       });
     } catch (err) {
-      if (err instanceof jwt.TokenExpiredError)
-        throw coreError('TOKEN_EXPIRED', 'token expired; authenticate again');
+      if (err instanceof jwt.TokenExpiredError) throw expired();
       throw coreError('TOKEN_INVALID', 'invalid token');
     }
     const user = typeof claims === 'object' && claims.sub ? this.options.users.byKey(claims.sub) : undefined;
     if (!user) throw coreError('TOKEN_INVALID', 'token names no known user');
+    const gen = typeof claims === 'object' && typeof claims.gen === 'number' ? claims.gen : 0;
+    if (gen !== (this.generation.get(user.key) ?? 0)) throw expired();
     return user;
   }
+}
+
+function expired() {
+  return coreError('TOKEN_EXPIRED', 'token expired; authenticate again');
 }

@@ -15,10 +15,14 @@ interface Subscriber<M> {
 export class TransientHub<M> {
   private readonly subscribers = new Set<Subscriber<M>>();
 
-  /** `onDelivered` is told of each message a subscriber took (the control plane's journal). */
+  /**
+   * `onDelivered` is told of each message a subscriber took (the control plane's journal);
+   * `dropped` says whether a delivery is swallowed instead (a drop fault rule).
+   */
   constructor(
     private readonly logger?: Logger,
     private readonly onDelivered?: (user: User, channel: string | null, message: M) => void,
+    private readonly dropped?: (user: User, channel: string | null, message: M) => boolean,
   ) {}
 
   get size(): number {
@@ -38,6 +42,7 @@ export class TransientHub<M> {
     let recipients = 0;
     for (const subscriber of this.subscribers) {
       if (!subscribes(subscriber.user, channel)) continue;
+      if (this.dropped?.(subscriber.user, channel, message)) continue;
       try {
         if (subscriber.deliver(message, channel) !== false) {
           recipients++;

@@ -47,6 +47,32 @@ describe('TokenService', () => {
     clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0, 700));
   });
 
+  describe('expire (POST /_sim/tokens/expire)', () => {
+    test('a JWT issued before the expiry answers TOKEN_EXPIRED; one issued after works; other users unaffected', () => {
+      const tokens = service('jwt');
+      const before = tokens.issue(testuser);
+      const other = tokens.issue(alluser);
+      tokens.expire([testuser]);
+      expectAuthError(() => tokens.verifyToken(before), 'TOKEN_EXPIRED');
+      expect(tokens.verifyToken(other)).toBe(alluser);
+      expect(tokens.verifyToken(tokens.issue(testuser))).toBe(testuser);
+      // Lifting expiries on reset never revives a token from before the expiry.
+      tokens.clearExpiries();
+      expectAuthError(() => tokens.verifyToken(before), 'TOKEN_EXPIRED');
+    });
+
+    test('a fixed token answers TOKEN_EXPIRED until its user authenticates again', () => {
+      const tokens = service('fixed');
+      tokens.expire([testuser, alluser]);
+      expectAuthError(() => tokens.verifyToken(testuser.token), 'TOKEN_EXPIRED');
+      expect(tokens.issue(testuser)).toBe(testuser.token);
+      expect(tokens.verifyToken(testuser.token)).toBe(testuser);
+      expectAuthError(() => tokens.verifyToken(alluser.token), 'TOKEN_EXPIRED');
+      expect(tokens.clearExpiries()).toBe(1);
+      expect(tokens.verifyToken(alluser.token)).toBe(alluser);
+    });
+  });
+
   describe('fixed mode', () => {
     test('issues the user fixed token', () => {
       const tokens = service('fixed');
@@ -76,7 +102,7 @@ describe('TokenService', () => {
       const decoded = jwt.decode(token, { complete: true });
       expect(decoded?.header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
       const iat = Math.floor(clock.now() / 1000);
-      expect(decoded?.payload).toEqual({ sub: 'testuser', iat, exp: iat + TTL });
+      expect(decoded?.payload).toEqual({ sub: 'testuser', iat, exp: iat + TTL, gen: 0 });
       // Really signed with the configured secret.
       expect(jwt.verify(token, SECRET, { algorithms: ['HS256'], clockTimestamp: iat })).toMatchObject({
         sub: 'testuser',

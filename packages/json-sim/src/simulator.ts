@@ -3,6 +3,7 @@ import {
   assembleSimulator,
   createInProcessReplay,
   simulatorBasics,
+  systemClock,
   type RecordedJsonMessage,
   type Simulator,
   type SimulatorBasicsDeps,
@@ -38,12 +39,12 @@ export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal } = simulatorBasics(
+  const { settings, logger, clock, catalog, users, tokens, journal, faults } = simulatorBasics(
     'json',
     settingsInput,
     deps,
   );
-  const stream = new EventStream({ tokens, clock, logger, settings, journal });
+  const stream = new EventStream({ tokens, clock, logger, settings, journal, faults });
   const bus = new ChannelBus({
     catalog,
     clock,
@@ -76,9 +77,18 @@ export function createJsonSimulator(
       kind: 'json',
       clock,
       journal,
+      faults,
+      users,
+      catalog,
+      tokens,
       logger,
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
       docs: jsonSimulatorDocs({ kind: 'json', catalog, users, settings }),
+    },
+    sandboxes: {
+      factory: (sandboxSettings, sandboxUsers) =>
+        createJsonSimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+      clock: deps.clock ?? systemClock,
     },
     metrics: {
       routes: JSON_ROUTES,

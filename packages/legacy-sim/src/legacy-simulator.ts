@@ -3,6 +3,7 @@ import {
   createInProcessReplay,
   replayState,
   simulatorBasics,
+  systemClock,
   TransientHub,
   UpgradeRouter,
   type RecordedLegacyMessage,
@@ -47,7 +48,7 @@ export function createLegacySimulator(
   partial: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal } = simulatorBasics(
+  const { settings, logger, clock, catalog, users, tokens, journal, faults } = simulatorBasics(
     'legacy',
     partial,
     deps,
@@ -59,15 +60,19 @@ export function createLegacySimulator(
     maxBytes: settings.legacyQueueMaxBytes,
     logger,
   });
-  const hub = new TransientHub<TransientXmlMessage>(logger, (user, _target, message) => {
-    journal.delivered({
-      user: user.key,
-      transport: 'stomp',
-      channel: message.channel,
-      ...(message.payloadKey !== null && { payloadKey: message.payloadKey }),
-      status: 101,
-    });
-  });
+  const hub = new TransientHub<TransientXmlMessage>(
+    logger,
+    (user, _target, message) => {
+      journal.delivered({
+        user: user.key,
+        transport: 'stomp',
+        channel: message.channel,
+        ...(message.payloadKey !== null && { payloadKey: message.payloadKey }),
+        status: 101,
+      });
+    },
+    (user, _target, message) => faults.drops(user.key, 'stomp', message.channel),
+  );
   const bus = new LegacyBus({ users, catalog, queues, hub, clock, logger, journal });
   const stompOptions: StompOptions = {
     ...DEFAULT_STOMP_OPTIONS,
@@ -78,7 +83,7 @@ export function createLegacySimulator(
     maxSessionsPerUser: settings.wsMaxSessionsPerUser,
     ...deps.stomp,
   };
-  const stomp = new StompEndpoint({ tokens, hub, clock, logger, options: stompOptions });
+  const stomp = new StompEndpoint({ tokens, hub, clock, logger, options: stompOptions, faults, journal });
   const upgrades = new UpgradeRouter();
   for (const path of STOMP_PATHS) upgrades.add(path, stomp.handleUpgrade);
   const app = createLegacyApp({
@@ -109,6 +114,11 @@ export function createLegacySimulator(
       queues.close();
       await stomp.close();
     },
+    sandboxes: {
+      factory: (sandboxSettings, sandboxUsers) =>
+        createLegacySimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+      clock: deps.clock ?? systemClock,
+    },
     metrics: {
       routes: LEGACY_ROUTES,
       sessionTransport: 'stomp',
@@ -118,6 +128,10 @@ export function createLegacySimulator(
       kind: 'legacy',
       clock,
       journal,
+      faults,
+      users,
+      catalog,
+      tokens,
       logger,
       docs: legacySimulatorDocs({ kind: 'legacy', catalog, users, settings }),
       hooks: {

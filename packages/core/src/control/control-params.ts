@@ -1,11 +1,19 @@
 import { coreError } from '../errors';
-import { JOURNAL_TRANSPORTS, type JournalFilter, type JournalTransport } from './journal';
+import {
+  JOURNAL_KINDS,
+  JOURNAL_TRANSPORTS,
+  type JournalFilter,
+  type JournalKind,
+  type JournalTransport,
+} from './journal';
 
 /** What POST /_sim/reset may be asked to do; every field has a default. */
 export interface ResetRequest {
   readonly events: boolean;
   readonly queues: boolean;
   readonly journal: boolean;
+  /** Fault rules, and token expiries set by POST /_sim/tokens/expire. */
+  readonly faults: boolean;
   readonly eventIds: 'restart' | 'continue';
   readonly closeSockets: boolean;
 }
@@ -14,6 +22,7 @@ export const RESET_DEFAULTS: ResetRequest = {
   events: true,
   queues: true,
   journal: true,
+  faults: true,
   eventIds: 'restart',
   closeSockets: false,
 };
@@ -33,7 +42,7 @@ export function parseResetRequest(body: unknown): ResetRequest {
     if (!known.includes(key))
       throw invalid(`unknown reset option "${key.slice(0, 40)}"; known: ${known.join(', ')}`);
   }
-  const flag = (key: 'events' | 'queues' | 'journal' | 'closeSockets'): boolean => {
+  const flag = (key: 'events' | 'queues' | 'journal' | 'faults' | 'closeSockets'): boolean => {
     const value = body[key];
     if (value === undefined) return RESET_DEFAULTS[key];
     if (typeof value !== 'boolean') throw invalid(`reset option "${key}" must be true or false`);
@@ -47,6 +56,7 @@ export function parseResetRequest(body: unknown): ResetRequest {
     events: flag('events'),
     queues: flag('queues'),
     journal: flag('journal'),
+    faults: flag('faults'),
     eventIds,
     closeSockets: flag('closeSockets'),
   };
@@ -80,7 +90,7 @@ export interface JournalWaitQuery {
 
 export const JOURNAL_DEFAULT_LIMIT = 1000;
 export const JOURNAL_MAX_WAIT_MS = 600_000;
-const FILTER_PARAMS = ['user', 'transport', 'channel', 'since'];
+const FILTER_PARAMS = ['user', 'transport', 'channel', 'kind', 'since'];
 
 function single(params: URLSearchParams, name: string): string | undefined {
   const values = params.getAll(name);
@@ -116,6 +126,10 @@ function filterOf(params: URLSearchParams): JournalFilter {
   if (transport !== undefined && !(JOURNAL_TRANSPORTS as readonly string[]).includes(transport)) {
     throw invalid(`parameter "transport" must be one of ${JOURNAL_TRANSPORTS.join(', ')}`);
   }
+  const kind = text(params, 'kind');
+  if (kind !== undefined && !(JOURNAL_KINDS as readonly string[]).includes(kind)) {
+    throw invalid(`parameter "kind" must be one of ${JOURNAL_KINDS.join(', ')}`);
+  }
   const user = text(params, 'user');
   const channel = text(params, 'channel');
   const since = integer(params, 'since', 0, Number.MAX_SAFE_INTEGER);
@@ -123,6 +137,7 @@ function filterOf(params: URLSearchParams): JournalFilter {
     ...(user !== undefined && { user }),
     ...(transport !== undefined && { transport: transport as JournalTransport }),
     ...(channel !== undefined && { channel }),
+    ...(kind !== undefined && { kind: kind as JournalKind }),
     ...(since !== undefined && { since }),
   };
 }

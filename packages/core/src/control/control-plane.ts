@@ -1,8 +1,20 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { coreError, toSimError } from '../errors';
+import type { ChannelCatalog } from '../channel-catalog';
 import type { Logger } from '../logger';
 import type { SimulatorKind, SimulatorSettings } from '../settings';
+import type { TokenService } from '../tokens';
+import type { UserTable } from '../users';
+import {
+  parseCloseRequest,
+  parseExpireRequest,
+  parseFaultRule,
+  type FaultValidationContext,
+} from './fault-params';
+import { unknownFault, type Faults } from './faults';
+import { parseSandboxRequest } from './sandbox-params';
+import type { Sandboxes } from './sandboxes';
 import {
   parseAdvanceRequest,
   parseJournalQuery,
@@ -29,6 +41,13 @@ export interface UserState {
 export interface ReplayState {
   readonly on: boolean;
   readonly mode: 'interval' | 'timed' | null;
+  /** Messages of the current pass replayed so far, of `total`; 0 of 0 without a replay. */
+  readonly position: number;
+  readonly total: number;
+  /** Passes completed and restarted. */
+  readonly loops: number;
+  /** Messages replayed over all passes. */
+  readonly sent: number;
 }
 
 /** What a simulator contributes to GET /_sim/state. */
@@ -52,13 +71,19 @@ export interface ControlHooks {
 
 export interface ControlPlaneOptions {
   kind: SimulatorKind;
-  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes'>;
+  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'>;
   clock: OffsetClock;
   journal: Journal;
   /** Served at GET /_sim/openapi.json and GET /_sim/asyncapi.json. */
   docs: SimulatorDocs;
+  faults: Faults;
+  users: UserTable;
+  catalog: ChannelCatalog;
+  tokens: TokenService;
   hooks: ControlHooks;
   logger: Logger;
+  /** Absent inside a sandbox and with SANDBOX_MAX=0. */
+  sandboxes?: Sandboxes | undefined;
 }
 
 /**
@@ -85,11 +110,24 @@ export function withControlPlane(inner: RequestListener, options: ControlPlaneOp
 }
 
 function controlRoutes(options: ControlPlaneOptions) {
-  const { clock, journal, hooks, settings, kind } = options;
+  const { clock, journal, faults, users, tokens, hooks, settings, kind } = options;
+  const ctx: FaultValidationContext = { kind, users, catalog: options.catalog };
+  const body = (req: IncomingMessage) => readJson(req, settings.maxBodyBytes);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     checkToken(req, settings.controlToken);
     const url = new URL(req.url ?? '/', 'http://sim');
     const route = `${req.method ?? ''} ${url.pathname}`;
+    if (route.startsWith('DELETE /_sim/sandboxes/')) {
+      const id = decodeURIComponent(url.pathname.slice('/_sim/sandboxes/'.length));
+      if (!(await sandboxesOf(options).delete(id)))
+        throw coreError('NOT_FOUND', `no sandbox "${id.slice(0, 40)}"`);
+      return sendJson(res, 200, { deleted: id });
+    }
+    if (route.startsWith('DELETE /_sim/faults/')) {
+      const id = decodeURIComponent(url.pathname.slice('/_sim/faults/'.length));
+      if (!faults.remove(id)) throw unknownFault(id);
+      return sendJson(res, 200, { removed: 1 });
+    }
     switch (route) {
       case 'GET /_sim/openapi.json':
         return sendJson(res, 200, options.docs.openapi);
@@ -104,19 +142,49 @@ function controlRoutes(options: ControlPlaneOptions) {
           journal: { entries: journal.size, max: journal.capacity, lastSeq: journal.lastSeq },
         });
       case 'POST /_sim/reset': {
-        const request = parseResetRequest(await readJson(req, settings.maxBodyBytes));
+        const request = parseResetRequest(await body(req));
         const journalEntries = request.journal ? journal.clear() : 0;
-        const cleared = { ...(await hooks.reset(request)), journalEntries };
+        const faultRules = request.faults ? faults.clear() : 0;
+        const tokenExpiries = request.faults ? tokens.clearExpiries() : 0;
+        const cleared = { ...(await hooks.reset(request)), journalEntries, faultRules, tokenExpiries };
         return sendJson(res, 200, { cleared, eventIds: request.eventIds });
       }
       case 'GET /_sim/journal': {
         const query = parseJournalQuery(url.searchParams, journal.capacity);
+        checkUser(query.filter.user, users);
         return sendJson(res, 200, journal.list(query.filter, query.limit));
       }
       case 'GET /_sim/journal/wait':
-        return waitRoute(req, res, url, journal);
+        return waitRoute(req, res, url, journal, users);
+      case 'POST /_sim/faults': {
+        const rule = faults.add(parseFaultRule(await body(req), ctx));
+        return sendJson(res, 201, rule);
+      }
+      case 'GET /_sim/faults':
+        return sendJson(res, 200, { rules: faults.list() });
+      case 'DELETE /_sim/faults':
+        return sendJson(res, 200, { removed: faults.clear() });
+      case 'POST /_sim/connections/close': {
+        const request = parseCloseRequest(await body(req), ctx);
+        return sendJson(res, 200, { closed: faults.closeSessions(request, request.code) });
+      }
+      case 'POST /_sim/tokens/expire': {
+        const request = parseExpireRequest(await body(req), ctx);
+        const expired =
+          request.user === undefined ? users.users : users.users.filter((u) => u.key === request.user);
+        tokens.expire(expired);
+        return sendJson(res, 200, { expired: expired.map((u) => u.key) });
+      }
+      case 'POST /_sim/sandboxes': {
+        const sandboxes = sandboxesOf(options);
+        return sendJson(res, 201, sandboxes.create(parseSandboxRequest(await body(req))));
+      }
+      case 'GET /_sim/sandboxes': {
+        const sandboxes = sandboxesOf(options);
+        return sendJson(res, 200, { max: sandboxes.max, sandboxes: sandboxes.list() });
+      }
       case 'POST /_sim/clock/advance': {
-        const ms = parseAdvanceRequest(await readJson(req, settings.maxBodyBytes));
+        const ms = parseAdvanceRequest(await body(req));
         const timersFired = clock.advance(ms);
         return sendJson(res, 200, {
           advancedMs: ms,
@@ -131,8 +199,15 @@ function controlRoutes(options: ControlPlaneOptions) {
   };
 }
 
-function waitRoute(req: IncomingMessage, res: ServerResponse, url: URL, journal: Journal): void {
+function waitRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  journal: Journal,
+  users: UserTable,
+): void {
   const query = parseJournalWaitQuery(url.searchParams, journal.capacity);
+  checkUser(query.filter.user, users);
   // Answered synchronously when the entries exist already: declared before the wait starts.
   const wait: { cancel?: () => void } = {};
   const onClose = () => wait.cancel?.();
@@ -141,6 +216,26 @@ function waitRoute(req: IncomingMessage, res: ServerResponse, url: URL, journal:
     if (!res.destroyed) sendJson(res, complete ? 200 : 408, page);
   });
   if (!res.writableEnded) res.once('close', onClose);
+}
+
+function sandboxesOf(options: ControlPlaneOptions): Sandboxes {
+  if (options.sandboxes) return options.sandboxes;
+  throw coreError(
+    'NOT_FOUND',
+    options.settings.sandboxMax === 0
+      ? 'sandboxes are off (SANDBOX_MAX=0), or this is a sandbox: sandboxes do not nest'
+      : 'sandboxes are not available here',
+  );
+}
+
+/** A filter naming a user this simulator does not have could never match: say so. */
+function checkUser(user: string | undefined, users: UserTable): void {
+  if (user !== undefined && !users.byKey(user)) {
+    throw coreError(
+      'VALIDATION_FAILED',
+      `unknown user "${user.slice(0, 40)}"; known: ${users.users.map((u) => u.key).join(', ')}`,
+    );
+  }
 }
 
 /** Throws CONTROL_UNAUTHORIZED unless the request carries `Authorization: Bearer <token>`. */

@@ -3,3 +3,7 @@ export * from './journal';
 export * from './control-params';
 export * from './control-plane';
 export * from './metrics';
+export * from './faults';
+export * from './fault-params';
+export * from './sandboxes';
+export * from './sandbox-params';

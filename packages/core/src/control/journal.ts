@@ -34,16 +34,31 @@ export interface DeliveredEntry extends MessageRef {
   readonly status: number;
 }
 
-export type JournalEntry = ReceivedEntry | DeliveredEntry;
+/** A WebSocket or STOMP session of a user ended, with the close code seen on the wire. */
+export interface ClosedEntry {
+  readonly seq: number;
+  readonly time: string;
+  readonly kind: 'closed';
+  readonly user: string;
+  readonly transport: 'event-stream' | 'stomp';
+  /** The close code of the closing handshake (1005: none given, 1006: cut without one). */
+  readonly code: number;
+}
+
+export type JournalEntry = ReceivedEntry | DeliveredEntry | ClosedEntry;
+export const JOURNAL_KINDS = ['received', 'delivered', 'closed'] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
 export type ReceivedInput = Omit<ReceivedEntry, 'seq' | 'time' | 'kind'>;
 export type DeliveredInput = Omit<DeliveredEntry, 'seq' | 'time' | 'kind'>;
+export type ClosedInput = Omit<ClosedEntry, 'seq' | 'time' | 'kind'>;
 
 /** Which entries a reader wants; every field optional. */
 export interface JournalFilter {
   readonly user?: string;
   readonly transport?: JournalTransport;
   readonly channel?: string;
+  readonly kind?: JournalKind;
   /** Only entries with a larger seq. */
   readonly since?: number;
 }
@@ -61,17 +76,28 @@ interface Waiter {
   timer: TimerHandle | undefined;
 }
 
-export function matches(entry: JournalEntry, filter: JournalFilter): boolean {
+/** An entry as kept: the time as a number, formatted only when someone reads the entry. */
+type Stored = JournalRecord & { readonly at: number };
+
+/** An entry without its time, as journal listeners see it. */
+export type JournalRecord =
+  Omit<ReceivedEntry, 'time'> | Omit<DeliveredEntry, 'time'> | Omit<ClosedEntry, 'time'>;
+
+function matches(entry: Stored, filter: JournalFilter): boolean {
   if (filter.since !== undefined && entry.seq <= filter.since) return false;
-  if (filter.channel !== undefined && entry.channel !== filter.channel) return false;
-  if (filter.user !== undefined && (entry.kind !== 'delivered' || entry.user !== filter.user)) return false;
-  if (
-    filter.transport !== undefined &&
-    (entry.kind !== 'delivered' || entry.transport !== filter.transport)
-  ) {
+  if (filter.kind !== undefined && entry.kind !== filter.kind) return false;
+  if (filter.channel !== undefined && (entry.kind === 'closed' || entry.channel !== filter.channel))
+    return false;
+  if (filter.user !== undefined && (entry.kind === 'received' || entry.user !== filter.user)) return false;
+  if (filter.transport !== undefined && (entry.kind === 'received' || entry.transport !== filter.transport)) {
     return false;
   }
   return true;
+}
+
+function published(entry: Stored): JournalEntry {
+  const { at, ...rest } = entry;
+  return { ...rest, time: new Date(at).toISOString() } as JournalEntry;
 }
 
 /**
@@ -80,18 +106,28 @@ export function matches(entry: JournalEntry, filter: JournalFilter): boolean {
  * `since` stays valid), with waiters that are answered as soon as enough matching entries exist.
  */
 export class Journal {
-  private ring: JournalEntry[] = [];
+  /** A circular buffer: `start` is the oldest entry, `count` how many are held. */
+  private ring: Array<Stored | undefined>;
+  private start = 0;
+  private count = 0;
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
-  private readonly listeners: Array<(entry: JournalEntry) => void> = [];
+  private readonly listeners: Array<(entry: JournalRecord) => void> = [];
 
   constructor(
     private readonly clock: Clock,
     private readonly max: number,
-  ) {}
+  ) {
+    this.ring = [];
+  }
+
+  /** False with a capacity of 0 (CONTROL_API=off): nothing is recorded. */
+  get enabled(): boolean {
+    return this.max > 0;
+  }
 
   get size(): number {
-    return this.ring.length;
+    return this.count;
   }
 
   get capacity(): number {
@@ -103,19 +139,24 @@ export class Journal {
   }
 
   received(input: ReceivedInput): void {
-    this.add({ seq: ++this.seq, time: this.time(), kind: 'received', ...input });
+    if (this.max > 0) this.add({ seq: ++this.seq, at: this.clock.now(), kind: 'received', ...input });
   }
 
   delivered(input: DeliveredInput): void {
-    this.add({ seq: ++this.seq, time: this.time(), kind: 'delivered', ...input });
+    if (this.max > 0) this.add({ seq: ++this.seq, at: this.clock.now(), kind: 'delivered', ...input });
+  }
+
+  closed(input: ClosedInput): void {
+    if (this.max > 0) this.add({ seq: ++this.seq, at: this.clock.now(), kind: 'closed', ...input });
   }
 
   /** Matching entries, oldest first, at most `limit`. */
   list(filter: JournalFilter, limit: number): JournalPage {
     const entries: JournalEntry[] = [];
-    for (const entry of this.ring) {
-      if (entries.length >= limit) break;
-      if (matches(entry, filter)) entries.push(entry);
+    // Entries are in seq order: skip what `since` excludes by binary search, not by scanning.
+    for (let i = this.firstAfter(filter.since ?? 0); i < this.count && entries.length < limit; i++) {
+      const entry = this.at(i);
+      if (matches(entry, filter)) entries.push(published(entry));
     }
     const last = entries[entries.length - 1];
     return { entries, nextSince: last ? last.seq : (filter.since ?? 0) };
@@ -149,14 +190,16 @@ export class Journal {
   }
 
   /** Calls `listener` with every entry added from now on (the metrics count them). */
-  onEntry(listener: (entry: JournalEntry) => void): void {
+  onEntry(listener: (entry: JournalRecord) => void): void {
     this.listeners.push(listener);
   }
 
   /** Drops every entry; returns how many. Sequence numbers go on from where they were. */
   clear(): number {
-    const cleared = this.ring.length;
+    const cleared = this.count;
     this.ring = [];
+    this.start = 0;
+    this.count = 0;
     return cleared;
   }
 
@@ -169,10 +212,16 @@ export class Journal {
     }
   }
 
-  private add(entry: JournalEntry): void {
-    this.ring.push(entry);
-    if (this.ring.length > this.max) this.ring.shift();
+  private add(entry: Stored): void {
+    if (this.count < this.max) {
+      this.ring[(this.start + this.count) % this.max] = entry;
+      this.count++;
+    } else {
+      this.ring[this.start] = entry;
+      this.start = (this.start + 1) % this.max;
+    }
     for (const listener of this.listeners) listener(entry);
+    if (this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) {
       if (!matches(entry, waiter.filter)) continue;
       const page = this.list(waiter.filter, waiter.count);
@@ -183,7 +232,20 @@ export class Journal {
     }
   }
 
-  private time(): string {
-    return new Date(this.clock.now()).toISOString();
+  /** The i-th held entry, oldest first. */
+  private at(i: number): Stored {
+    return this.ring[(this.start + i) % this.max] as Stored;
+  }
+
+  /** Index of the first held entry with a seq above `since`. */
+  private firstAfter(since: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at(mid).seq <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

@@ -4,7 +4,8 @@ import { toSimError } from '../errors';
 import type { Logger } from '../logger';
 import type { SimulatorSettings } from '../settings';
 import { CONTROL_PREFIX, checkToken, type ControlHooks } from './control-plane';
-import type { Journal, JournalEntry } from './journal';
+import type { Faults } from './faults';
+import type { Journal, JournalRecord } from './journal';
 
 export const METRICS_PATH = '/metrics';
 
@@ -28,6 +29,7 @@ interface MetricsDeps {
   readonly options: MetricsOptions;
   readonly settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken'>;
   readonly journal: Journal;
+  readonly faults: Faults;
   readonly hooks: ControlHooks;
   readonly logger: Logger;
 }
@@ -46,7 +48,7 @@ function processMetrics(): Registry {
 
 /** One registry per simulator: two simulators in one process never share a count. */
 export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
-  const { options, settings, journal, hooks, logger } = deps;
+  const { options, settings, journal, faults, hooks, logger } = deps;
   const registry = new Registry();
   const routeOf = routeMatcher(options.routes);
   const requests = new Counter({
@@ -74,10 +76,24 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
     labelNames: ['source'] as const,
     registers: [registry],
   });
-  journal.onEntry((entry: JournalEntry) => {
-    if (entry.kind === 'delivered') deliveries.inc({ transport: entry.transport });
-    else received.inc({ source: entry.source });
+  const closed = new Counter({
+    name: 'racedata_sessions_closed_total',
+    help: 'WebSocket and STOMP sessions of authenticated users that ended, by transport and close code',
+    labelNames: ['transport', 'code'] as const,
+    registers: [registry],
   });
+  journal.onEntry((entry: JournalRecord) => {
+    if (entry.kind === 'delivered') deliveries.inc({ transport: entry.transport });
+    else if (entry.kind === 'received') received.inc({ source: entry.source });
+    else closed.inc({ transport: entry.transport, code: String(entry.code) });
+  });
+  const firings = new Counter({
+    name: 'racedata_fault_firings_total',
+    help: 'Times a /_sim/faults rule fired, by action',
+    labelNames: ['action'] as const,
+    registers: [registry],
+  });
+  faults.onFire((rule) => firings.inc({ action: rule.action.type }));
 
   const gauge = (name: string, help: string, read: (g: Gauge) => void, labelNames: string[] = []) =>
     new Gauge({
@@ -100,6 +116,15 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
   );
   gauge('racedata_replay_on', '1 while the automatic replay runs', (g) => {
     g.set(hooks.state().replay.on ? 1 : 0);
+  });
+  gauge('racedata_replay_position', 'Messages of the current replay pass sent so far', (g) => {
+    g.set(hooks.state().replay.position);
+  });
+  gauge('racedata_fault_rules', 'Fault rules in force', (g) => {
+    g.set(faults.size);
+  });
+  gauge('racedata_replay_total', 'Messages in one replay pass', (g) => {
+    g.set(hooks.state().replay.total);
   });
   const state = hooks.state();
   if (state.store) {

@@ -8,6 +8,7 @@ import {
   WS_CLOSE,
   type Clock,
   type EventInput,
+  type Faults,
   type Journal,
   type Logger,
   type SimulatorSettings,
@@ -35,6 +36,8 @@ export interface EventStreamDeps {
     'wsAuthTimeoutMs' | 'wsPingIntervalMs' | 'wsMaxBufferedBytes' | 'wsMaxSessionsPerUser'
   >;
   journal?: Journal;
+  /** Fault rules: drop deliveries, disconnect sessions; connections/close closes them. */
+  faults?: Faults;
 }
 
 export const EVENT_STREAM_PATH = '/customerapi/event-stream';
@@ -60,15 +63,19 @@ export class EventStream implements TransientFanOut {
   private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
-    this.hub = new TransientHub<string>(deps.logger, (user, channel) => {
-      deps.journal?.delivered({
-        user: user.key,
-        transport: 'event-stream',
-        channel: channel ?? '',
-        status: 101,
-      });
-    });
-    this.wss.on('connection', (ws) => this.onConnection(ws));
+    this.hub = new TransientHub<string>(
+      deps.logger,
+      (user, channel) => {
+        deps.journal?.delivered({
+          user: user.key,
+          transport: 'event-stream',
+          channel: channel ?? '',
+          status: 101,
+        });
+      },
+      deps.faults && ((user, channel) => deps.faults?.drops(user.key, 'event-stream', channel) ?? false),
+    );
+    this.wss.on('connection', (ws, req: IncomingMessage) => this.onConnection(ws, req));
   }
 
   get clientCount(): number {
@@ -118,8 +125,8 @@ export class EventStream implements TransientFanOut {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
-  private onConnection(ws: WebSocket): void {
-    const { clock, tokens, logger, settings } = this.deps;
+  private onConnection(ws: WebSocket, req: IncomingMessage): void {
+    const { clock, tokens, logger, settings, faults, journal } = this.deps;
     const { hub } = this;
     const authTimer: TimerHandle = clock.setTimeout(
       () => reject(`No token received within ${describeDeadline(settings.wsAuthTimeoutMs)}`),
@@ -128,11 +135,14 @@ export class EventStream implements TransientFanOut {
     let pingTimer: TimerHandle | undefined;
     let unsubscribe: (() => void) | undefined;
     let counted: string | undefined;
+    let unregister: (() => void) | undefined;
     const cleanup = () => {
       authTimer.cancel();
       pingTimer?.cancel();
       unsubscribe?.();
       unsubscribe = undefined;
+      unregister?.();
+      unregister = undefined;
       if (counted !== undefined) this.leave(counted);
       counted = undefined;
       this.cleanups.delete(cleanup);
@@ -146,7 +156,10 @@ export class EventStream implements TransientFanOut {
     };
 
     ws.on('error', (err) => logger.debug({ err }, 'event-stream socket error'));
-    ws.on('close', cleanup);
+    ws.on('close', (code: number) => {
+      if (counted !== undefined) journal?.closed({ user: counted, transport: 'event-stream', code });
+      cleanup();
+    });
     ws.send(connectionMessage(clock.now(), settings.wsAuthTimeoutMs));
 
     const onFirstMessage = (data: RawData) => {
@@ -174,6 +187,13 @@ export class EventStream implements TransientFanOut {
       ws.send(authenticatedMessage(clock.now(), key));
       pingTimer = clock.setInterval(() => ws.send(pingMessage(clock.now())), settings.wsPingIntervalMs);
       logger.debug({ user: key }, 'event-stream client authenticated');
+      // Last: a disconnect rule in force closes the session as soon as it is registered.
+      unregister = faults?.register({
+        user: key,
+        transport: 'event-stream',
+        path: (req.url ?? '').split('?')[0] as string,
+        close: (code, reason) => closeWithGrace(ws, code, reason),
+      });
     };
     // Later messages have no listener: ws reads and drops them (each at most maxPayload).
     ws.once('message', onFirstMessage);

@@ -4,6 +4,8 @@ import {
   rejectUpgrade,
   toSimError,
   type Clock,
+  type Faults,
+  type Journal,
   type Logger,
   type TokenService,
   type TransientHub,
@@ -21,6 +23,9 @@ export interface StompEndpointOptions {
   clock: Clock;
   logger: Logger;
   options: StompOptions;
+  /** The control plane: sessions closed by fault rules and connections/close, and journaled. */
+  faults?: Faults;
+  journal?: Journal;
 }
 
 /** Subprotocols STOMP clients offer; a client that offers some fails if none is picked. */
@@ -84,7 +89,8 @@ export class StompEndpoint {
       rejectUpgrade(socket, error.status, error.message);
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.start(ws, user));
+    const path = (req.url ?? '').split('?')[0] as string;
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.start(ws, user, path));
   };
 
   /** Closes every session (1001) and resolves once all sockets are gone. */
@@ -96,7 +102,7 @@ export class StompEndpoint {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
-  private start(ws: WebSocket, user: User): void {
+  private start(ws: WebSocket, user: User, path: string): void {
     if (this.closing) {
       ws.terminate();
       return;
@@ -108,7 +114,10 @@ export class StompEndpoint {
     const open = (this.perUser.get(user.key) ?? 0) + 1;
     this.perUser.set(user.key, open);
     logger.info({ session: id, user: user.key }, 'STOMP connection opened');
+    const registration: { unregister?: () => void } = {};
     void session.closed.then(() => {
+      registration.unregister?.();
+      this.deps.journal?.closed({ user: user.key, transport: 'stomp', code: session.closeCode });
       this.sessions.delete(session);
       const left = (this.perUser.get(user.key) ?? 1) - 1;
       if (left === 0) this.perUser.delete(user.key);
@@ -122,6 +131,14 @@ export class StompEndpoint {
         'too many sessions',
         `a user may hold at most ${options.maxSessionsPerUser} STOMP sessions at once (WS_MAX_SESSIONS_PER_USER)`,
       );
+      return;
     }
+    // Last: a disconnect rule in force closes the session as soon as it is registered.
+    registration.unregister = this.deps.faults?.register({
+      user: user.key,
+      transport: 'stomp',
+      path,
+      close: (code, reason) => session.close(code, reason),
+    });
   }
 }

@@ -51,6 +51,8 @@ const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
 export class StompSession {
   /** Resolves once the socket is closed and everything of this session is released. */
   readonly closed: Promise<void>;
+  /** The close code of the closing handshake, once closed (1006: cut without one). */
+  closeCode = 1006;
   private state: State = 'awaiting-connect';
   private version: StompVersion = '1.0';
   private readonly parser: StompParser;
@@ -70,7 +72,8 @@ export class StompSession {
     this.subscriptions = new StompSubscriptions(ctx.options.destinations, ctx.options.maxSubscriptions);
     this.parser = new StompParser({ onFrame: (frame) => this.onFrame(frame) }, ctx.options.limits);
     this.closed = new Promise((resolve) => {
-      ws.on('close', () => {
+      ws.on('close', (code: number) => {
+        this.closeCode = code;
         this.release();
         resolve();
       });
@@ -95,6 +98,11 @@ export class StompSession {
       body: details,
     });
     this.closeSocket(WS_CLOSE.POLICY_VIOLATION, message);
+  }
+
+  /** Closes the session with this code (the control plane), cut after closeGraceMs. */
+  close(code: number, reason: string): void {
+    this.closeSocket(code, reason);
   }
 
   /** Server shutdown: a clean close, cut after closeGraceMs if the peer does not answer. */

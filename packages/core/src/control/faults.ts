@@ -1,0 +1,310 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Clock, TimerHandle } from '../clock';
+import { coreError } from '../errors';
+import type { TokenService } from '../tokens';
+import type {
+  FaultAction,
+  FaultMatch,
+  FaultRuleInput,
+  FaultTransport,
+  SessionTransport,
+} from './fault-params';
+
+export interface FaultRule extends FaultRuleInput {
+  readonly id: string;
+  fired: number;
+}
+
+interface ActiveRule {
+  readonly rule: FaultRule;
+  readonly expiry: TimerHandle | undefined;
+  /** Requests a hold rule keeps open; released when the rule goes. */
+  readonly held: Set<() => void>;
+}
+
+/** A live WebSocket session the control plane may close. */
+export interface LiveSession {
+  readonly user: string;
+  readonly transport: SessionTransport;
+  readonly path: string;
+  close(code: number, reason: string): void;
+}
+
+const STOMP_PATHS = ['/customerapi/channels/connect', '/api/v1/channels/connect'];
+
+/** Which transport a request path belongs to (undefined: none of the customer transports). */
+export function transportOfPath(path: string): FaultTransport | undefined {
+  const p = path.replace(/\/+$/, '');
+  if (p === '/customerapi/events') return 'events';
+  if (p === '/customerapi/filtered-events') return 'filtered-events';
+  if (p === '/customerapi/event-stream') return 'event-stream';
+  if (p === '/customerapi/channels/listen') return 'listen';
+  if (STOMP_PATHS.includes(p)) return 'stomp';
+  if (p === '/customerapi/authenticate/subscription' || p === '/authenticate') return 'authenticate';
+  if (p === '/api/message') return 'message';
+  if (/^\/customerapi\/channel\/[^/]+\/(Durable|NonDurable)$/.test(p)) return 'inject';
+  return undefined;
+}
+
+function pathMatches(pattern: string, path: string): boolean {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+}
+
+const HTTP_ACTIONS: ReadonlySet<FaultAction['type']> = new Set(['status', 'delay', 'hold', 'disconnect']);
+
+/**
+ * The control plane's fault rules (POST /_sim/faults): answered in front of the simulator's
+ * HTTP handling and its WebSocket upgrades, applied to live sessions, and asked by the
+ * transient fan-out whether a delivery is dropped. Rules expire after `times` firings or
+ * `forMs` on the simulator's (advanceable) clock.
+ */
+export class Faults {
+  private readonly rules = new Map<string, ActiveRule>();
+  private readonly sessions = new Set<LiveSession>();
+  private readonly fireListeners: Array<(rule: FaultRule) => void> = [];
+  private nextId = 1;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly tokens: TokenService,
+  ) {}
+
+  get size(): number {
+    return this.rules.size;
+  }
+
+  list(): FaultRule[] {
+    return [...this.rules.values()].map((r) => ({ ...r.rule }));
+  }
+
+  add(input: FaultRuleInput): FaultRule {
+    const rule: FaultRule = { id: `f${this.nextId++}`, ...input, fired: 0 };
+    const expiry =
+      input.forMs === undefined ? undefined : this.clock.setTimeout(() => this.remove(rule.id), input.forMs);
+    this.rules.set(rule.id, { rule, expiry, held: new Set() });
+    if (rule.action.type === 'disconnect') {
+      for (const session of [...this.sessions]) {
+        if (!this.active(rule)) break;
+        if (this.matchesSession(rule.match, session)) this.fireDisconnect(rule, session);
+      }
+    }
+    return { ...rule };
+  }
+
+  /** Removes one rule, releasing what it holds; false when there is no such rule. */
+  remove(id: string): boolean {
+    const active = this.rules.get(id);
+    if (!active) return false;
+    this.rules.delete(id);
+    active.expiry?.cancel();
+    for (const release of [...active.held]) release();
+    return true;
+  }
+
+  clear(): number {
+    const ids = [...this.rules.keys()];
+    for (const id of ids) this.remove(id);
+    return ids.length;
+  }
+
+  /** Tracks a live session; it is closed at once if a disconnect rule matches it. */
+  register(session: LiveSession): () => void {
+    this.sessions.add(session);
+    const unregister = () => {
+      this.sessions.delete(session);
+    };
+    for (const { rule } of this.rules.values()) {
+      if (
+        rule.action.type === 'disconnect' &&
+        this.active(rule) &&
+        this.matchesSession(rule.match, session)
+      ) {
+        this.fireDisconnect(rule, session);
+        break;
+      }
+    }
+    return unregister;
+  }
+
+  /** Closes matching live sessions now; returns how many. */
+  closeSessions(filter: { user?: string; transport?: SessionTransport }, code: number): number {
+    let closed = 0;
+    for (const session of [...this.sessions]) {
+      if (filter.user !== undefined && session.user !== filter.user) continue;
+      if (filter.transport !== undefined && session.transport !== filter.transport) continue;
+      this.sessions.delete(session);
+      session.close(code, 'closed by the control plane');
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Whether a transient delivery to this user is swallowed (a drop rule fires). */
+  drops(user: string, transport: SessionTransport, channel: string | null): boolean {
+    for (const { rule } of this.rules.values()) {
+      if (rule.action.type !== 'drop' || !this.active(rule)) continue;
+      const m = rule.match;
+      if (m.transport !== undefined && m.transport !== transport) continue;
+      if (m.user !== undefined && m.user !== user) continue;
+      if (m.channel !== undefined && m.channel !== channel) continue;
+      this.fire(rule);
+      return true;
+    }
+    return false;
+  }
+
+  /** Applies the first matching HTTP rule to a request; `proceed` runs the simulator's handling. */
+  gateRequest(req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
+    const rule = this.rules.size === 0 ? undefined : this.httpRule(req, false);
+    if (!rule) return proceed();
+    const action = rule.action;
+    this.fire(rule);
+    switch (action.type) {
+      case 'status':
+        return sendStatus(res, rule, action);
+      case 'disconnect':
+        return cut(req.socket, action.reset === true);
+      default:
+        return this.wait(rule, action, () => res.destroyed, proceed);
+    }
+  }
+
+  /** The same for a WebSocket upgrade; a disconnect without reset applies once the session is live. */
+  gateUpgrade(req: IncomingMessage, socket: Duplex, proceed: () => void): void {
+    const rule = this.rules.size === 0 ? undefined : this.httpRule(req, true);
+    if (!rule) return proceed();
+    const action = rule.action;
+    this.fire(rule);
+    switch (action.type) {
+      case 'status': {
+        const { type, body } = statusBody(rule, action);
+        socket.end(
+          `HTTP/1.1 ${action.status} ${STATUS_CODES[action.status] ?? 'Error'}\r\nConnection: close\r\n` +
+            `Content-Type: ${type}\r\n${action.retryAfter === undefined ? '' : `Retry-After: ${action.retryAfter}\r\n`}` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        return;
+      }
+      case 'disconnect':
+        return cut(socket as Socket, true);
+      default:
+        return this.wait(rule, action, () => socket.destroyed, proceed);
+    }
+  }
+
+  private wait(rule: FaultRule, action: FaultAction, gone: () => boolean, proceed: () => void): void {
+    const go = () => {
+      if (!gone()) proceed();
+    };
+    if (action.type === 'delay') {
+      this.clock.setTimeout(go, action.ms);
+      return;
+    }
+    const active = this.rules.get(rule.id);
+    if (!active) return go();
+    const release = () => {
+      active.held.delete(release);
+      go();
+    };
+    active.held.add(release);
+  }
+
+  private httpRule(req: IncomingMessage, upgrade: boolean): FaultRule | undefined {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    const transport = transportOfPath(path);
+    let user: string | null | undefined;
+    const userOf = (): string | null => {
+      if (user === undefined) {
+        try {
+          user = this.tokens.verifyAuthorization(req.headers.authorization).key;
+        } catch {
+          user = null;
+        }
+      }
+      return user;
+    };
+    for (const { rule } of this.rules.values()) {
+      const { action, match } = rule;
+      if (!HTTP_ACTIONS.has(action.type) || !this.active(rule)) continue;
+      if (upgrade && action.type === 'disconnect' && action.reset !== true) continue;
+      if (match.transport !== undefined && match.transport !== transport) continue;
+      if (match.path !== undefined && !pathMatches(match.path, path)) continue;
+      if (match.user !== undefined && userOf() !== match.user) continue;
+      return rule;
+    }
+    return undefined;
+  }
+
+  private matchesSession(match: FaultMatch, session: LiveSession): boolean {
+    if (match.transport !== undefined && match.transport !== session.transport) return false;
+    if (match.user !== undefined && match.user !== session.user) return false;
+    if (match.path !== undefined && !pathMatches(match.path, session.path)) return false;
+    return true;
+  }
+
+  private fireDisconnect(rule: FaultRule, session: LiveSession): void {
+    const action = rule.action;
+    if (action.type !== 'disconnect') return;
+    this.fire(rule);
+    this.sessions.delete(session);
+    session.close(action.code ?? 1011, `fault ${rule.id}`);
+  }
+
+  /** Hold rules stay (keeping what they hold) once used up, until removed or expired. */
+  private active(rule: FaultRule): boolean {
+    return rule.times === undefined || rule.fired < rule.times;
+  }
+
+  /** Calls `listener` each time a rule fires (the metrics count firings by action). */
+  onFire(listener: (rule: FaultRule) => void): void {
+    this.fireListeners.push(listener);
+  }
+
+  private fire(rule: FaultRule): void {
+    rule.fired++;
+    for (const listener of this.fireListeners) listener(rule);
+    if (rule.action.type !== 'hold' && !this.active(rule)) this.remove(rule.id);
+  }
+}
+
+function statusBody(
+  rule: FaultRule,
+  action: Extract<FaultAction, { type: 'status' }>,
+): { type: string; body: string } {
+  if (typeof action.body === 'string') return { type: 'text/plain; charset=utf-8', body: action.body };
+  const body = action.body ?? {
+    status: 'fail',
+    code: 'INJECTED_FAULT',
+    message: `injected by fault rule ${rule.id}`,
+  };
+  return { type: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}
+
+function sendStatus(
+  res: ServerResponse,
+  rule: FaultRule,
+  action: Extract<FaultAction, { type: 'status' }>,
+): void {
+  const { type, body } = statusBody(rule, action);
+  res.writeHead(action.status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    ...(action.retryAfter !== undefined && { 'retry-after': String(action.retryAfter) }),
+  });
+  res.end(body);
+}
+
+/** Ends the connection without an answer; `reset` destroys it with a TCP RST. */
+function cut(socket: Socket, reset: boolean): void {
+  if (reset && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else if (reset) socket.destroy();
+  else socket.end();
+}
+
+export function unknownFault(id: string): Error {
+  return coreError('NOT_FOUND', `no fault rule "${id.slice(0, 40)}"`);
+}
