@@ -1,4 +1,4 @@
-import { JOURNAL_TRANSPORTS } from '../journal';
+import { JOURNAL_KINDS, JOURNAL_TRANSPORTS } from '../journal';
 import {
   JOURNAL_DEFAULT_LIMIT,
   JOURNAL_MAX_WAIT_MS,
@@ -32,12 +32,16 @@ function query(name: string, schema: JsonSchema, description: string): Parameter
   return { name, in: 'query', required: false, description: `${description} ${once}`, schema };
 }
 
-function journalFilter(): Parameter[] {
+function journalFilter(ctx: DocsContext): Parameter[] {
   return [
-    query('user', { type: 'string', minLength: 1 }, 'Only deliveries to (and closes of) this user.'),
+    query(
+      'user',
+      { enum: ctx.users.users.map((u) => u.key) },
+      'Only deliveries to (and closes of) this user.',
+    ),
     query('transport', { enum: JOURNAL_TRANSPORTS }, 'Only deliveries over (and closes of) this transport.'),
     query('channel', { type: 'string', minLength: 1 }, 'Only entries of this channel.'),
-    query('kind', { enum: ['received', 'delivered', 'closed'] }, 'Only entries of this kind.'),
+    query('kind', { enum: JOURNAL_KINDS }, 'Only entries of this kind.'),
     query('since', integer(0, 999_999_999_999_999), 'Only entries with a larger seq.'),
   ];
 }
@@ -53,17 +57,32 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
     replay: objectSchema({
       on: { type: 'boolean' },
       mode: { enum: ['interval', 'timed', null], description: 'null when replay is off' },
+      position: integer(0, undefined, 'Messages of the current pass replayed so far'),
+      total: integer(0, undefined, 'Messages in one pass; 0 without a replay'),
+      loops: integer(0, undefined, 'Passes completed and restarted'),
+      sent: integer(0, undefined, 'Messages replayed over all passes'),
     }),
     journal: objectSchema({ entries: COUNT, max: integer(0), lastSeq: COUNT }),
   });
 }
+
+const RESET_NOTES: Readonly<Record<string, string>> = {
+  events: 'Empty the durable event store (JSON simulator); held polls are answered 204',
+  queues: 'Empty the listen queues (legacy simulator); held polls are answered 204',
+  journal: 'Empty the journal (seq numbers go on)',
+  faults: 'Remove the fault rules and lift token expiries',
+  closeSockets: 'Close every WebSocket session with 1000',
+};
 
 function resetSchemas(shape: ControlStateShape): Record<string, JsonSchema> {
   // The request's options and defaults are read from the parser's own table.
   const options = Object.fromEntries(
     Object.entries(RESET_DEFAULTS).map(([key, value]): [string, JsonSchema] =>
       typeof value === 'boolean'
-        ? [key, { type: 'boolean', default: value }]
+        ? [
+            key,
+            { type: 'boolean', default: value, ...(RESET_NOTES[key] && { description: RESET_NOTES[key] }) },
+          ]
         : [
             key,
             {
@@ -74,7 +93,8 @@ function resetSchemas(shape: ControlStateShape): Record<string, JsonSchema> {
           ],
     ),
   );
-  const counts = [...shape.clearedCounts, 'journalEntries', 'faults'];
+  // journalEntries, faultRules and tokenExpiries are the control plane's own (control-plane.ts).
+  const counts = [...shape.clearedCounts, 'journalEntries', 'faultRules', 'tokenExpiries'];
   return {
     ResetRequest: objectSchema(options, [], {
       description: 'Every option is optional; no body takes the defaults',
@@ -117,7 +137,7 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
           operationId: 'getJournal',
           summary: 'Journal entries matching every filter, oldest first',
           parameters: [
-            ...journalFilter(),
+            ...journalFilter(ctx),
             query(
               'limit',
               { ...integer(1, max), default: Math.min(JOURNAL_DEFAULT_LIMIT, max) },
@@ -136,7 +156,7 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
           operationId: 'waitJournal',
           summary: 'Answers once `count` matching entries exist, or at the timeout with what it saw',
           parameters: [
-            ...journalFilter(),
+            ...journalFilter(ctx),
             query('count', { ...integer(1, max), default: 1 }, 'Entries to wait for.'),
             query('timeout', { ...integer(0, JOURNAL_MAX_WAIT_MS), default: 30_000 }, 'Milliseconds.'),
           ],

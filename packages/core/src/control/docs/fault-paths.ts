@@ -71,7 +71,10 @@ export function faultPaths(ctx: DocsContext): OpenApiPart {
       '/_sim/tokens/expire': {
         post: controlOperation({
           operationId: 'expireTokens',
-          summary: "Make the users' tokens answer 401 TOKEN_EXPIRED until they authenticate again",
+          summary: 'Expire the tokens issued so far to one user (or every user without `user`)',
+          description:
+            'They answer 401 TOKEN_EXPIRED from now on: a JWT for good, a fixed token until its user ' +
+            'authenticates again (or POST /_sim/reset with faults lifts it).',
           requestBody: { required: false, content: jsonContent(objectSchema({ user: userKey }, [])) },
           responses: {
             '200': ok(

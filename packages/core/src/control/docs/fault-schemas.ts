@@ -1,14 +1,6 @@
+import { MAX_FAULT_MS, TRANSPORTS_OF } from '../fault-params';
 import type { DocsContext } from './docs-context';
 import { COUNT, integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
-
-/** The transports a fault rule can match on each simulator (fault-params.ts TRANSPORTS_OF). */
-const TRANSPORTS = {
-  json: ['events', 'filtered-events', 'event-stream', 'authenticate', 'message'],
-  legacy: ['listen', 'stomp', 'authenticate', 'inject'],
-} as const;
-
-/** 24 h: the longest delay and rule lifetime (fault-params.ts MAX_FAULT_MS). */
-const MAX_FAULT_MS = 86_400_000;
 
 /** Close codes an endpoint may send (RFC 6455 7.4: 1004-1006 and 1015 are reserved). */
 export const SENDABLE_CLOSE_CODE: JsonSchema = {
@@ -66,7 +58,7 @@ const ACTIONS: Record<string, JsonSchema> = {
 export function faultSchemas(ctx: DocsContext): Record<string, JsonSchema> {
   const match = objectSchema(
     {
-      transport: { enum: TRANSPORTS[ctx.kind] },
+      transport: { enum: TRANSPORTS_OF[ctx.kind] },
       path: {
         type: 'string',
         pattern: '^/',

@@ -3,6 +3,7 @@ import { DOCS_VERSION, type DocsContext } from './docs-context';
 import { ERROR_COMPONENTS } from './error-schemas';
 import { faultPaths } from './fault-paths';
 import type { Components, OpenApiDocument, OpenApiPart, SecurityScheme } from './openapi-types';
+import { SANDBOX_SERVER, sandboxPaths } from './sandbox-paths';
 import { servicePaths } from './service-paths';
 
 export interface OpenApiInput {
@@ -54,6 +55,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     servicePaths(ctx),
     controlPaths(ctx, input.state),
     faultPaths(ctx),
+    sandboxPaths(ctx),
     { paths: {}, components: ERROR_COMPONENTS },
   ];
   const paths = {};
@@ -87,7 +89,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
       description: `${input.description}\n${SHARED_NOTES}`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: '/', description: 'The simulator serving this document' }],
+    servers: [{ url: '/', description: 'The simulator serving this document' }, SANDBOX_SERVER],
     tags: TAGS,
     paths,
     components,

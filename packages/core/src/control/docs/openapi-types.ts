@@ -82,6 +82,12 @@ export interface Tag {
   readonly description: string;
 }
 
+export interface Server {
+  readonly url: string;
+  readonly description?: string;
+  readonly variables?: Readonly<Record<string, { readonly default: string; readonly description?: string }>>;
+}
+
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
   readonly info: {
@@ -90,7 +96,7 @@ export interface OpenApiDocument {
     readonly description: string;
     readonly license?: { readonly name: string; readonly identifier: string };
   };
-  readonly servers: readonly { readonly url: string; readonly description?: string }[];
+  readonly servers: readonly Server[];
   readonly tags: readonly Tag[];
   readonly paths: Paths;
   readonly components: Components;
