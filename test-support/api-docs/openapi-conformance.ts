@@ -51,6 +51,8 @@ function isJson(mediaType: string): boolean {
 export class OpenApiConformance {
   private readonly ajv: Ajv;
   private readonly routes: Route[];
+  /** Base paths of the document's servers other than `/` (a sandbox's /sandboxes/{id}). */
+  private readonly bases: RegExp[];
   private readonly seen = new Set<string>();
   private readonly validators = new Map<string, ReturnType<Ajv['compile']>>();
 
@@ -59,13 +61,12 @@ export class OpenApiConformance {
     this.routes = Object.keys(doc.paths).map((template) => ({
       template,
       literal: !template.includes('{'),
-      pattern: new RegExp(
-        `^${template
-          .split(/\{[^}]+\}/)
-          .map(escapeRegExp)
-          .join('[^/]+')}$`,
-      ),
+      pattern: new RegExp(`^${templatePattern(template)}$`),
     }));
+    this.bases = (doc.servers ?? [])
+      .map((server) => server.url.replace(/\/$/, ''))
+      .filter((url) => url.startsWith('/'))
+      .map((url) => new RegExp(`^${templatePattern(url)}(?=/)`));
   }
 
   /** `METHOD template status` of every documented answer. */
@@ -88,7 +89,8 @@ export class OpenApiConformance {
 
   /** The template a concrete path belongs to: a literal path first, else one with parameters. */
   templateOf(path: string): string | undefined {
-    const bare = path.split('?')[0] as string;
+    let bare = path.split('?')[0] as string;
+    for (const base of this.bases) bare = bare.replace(base, '');
     const literal = this.routes.find((r) => r.literal && r.template === bare);
     return (literal ?? this.routes.find((r) => !r.literal && r.pattern.test(bare)))?.template;
   }
@@ -217,6 +219,13 @@ function isRef(value: unknown): value is { $ref: string } {
 
 function escape(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function templatePattern(template: string): string {
+  return template
+    .split(/\{[^}]+\}/)
+    .map(escapeRegExp)
+    .join('[^/]+');
 }
 
 function escapeRegExp(text: string): string {

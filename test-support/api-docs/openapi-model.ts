@@ -20,6 +20,7 @@ export interface DocOperation {
 export interface DocShape {
   openapi: string;
   info: { version: string };
+  servers?: Array<{ url: string }>;
   paths: Record<string, Record<string, DocOperation | unknown>>;
   components: { schemas?: Record<string, unknown> };
 }

@@ -305,7 +305,44 @@ describe('fault rules, connection closes and token expiry answer as documented',
     expect((await call('POST', '/_sim/tokens/expire', { json: { user: 'nobody' } })).status).toBe(400);
     await call('POST', '/_sim/faults', { json: { action: { type: 'hold' }, match: { path: '/nowhere' } } });
     const reset = await call('POST', '/_sim/reset', { json: { faults: true } });
-    expect(reset.body).toMatchObject({ cleared: { faults: 1 } });
+    expect(reset.body).toMatchObject({ cleared: { faultRules: 1, tokenExpiries: 1 } });
+  });
+});
+
+describe('sandboxes answer as documented', () => {
+  test('POST, GET and DELETE /_sim/sandboxes; a sandbox serves the documented paths under its basePath', async () => {
+    const s = await start({ sandboxMax: 1 });
+    const created = await s.call('POST', '/_sim/sandboxes', {
+      json: { replay: false, longPollTimeoutMs: 1000 },
+    });
+    const box = created.body as {
+      id: string;
+      basePath: string;
+      users: Array<{ key: string; token: string }>;
+    };
+    expect(created.status).toBe(201);
+    expect((await s.call('POST', '/_sim/sandboxes')).status).toBe(429);
+    expect((await s.call('POST', '/_sim/sandboxes', { json: { replay: {} } })).status).toBe(400);
+    expect((await s.call('GET', '/_sim/sandboxes')).body).toMatchObject({
+      max: 1,
+      sandboxes: [{ id: box.id }],
+    });
+    const token = box.users.find((u) => u.key === 'testuser')?.token ?? '';
+    expect(
+      (await s.call('POST', `${box.basePath}${MESSAGE_PATH}`, { json: event('RaceDayTrot') })).status,
+    ).toBe(201);
+    expect(
+      (await s.call('GET', `${box.basePath}${EVENTS_PATH}?lastEventId=0`, { headers: bearer(token) })).status,
+    ).toBe(200);
+    // Sandboxes do not nest.
+    expect((await s.call('GET', `${box.basePath}/_sim/sandboxes`)).status).toBe(404);
+    expect((await s.call('DELETE', `/_sim/sandboxes/${box.id}`)).body).toEqual({ deleted: box.id });
+    expect((await s.call('DELETE', `/_sim/sandboxes/${box.id}`)).status).toBe(404);
+  });
+
+  test('SANDBOX_MAX=0: the sandbox routes answer 404', async () => {
+    const { call } = await start({ sandboxMax: 0 });
+    expect((await call('POST', '/_sim/sandboxes')).status).toBe(404);
   });
 });
 
