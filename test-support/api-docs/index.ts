@@ -14,3 +14,4 @@ export {
 } from './openapi-conformance';
 export { controlGuarded, operationsWhere, sweep, takesBody, type DocShape } from './openapi-model';
 export { checkedClient, checkedUpgrade, concretePath, type CheckedCall, type Called } from './checked-client';
+export { describeControlPlane, testCoverage, type ControlCasesOptions } from './control-plane-cases';
