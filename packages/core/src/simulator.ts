@@ -122,8 +122,8 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
       await sandboxes?.closeAll();
       for (const task of closeTasks) await task();
       parts.control.journal.close();
-      // Held requests go on to the simulator, which answers them as it shuts down.
-      faults.clear();
+      // Held and delayed requests go on to the simulator, which answers them as it shuts down.
+      faults.close();
       await parts.shutdown();
     },
   });
