@@ -55,7 +55,8 @@ export function faultPaths(ctx: DocsContext): OpenApiPart {
               objectSchema(
                 {
                   user: userKey,
-                  transport: { enum: ['event-stream', 'stomp'] },
+                  // Only this simulator's own session transport (fault-params.ts parseCloseRequest).
+                  transport: { const: ctx.kind === 'json' ? 'event-stream' : 'stomp' },
                   code: { ...SENDABLE_CLOSE_CODE, default: 1000 },
                 },
                 [],
