@@ -126,6 +126,9 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       expect((await call('POST', '/_sim/faults', { json: { action: { type: 'explode' } } })).status).toBe(
         400,
       );
+      // A 1xx is never a final answer: refused, as the document's 200-599 says.
+      const informational = { action: { type: 'status', status: 101 } };
+      expect((await call('POST', '/_sim/faults', { json: informational })).status).toBe(400);
       const dropByPath = { action: { type: 'drop' }, match: { path: '/x' } };
       expect((await call('POST', '/_sim/faults', { json: dropByPath })).status).toBe(400);
       const listed = (await call('GET', '/_sim/faults')).body as { rules: Array<{ id: string }> };
@@ -147,6 +150,10 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       const page = await call('GET', '/_sim/journal/wait?kind=closed&count=1&timeout=5000');
       expect(page.body).toMatchObject({ entries: [{ kind: 'closed', transport: o.sessionTransport }] });
       expect((await call('POST', '/_sim/connections/close', { json: { code: 1005 } })).status).toBe(400);
+      const other = o.sessionTransport === 'stomp' ? 'event-stream' : 'stomp';
+      expect((await call('POST', '/_sim/connections/close', { json: { transport: other } })).status).toBe(
+        400,
+      );
       expect((await call('POST', '/_sim/connections/close')).body).toEqual({ closed: 0 });
     });
 
