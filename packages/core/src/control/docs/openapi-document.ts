@@ -23,7 +23,8 @@ Every response this simulator gives on purpose is listed under its operation. No
 - what Node's HTTP server answers itself before any route runs: 400 for a malformed request,
   408 for a request head or body sent too slowly (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS),
   431 for oversized headers;
-- a path or method with no operation here: 404 with the simulator's error body;
+- a path or method with no operation here: 404 with the simulator's error body (HEAD /health is
+  answered as GET, without the body);
 - answers injected by a fault rule (POST /_sim/faults).
 
 With CONTROL_API=off every /_sim/* path and /metrics answers 404 like an unknown path.`;
