@@ -78,15 +78,15 @@ export class ChannelBus {
   }
 
   /** Journals the events of a page written to the user (a 200; an empty page is no delivery). */
-  delivered(user: User, transport: JournalTransport, events: readonly StoredEvent[]): void {
+  delivered(user: User, transport: JournalTransport, ids: readonly number[]): void {
     const journal = this.options.journal;
     if (!journal) return;
-    for (const event of events) {
+    for (const eventId of ids) {
       journal.delivered({
         user: user.key,
         transport,
-        channel: event.channel,
-        eventId: event.eventId,
+        channel: this.store.channelOf(eventId),
+        eventId,
         status: 200,
       });
     }
