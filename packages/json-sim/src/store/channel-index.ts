@@ -10,9 +10,15 @@ export const START = 4;
  * The key of one combination of exact ids: the fields in `mask` and their values. Each event is
  * listed under every combination of the ids it has (up to 7), so a filter on any of them finds
  * its list in one lookup: a filter nothing matches costs the same whatever the store holds.
+ * Usual ids (trackId < 2048, raceNr and startNr < 256) pack into one small integer, which V8
+ * keeps unboxed: no string is made per event and combination; larger ones get a string.
  */
-export function idKey(mask: number, trackId: number, raceNr: number, startNr: number): string {
-  return `${mask}:${mask & TRACK ? trackId : ''}:${mask & RACE ? raceNr : ''}:${mask & START ? startNr : ''}`;
+export function idKey(mask: number, trackId: number, raceNr: number, startNr: number): number | string {
+  const t = mask & TRACK ? trackId : 0;
+  const r = mask & RACE ? raceNr : 0;
+  const s = mask & START ? startNr : 0;
+  if (t < 2048 && r < 256 && s < 256) return ((t * 256 + r) * 256 + s) * 8 + mask;
+  return `${mask}:${t}:${r}:${s}`;
 }
 
 /** The mask of the ids an event has (ABSENT ones left out). */
@@ -26,7 +32,7 @@ export class ChannelIndex {
   /** Sorted dayNumber()s held, so a date range selects its buckets without touching other days. */
   readonly days: number[] = [];
   readonly byDay = new Map<number, IdList>();
-  readonly byIds = new Map<string, IdList>();
+  readonly byIds = new Map<number | string, IdList>();
 
   constructor(readonly id: number) {}
 

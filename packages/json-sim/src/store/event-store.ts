@@ -57,6 +57,15 @@ function eventJson(p: PreparedEvent, createdAt: string, eventId: number): string
   return `${text},"payload":${p.payloadJson},"created_at":"${createdAt}","eventId":${eventId}}`;
 }
 
+/**
+ * At least the UTF-8 byte length of eventJson(event, ...) whatever its created_at and eventId:
+ * 3 bytes per UTF-16 unit at most, 6 for a JSON-escaped one, and room for the keys, the
+ * timestamp and four numbers of up to 22 characters.
+ */
+function maxJsonBytes(p: PreparedEvent): number {
+  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 300;
+}
+
 const idOrAbsent = (n: number | undefined) => (n === undefined ? ABSENT : n);
 
 /**
@@ -160,9 +169,12 @@ export class EventStore {
     const created = this.createdNow();
     const createdAt = new Date(created).toISOString();
     const first = this.nextId;
-    // The texts are built twice (checked, then stored) rather than held: half the memory.
+    // An event that surely fits is not built twice; the others are measured exactly (and the
+    // text dropped: holding every text until the commit would double the memory of a seed).
     for (let i = 0; i < events.length; i++) {
-      this.checkFits(Buffer.byteLength(eventJson(events[i] as PreparedEvent, createdAt, first + i), 'utf8'));
+      const event = events[i] as PreparedEvent;
+      if (storedEventCost(maxJsonBytes(event)) <= this.maxBytes) continue;
+      this.checkFits(Buffer.byteLength(eventJson(event, createdAt, first + i), 'utf8'));
     }
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as PreparedEvent;
@@ -256,7 +268,7 @@ export class EventStore {
       (f.trackId !== undefined ? TRACK : 0) |
       (f.raceNr !== undefined ? RACE : 0) |
       (f.startNr !== undefined ? START : 0);
-    const key = mask === 0 ? '' : idKey(mask, f.trackId ?? 0, f.raceNr ?? 0, f.startNr ?? 0);
+    const key = mask === 0 ? 0 : idKey(mask, f.trackId ?? 0, f.raceNr ?? 0, f.startNr ?? 0);
     const dated = filter.startDate !== undefined || filter.endDate !== undefined;
     const rows: Rows = { columns: this.columns, base: this.columns.head - this.firstId };
     const sources: IdList[] = [];
