@@ -4,7 +4,9 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
   closeWithGrace,
   sendBounded,
+  sharedTextFrame,
   TransientHub,
+  type SharedTextFrame,
   WS_CLOSE,
   type Clock,
   type EventInput,
@@ -56,12 +58,12 @@ export class EventStream implements TransientFanOut {
   });
   private readonly cleanups = new Set<() => void>();
   /** Authenticated sessions, each seeing only its user's channels. */
-  private readonly hub: TransientHub<string>;
+  private readonly hub: TransientHub<SharedTextFrame>;
   /** Authenticated connections by user key. */
   private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
-    this.hub = new TransientHub<string>(
+    this.hub = new TransientHub<SharedTextFrame>(
       deps.logger,
       (user, channel) => {
         deps.journal?.delivered({
@@ -97,9 +99,12 @@ export class EventStream implements TransientFanOut {
     return clients.length;
   }
 
-  /** A transient message: serialised once, sent to every session subscribed to its channel. */
+  /**
+   * A transient message: serialised, encoded and framed once; the same frame bytes are written
+   * to every session subscribed to its channel.
+   */
   broadcast(input: EventInput): number {
-    return this.hub.publish(input.channel, dataMessage(this.deps.clock.now(), input));
+    return this.hub.publish(input.channel, sharedTextFrame(dataMessage(this.deps.clock.now(), input)));
   }
 
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -204,7 +209,7 @@ export class EventStream implements TransientFanOut {
   }
 
   // Slow readers are dropped rather than buffered without bound.
-  private deliver(ws: WebSocket, message: string): boolean {
+  private deliver(ws: WebSocket, message: SharedTextFrame): boolean {
     return sendBounded(ws, message, {
       maxBufferedBytes: this.deps.settings.wsMaxBufferedBytes,
       onDrop: (buffered) => this.deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),

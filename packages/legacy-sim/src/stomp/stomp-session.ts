@@ -3,6 +3,7 @@ import {
   sendBounded,
   WS_CLOSE,
   type Clock,
+  type FramedText,
   type Logger,
   type TimerHandle,
   type TransientHub,
@@ -290,7 +291,7 @@ export class StompSession {
   }
 
   /** False when the socket is gone or was dropped as a slow consumer. */
-  private write(frame: string): boolean {
+  private write(frame: string | FramedText): boolean {
     return sendBounded(this.ws, frame, {
       maxBufferedBytes: this.ctx.options.maxBufferedBytes,
       binary: TEXT_FRAMES,
