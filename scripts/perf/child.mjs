@@ -1,6 +1,8 @@
 // A server under measurement, in its own process: the JSON simulator of the build at PERF_ROOT,
 // or a bare baseline (PERF_KIND bare-http / bare-ws). Commands arrive over the fork IPC channel.
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -22,7 +24,22 @@ const handlers = {
     };
   },
   close: () => setTimeout(() => process.exit(0), 20),
+  // V8's CPU profiler for exactly the measured load (PERF_PROFILE=dir in the harness).
+  'profile-start': async () => {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+    return true;
+  },
+  'profile-stop': async ({ file }) => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    writeFileSync(file, JSON.stringify(profile));
+    return file;
+  },
 };
+let session;
 
 const CHANNELS = [
   'RaceDayTrot',

@@ -319,6 +319,8 @@ async function fanout() {
       for (const c of clients) c.times = [];
       const total = rate * seconds;
       const postedAt = [];
+      const profile = process.env.PERF_PROFILE && r === 2 && subject.sim;
+      if (profile) await server.call('profile-start');
       const cpu0 = await server.call('cpu');
       const t0 = performance.now();
       for (let k = 0; k < total; k++) {
@@ -337,6 +339,12 @@ async function fanout() {
         await new Promise((res) => setTimeout(res, 20));
       const elapsed = (Math.max(...clients.map((c) => c.times.at(-1) ?? 0)) - t0) / 1000;
       const cpu1 = await server.call('cpu');
+      if (profile) {
+        mkdirSync(process.env.PERF_PROFILE, { recursive: true });
+        await server.call('profile-stop', {
+          file: path.join(process.env.PERF_PROFILE, `fanout-${server.name}.cpuprofile`),
+        });
+      }
       const s = stats.get(server.name);
       s.cpuUs += cpu1.user + cpu1.system - cpu0.user - cpu0.system;
       for (const c of clients) {

@@ -6,6 +6,7 @@ import {
   sendBounded,
   sharedTextFrame,
   TransientHub,
+  type SendLimit,
   type SharedTextFrame,
   WS_CLOSE,
   type Clock,
@@ -76,6 +77,10 @@ export class EventStream implements TransientFanOut {
       deps.faults && ((user, channel) => deps.faults?.drops(user.key, 'event-stream', channel) ?? false),
     );
     this.wss.on('connection', (ws, req: IncomingMessage) => this.onConnection(ws, req));
+    this.sendLimit = {
+      maxBufferedBytes: deps.settings.wsMaxBufferedBytes,
+      onDrop: (buffered) => deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),
+    };
   }
 
   get clientCount(): number {
@@ -210,11 +215,11 @@ export class EventStream implements TransientFanOut {
 
   // Slow readers are dropped rather than buffered without bound.
   private deliver(ws: WebSocket, message: SharedTextFrame): boolean {
-    return sendBounded(ws, message, {
-      maxBufferedBytes: this.deps.settings.wsMaxBufferedBytes,
-      onDrop: (buffered) => this.deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),
-    });
+    return sendBounded(ws, message, this.sendLimit);
   }
+
+  // One for every delivery: nothing is allocated per client and message.
+  private readonly sendLimit: SendLimit;
 }
 
 function rawToText(data: RawData): string {
