@@ -26,6 +26,11 @@ export const cliErrors = {
     message: (p: { status: number; detail: string }) =>
       `rejected with HTTP ${p.status}${p.detail ? `: ${p.detail}` : ''}`,
   },
+  /** --seed names a file that cannot be read or holds a line that is not a durable event. */
+  SEED_INVALID: {
+    exitCode: EXIT_BAD_CONFIG,
+    message: (p: { source: string; detail: string }) => `--seed ${p.source}: ${p.detail}`,
+  },
   /** Raised by waits and requests once the replay is being shut down; the stop was asked for. */
   REPLAY_ABORTED: { exitCode: 0, message: (_p: Record<string, never>) => 'replay stopped' },
 } as const;

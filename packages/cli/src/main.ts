@@ -23,14 +23,18 @@ export function buildProgram(ctx: CliContext): Command {
       .description(
         kind === 'json' ? 'run the JSON simulator (port 3000)' : 'run the legacy XML simulator (port 8080)',
       );
+    if (kind === 'json') command.addOption(seedOption());
     addSettingOptions(command, kind).action(async (flags: Record<string, unknown>) => {
-      await runSimulators(ctx, [{ kind, settings: resolveCliSettings(kind, flags, ctx.env) }]);
+      await runSimulators(ctx, [
+        { kind, settings: resolveCliSettings(kind, flags, ctx.env), seed: seedOf(flags) },
+      ]);
     });
   }
 
   const all = program.command('all').description('run both simulators: legacy on 8080 and JSON on 3000');
   all.addOption(new Option('--legacy-port <value>', 'legacy simulator port (env LEGACY_PORT, default 8080)'));
   all.addOption(new Option('--json-port <value>', 'JSON simulator port (env JSON_PORT, default 3000)'));
+  all.addOption(seedOption());
   addSettingOptions(all, 'all').action(async (flags: Record<string, unknown>) => {
     const port = (flag: unknown, env: string, fallback: string) =>
       (typeof flag === 'string' ? flag : undefined) ?? envValue(ctx.env, env) ?? fallback;
@@ -46,12 +50,24 @@ export function buildProgram(ctx: CliContext): Command {
         settings: resolveCliSettings('json', flags, ctx.env, {
           port: port(flags.jsonPort, 'JSON_PORT', '3000'),
         }),
+        seed: seedOf(flags),
       },
     ]);
   });
 
   registerReplayCommand(program, ctx);
   return program;
+}
+
+function seedOption(): Option {
+  return new Option(
+    '--seed <file|N>',
+    'fill the JSON store before listening: an NDJSON file (one POST /api/message body a line) or N generated events',
+  );
+}
+
+function seedOf(flags: Record<string, unknown>): string | undefined {
+  return typeof flags.seed === 'string' ? flags.seed : undefined;
 }
 
 /** Runs the command line; configuration errors print one line and exit 2. */

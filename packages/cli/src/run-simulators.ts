@@ -8,17 +8,20 @@ import {
   type SimulatorSettings,
   type UserTable,
 } from '@racedata/core';
-import { createJsonSimulator } from '@racedata/json-sim';
+import { createJsonSimulator, type JsonSeeder } from '@racedata/json-sim';
 import { createLegacySimulator } from '@racedata/legacy-sim';
 import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
 import { loadTables } from './load-tables';
 import { recordingsForReplay } from './replay-recordings';
+import { seedStore } from './seed-store';
 
 export interface SimulatorPlan {
   kind: SimulatorKind;
   settings: SimulatorSettings;
+  /** JSON simulator: --seed, an NDJSON file or a count of generated events. */
+  seed?: string | undefined;
 }
 
 interface Running {
@@ -32,7 +35,21 @@ async function create(
 ): Promise<Simulator> {
   if (plan.kind === 'json') {
     const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger);
-    return createJsonSimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
+    let seeder: JsonSeeder | undefined;
+    const sim = createJsonSimulator(plan.settings, {
+      ...deps,
+      ...(recordings && { recordings }),
+      seeder: (s) => (seeder = s),
+    });
+    if (plan.seed !== undefined && seeder) {
+      try {
+        await seedStore(seeder, plan.seed, deps.logger);
+      } catch (err) {
+        await sim.close();
+        throw err;
+      }
+    }
+    return sim;
   }
   const recordings = await recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger);
   return createLegacySimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
@@ -63,7 +80,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     );
   });
 
-  // Everything that can fail on bad input (files, recordings) happens before anything listens.
+  // Everything that can fail on bad input (files, recordings, the seed) happens before anything listens.
   const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables']; sim: Simulator }> =
     [];
   for (const { plan, tables } of prepared) {

@@ -28,6 +28,100 @@ function tempFile(name: string, content: string): string {
   return file;
 }
 
+describe('racedata-sim json --seed', () => {
+  const state = async (port: number) =>
+    (
+      (await (await fetch(`http://127.0.0.1:${port}/_sim/state`)).json()) as {
+        store: { events: number; lastEventId: number };
+      }
+    ).store;
+
+  test('N generates that many events before listening, spread over channels, days and ids', async () => {
+    const cli = await start([
+      'json',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--log-level',
+      'silent',
+      '--seed',
+      '5000',
+    ]);
+    const port = bannerPort(cli.stdout(), 'JSON simulator');
+    expect(await state(port)).toMatchObject({ events: 5000, lastEventId: 5000 });
+    const res = await fetch(
+      `http://127.0.0.1:${port}/customerapi/filtered-events?trackId=901&raceNr=2&limit=1000`,
+      {
+        headers: { authorization: 'Bearer YWxsdXNlcg==' },
+      },
+    );
+    const body = (await res.json()) as {
+      data: { events: Array<{ trackId: number; raceNr: number; date: string }> };
+    };
+    expect(body.data.events.length).toBeGreaterThan(100);
+    expect(body.data.events.every((e) => e.trackId === 901 && e.raceNr === 2)).toBe(true);
+    expect(new Set(body.data.events.map((e) => e.date)).size).toBeGreaterThan(1);
+  });
+
+  test('a file stores its NDJSON lines, all of them', async () => {
+    const lines = [1, 2, 3].map((i) =>
+      JSON.stringify({ channel: 'RaceDayTrot', date: '2026-03-14', payload: { i } }),
+    );
+    const file = tempFile('seed.ndjson', `${lines.join('\n')}\n`);
+    const cli = await start([
+      'json',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--log-level',
+      'silent',
+      '--seed',
+      file,
+    ]);
+    const port = bannerPort(cli.stdout(), 'JSON simulator');
+    expect(await state(port)).toMatchObject({ events: 3, lastEventId: 3 });
+  });
+
+  test('a bad line stops the start with one line naming file and line, exit code 2', async () => {
+    const file = tempFile(
+      'bad.ndjson',
+      '{"channel":"RaceDayTrot","date":"2026-03-14","payload":{}}\n{"channel":"TimeToStartTrot","date":"2026-03-14","payload":{}}\n',
+    );
+    const cli = fakeCli();
+    void run(
+      ['node', 'racedata-sim', 'json', '--port', '0', '--log-level', 'silent', '--seed', file],
+      cli.ctx,
+    );
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toBe(
+      `racedata-sim: --seed ${file}: line 2: channel "TimeToStartTrot" is transient; only durable events can be seeded\n`,
+    );
+    expect(cli.stdout()).not.toMatch(/listening on/);
+  });
+
+  test('a missing file stops the start with exit code 2', async () => {
+    const cli = fakeCli();
+    void run(
+      [
+        'node',
+        'racedata-sim',
+        'json',
+        '--port',
+        '0',
+        '--log-level',
+        'silent',
+        '--seed',
+        '/nonexistent/seed.ndjson',
+      ],
+      cli.ctx,
+    );
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toMatch(/^racedata-sim: --seed \/nonexistent\/seed\.ndjson: .*ENOENT/);
+  });
+});
+
 describe('racedata-sim json', () => {
   test('prints where it listens and every user with key, token and channels', async () => {
     const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);

@@ -42,6 +42,8 @@ export interface SimulatorSettings {
   readonly legacyQueueMax: number;
   readonly legacyQueueMaxBytes: number;
   readonly maxBodyBytes: number;
+  /** Largest NDJSON body of POST /_sim/events (JSON simulator), held until all of it is valid. */
+  readonly seedMaxBodyBytes: number;
   readonly wsMaxBufferedBytes: number;
   /** 0 turns Node's limit off; at most httpRequestTimeoutMs when both are on. */
   readonly httpHeadersTimeoutMs: number;
@@ -237,7 +239,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'EVENT_STORE_MAX_BYTES',
     description:
-      'memory budget for durable events, each counted as twice its JSON size + 200 (oldest dropped first)',
+      'memory budget for durable events, each counted as its JSON size + 200 (oldest dropped first)',
     defaultFor: always(String(256 * 1024 * 1024)),
     parse: parseInteger(1),
   },
@@ -271,6 +273,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'MAX_BODY_BYTES',
     description: 'largest accepted request body (413 above)',
     defaultFor: always(String(1024 * 1024)),
+    parse: parseInteger(1),
+  },
+  {
+    key: 'seedMaxBodyBytes',
+    flag: undefined,
+    env: 'SEED_MAX_BODY_BYTES',
+    description: 'largest NDJSON body of POST /_sim/events, the bulk seeding of the JSON store (413 above)',
+    defaultFor: always(String(512 * 1024 * 1024)),
     parse: parseInteger(1),
   },
   {

@@ -47,6 +47,7 @@ const COMMON_DEFAULTS = {
   legacyQueueMax: 10_000,
   legacyQueueMaxBytes: 128 * 1024 * 1024,
   maxBodyBytes: 1024 * 1024,
+  seedMaxBodyBytes: 512 * 1024 * 1024,
   wsMaxBufferedBytes: 4 * 1024 * 1024,
   httpHeadersTimeoutMs: 10_000,
   httpRequestTimeoutMs: 30_000,

@@ -10,7 +10,7 @@ import {
 } from '@racedata/core';
 import { EventStore } from './store/event-store';
 import { LongPollHub } from './store/long-poll';
-import type { StoredEvent } from './store/types';
+import type { PreparedEvent, StoredEvent } from './store/types';
 
 export type PublishResult =
   | { readonly delivery: 'durable'; readonly event: StoredEvent }
@@ -77,16 +77,28 @@ export class ChannelBus {
     return { delivery: 'transient', recipients: this.options.transient.broadcast(input) };
   }
 
+  /**
+   * Bulk seeding (POST /_sim/events, --seed): stores checked events all or nothing and wakes
+   * the long polls of their channels. Set-up, not traffic: nothing is journalled per event.
+   */
+  seed(events: readonly PreparedEvent[]): { firstEventId: number; lastEventId: number } | undefined {
+    const ids = this.store.appendAll(events);
+    const channels = new Set<string>();
+    for (const event of events) channels.add(event.channel);
+    for (const channel of channels) this.polls.notify(channel);
+    return ids;
+  }
+
   /** Journals the events of a page written to the user (a 200; an empty page is no delivery). */
-  delivered(user: User, transport: JournalTransport, events: readonly StoredEvent[]): void {
+  delivered(user: User, transport: JournalTransport, ids: readonly number[]): void {
     const journal = this.options.journal;
     if (!journal) return;
-    for (const event of events) {
+    for (const eventId of ids) {
       journal.delivered({
         user: user.key,
         transport,
-        channel: event.channel,
-        eventId: event.eventId,
+        channel: this.store.channelOf(eventId),
+        eventId,
         status: 200,
       });
     }

@@ -7,6 +7,7 @@ import {
   type UserTable,
 } from '@racedata/core';
 import type { ChannelBus } from './channel-bus';
+import { seedRequest } from './seed/seed-events';
 import type { EventStream } from './ws/event-stream';
 
 export interface JsonControlDeps {
@@ -17,7 +18,7 @@ export interface JsonControlDeps {
   settings: SimulatorSettings;
 }
 
-/** The JSON simulator's part of /_sim/state and /_sim/reset. */
+/** The JSON simulator's part of /_sim/state, /_sim/reset and /_sim/events (bulk seeding). */
 export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonControlDeps): ControlHooks {
   return {
     state: () => {
@@ -44,5 +45,6 @@ export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonC
       const sockets = request.closeSockets ? stream.closeAll() : 0;
       return { events, heldPolls, sockets };
     },
+    seedEvents: async (req) => ({ ...(await seedRequest(bus, req, settings.seedMaxBodyBytes)) }),
   };
 }

@@ -12,7 +12,7 @@ export interface JsonSimulatorProbe {
   /** The path POST /api/message takes after parsing, without HTTP. */
   publish(input: EventInput): PublishResult;
   /** The durable event log, to read. */
-  readonly store: Pick<EventStore, 'size' | 'dropped' | 'lastEventId' | 'latest' | 'query'>;
+  readonly store: Pick<EventStore, 'size' | 'dropped' | 'lastEventId' | 'latest' | 'query' | 'events'>;
   /** The held long polls. */
   readonly polls: Pick<LongPollHub, 'size' | 'hold'>;
   /** Authenticated event-stream sessions. */

@@ -15,10 +15,13 @@ import type { JsonSimulatorProbe } from './probe';
 import { EVENT_STREAM_PATH, EventStream } from './ws/event-stream';
 import { jsonControlHooks } from './control-hooks';
 import { jsonSimulatorDocs } from './docs/json-docs';
+import { jsonSeeder, type JsonSeeder } from './seed/seed-events';
 
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedJsonMessage[];
+  /** Receives the bulk seeder (the CLI's --seed), to fill the store before listening. */
+  seeder?: (seeder: JsonSeeder) => void;
   /** Tests and the benchmark only: receives in-process access to the simulator once built. */
   probe?: (probe: JsonSimulatorProbe) => void;
 }
@@ -87,7 +90,12 @@ export function createJsonSimulator(
     },
     sandboxes: {
       factory: (sandboxSettings, sandboxUsers) =>
-        createJsonSimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+        createJsonSimulator(sandboxSettings, {
+          ...deps,
+          users: sandboxUsers,
+          probe: undefined,
+          seeder: undefined,
+        }).mount(),
       clock: deps.clock ?? systemClock,
     },
     metrics: {
@@ -96,6 +104,7 @@ export function createJsonSimulator(
       dropped: () => bus.store.dropped,
     },
   });
+  deps.seeder?.(jsonSeeder(bus, () => clock.now()));
   deps.probe?.({
     publish: (input) => bus.publish(input),
     store: bus.store,

@@ -60,9 +60,8 @@ async function replaying(settings: { autoReplayIntervalMs?: number; initialDelay
 }
 
 function storedSeqs(probe: JsonSimulatorProbe): number[] {
-  return probe.store
-    .query({ channels: ['RaceDayTrot', 'ResultGallop'], afterId: 0, limit: 1000 })
-    .events.map((e) => (e.payload as { seq: number }).seq);
+  const page = probe.store.query({ channels: ['RaceDayTrot', 'ResultGallop'], afterId: 0, limit: 1000 });
+  return probe.store.events(page.ids).map((e) => (e.payload as { seq: number }).seq);
 }
 
 describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {

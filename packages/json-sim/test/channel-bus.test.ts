@@ -18,7 +18,7 @@ describe('ChannelBus', () => {
     if (result.delivery !== 'durable') throw new Error('unreachable');
     expect(result.event).toMatchObject({ eventId: 1, channel: 'RaceDayTrot', payload: { a: 1 } });
     expect(bus.store.size).toBe(1);
-    expect(bus.store.latest(['RaceDayTrot'])).toBe(result.event);
+    expect(bus.store.latest(['RaceDayTrot'])).toEqual(result.event);
     expect(broadcast).not.toHaveBeenCalled();
   });
 

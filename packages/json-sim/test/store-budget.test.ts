@@ -10,8 +10,8 @@ import {
   startSim,
 } from './helpers';
 
-// EVENT_STORE_MAX_BYTES bounds the memory the durable store takes: each event counts as twice
-// its JSON plus 200 bytes; the oldest go first, and one event larger than the budget is refused.
+// EVENT_STORE_MAX_BYTES bounds the memory the durable store takes: each event counts as its
+// JSON plus 200 bytes; the oldest go first, and one event larger than the budget is refused.
 
 afterEach(closeAll);
 
@@ -23,9 +23,9 @@ const message = (i: number, chars: number) => ({
 
 describe('the byte budget of the durable store', () => {
   it('keeps the newest events within the budget, oldest dropped first', async () => {
-    // About 2,100 bytes of JSON each: 4,400 bytes of budget per event, so 4 of them fit in 20,000.
+    // About 4,100 bytes of JSON each: 4,300 bytes of budget per event, so 4 of them fit in 20,000.
     const s = await startSim({ eventStoreMaxBytes: 20_000 });
-    for (let i = 1; i <= 10; i++) expect((await postMessage(s.base, message(i, 2000))).status).toBe(201);
+    for (let i = 1; i <= 10; i++) expect((await postMessage(s.base, message(i, 4000))).status).toBe(201);
     const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, ALL_TOKEN);
     expect(page.status).toBe(200);
     expect(page.body.data?.events.map((e) => e.eventId)).toEqual([7, 8, 9, 10]);
@@ -35,7 +35,7 @@ describe('the byte budget of the durable store', () => {
   it('refuses one event larger than the whole budget with 413, storing nothing', async () => {
     const s = await startSim({ eventStoreMaxBytes: 20_000 });
     expect((await postMessage(s.base, message(1, 10))).status).toBe(201);
-    const big = await postMessage(s.base, message(2, 12_000));
+    const big = await postMessage(s.base, message(2, 25_000));
     expect(big.status).toBe(413);
     expect(big.body).toEqual({
       status: 'fail',

@@ -34,7 +34,13 @@ describe('MESSAGE frames built once per hub message', () => {
               messageFrame(subscription, `${session}-${sequence}`, JSON.stringify(message)),
               version,
             );
-            expect(frames.frame(head, sequence)).toBe(expected);
+            const framed = frames.frame(head, sequence);
+            expect(framed.payload.toString('utf8')).toBe(expected);
+            // The WebSocket frame around it: FIN + text opcode, unmasked, the payload's length.
+            expect(framed.frame[0]).toBe(0x81);
+            expect(
+              framed.frame.subarray(framed.frame.length - framed.payload.length).equals(framed.payload),
+            ).toBe(true);
           }
         }
       }

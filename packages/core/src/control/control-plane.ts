@@ -67,6 +67,8 @@ export type ResetCounts = Record<string, number>;
 export interface ControlHooks {
   state(): SimulatorState;
   reset(request: ResetRequest): ResetCounts | Promise<ResetCounts>;
+  /** POST /_sim/events (JSON simulator): reads the body itself and answers 201 with the result. */
+  seedEvents?(req: IncomingMessage): Promise<Record<string, unknown>>;
 }
 
 export interface ControlPlaneOptions {
@@ -183,6 +185,10 @@ function controlRoutes(options: ControlPlaneOptions) {
         const sandboxes = sandboxesOf(options);
         return sendJson(res, 200, { max: sandboxes.max, sandboxes: sandboxes.list() });
       }
+      case 'POST /_sim/events':
+        if (!hooks.seedEvents)
+          throw coreError('NOT_FOUND', 'POST /_sim/events seeds the JSON simulator only');
+        return sendJson(res, 201, await hooks.seedEvents(req));
       case 'POST /_sim/clock/advance': {
         const ms = parseAdvanceRequest(await body(req));
         const timersFired = clock.advance(ms);

@@ -3,3 +3,4 @@ export * from './upgrade-router';
 export * from './body-budget';
 export * from './ws-constants';
 export * from './ws-send';
+export * from './ws-frame';

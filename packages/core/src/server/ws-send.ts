@@ -4,7 +4,7 @@ import { CLOSE_GRACE_MS } from './ws-constants';
 export interface WsLike {
   readonly readyState: number;
   readonly bufferedAmount: number;
-  send(data: string, options?: { binary?: boolean }): void;
+  send(data: string | Buffer, options?: { binary?: boolean }): void;
   close(code: number, reason: string): void;
   terminate(): void;
   once(event: 'close', listener: () => void): unknown;
@@ -21,19 +21,51 @@ export interface SendLimit {
   readonly binary?: boolean;
 }
 
+/** A text message already framed (ws-frame.ts): the whole frame, and its UTF-8 payload. */
+export interface FramedText {
+  /** Header and payload. */
+  readonly frame: Buffer;
+  /** The UTF-8 payload (a view into `frame`). */
+  readonly payload: Buffer;
+}
+
 /**
  * Sends unless the socket is no longer open; a client that does not read is dropped (its socket
  * terminated) rather than buffered for without bound. True when the data was handed to the socket.
+ * A FramedText is sent as a text message, its frame bytes written as they are (see writeFrame).
  */
-export function sendBounded(ws: WsLike, data: string, limit: SendLimit): boolean {
+export function sendBounded(ws: WsLike, data: string | FramedText, limit: SendLimit): boolean {
   if (ws.readyState !== OPEN) return false;
   if (ws.bufferedAmount > limit.maxBufferedBytes) {
     limit.onDrop(ws.bufferedAmount);
     ws.terminate();
     return false;
   }
-  ws.send(data, limit.binary === undefined ? undefined : { binary: limit.binary });
+  if (typeof data !== 'string') writeFrame(ws, data);
+  else ws.send(data, limit.binary === undefined ? undefined : { binary: limit.binary });
   return true;
+}
+
+/** The parts of a `ws` (8.x) WebSocket writeFrame looks at; none is public API, so each is checked. */
+interface WsInternals {
+  readonly _socket?: { write(chunk: Buffer): boolean };
+  readonly _sender?: { readonly _state?: number; readonly _queue?: readonly unknown[] };
+}
+
+/**
+ * Writes a framed text message. When the socket's sender has nothing queued (no compression or
+ * blob read in progress; this server negotiates neither), the frame is written straight to the
+ * TCP socket: the same bytes for every client, no per-client encoding, header or two-part write,
+ * and still counted by bufferedAmount (it reads the socket's own buffer). Otherwise, and for any
+ * other WebSocket implementation, it goes through send() as a text message.
+ */
+function writeFrame(ws: WsLike, data: FramedText): void {
+  const { _socket: socket, _sender: sender } = ws as WsLike & WsInternals;
+  if (socket && sender && sender._state === 0 && (sender._queue?.length ?? 0) === 0) {
+    socket.write(data.frame);
+    return;
+  }
+  ws.send(data.payload, { binary: false });
 }
 
 /**

@@ -9,8 +9,8 @@ import { joinEventJson } from './event-json';
  * event's JSON bytes cached by the store instead of re-serialising a hundred events per request.
  */
 export function pageBody(store: EventStore, page: EventPage): Buffer {
-  const head = `{"status":"success","data":{"numberOfEvents":${page.events.length},"hasMore":${page.hasMore},"events":[`;
-  return joinEventJson(store, page.events, head, ']}}');
+  const head = `{"status":"success","data":{"numberOfEvents":${page.ids.length},"hasMore":${page.hasMore},"events":[`;
+  return joinEventJson(store, page.ids, head, ']}}');
 }
 
 /**
@@ -26,7 +26,7 @@ export function sendJson(res: ServerResponse, status: number, body: string | Buf
 
 /** Writes an event page (interface 2.6), or 204 when it is empty. */
 export function sendPage(res: ServerResponse, store: EventStore, page: EventPage): void {
-  if (page.events.length === 0) {
+  if (page.ids.length === 0) {
     res.statusCode = 204;
     res.end();
     return;

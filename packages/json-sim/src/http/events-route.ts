@@ -66,14 +66,14 @@ class HeldPoll implements PollWaiter {
     this.res.off('close', this.onClose);
     if (outcome === 'aborted') return;
     try {
-      let page: EventPage = { events: [], hasMore: false };
+      let page: EventPage = { ids: [], hasMore: false };
       if (outcome === 'notified') {
         page = this.endpoint.read(this.user, this.query);
         // A wake-up can bring nothing new for this caller (lastEventId ahead of the log).
-        if (page.events.length === 0 && this.start()) return;
+        if (page.ids.length === 0 && this.start()) return;
       }
       sendPage(this.res, this.endpoint.deps.bus.store, page);
-      this.endpoint.deps.bus.delivered(this.user, 'events', page.events);
+      this.endpoint.deps.bus.delivered(this.user, 'events', page.ids);
     } catch (err) {
       this.fail(err, this.req, this.res);
     }
@@ -108,8 +108,8 @@ export class EventsEndpoint {
     const { store } = this.deps.bus;
     const channels = this.durableChannels(user);
     if (query.afterId === undefined) {
-      const latest = store.latest(channels);
-      return { events: latest ? [latest] : [], hasMore: false };
+      const latest = store.latestId(channels);
+      return { ids: latest === undefined ? [] : [latest], hasMore: false };
     }
     return store.query({ channels, afterId: query.afterId, limit: query.limit });
   }
@@ -118,12 +118,12 @@ export class EventsEndpoint {
   serve(req: IncomingMessage, res: ServerResponse, user: User, query: EventsQuery, fail: Fail): void {
     const { bus, clock, settings } = this.deps;
     const page = this.read(user, query);
-    if (page.events.length === 0) {
+    if (page.ids.length === 0) {
       const deadline = clock.now() + settings.longPollTimeoutMs;
       if (new HeldPoll(this, user, query, deadline, req, res, fail).start()) return;
     }
     sendPage(res, bus.store, page);
-    bus.delivered(user, 'events', page.events);
+    bus.delivered(user, 'events', page.ids);
   }
 
   private durableChannels(user: User): string[] {

@@ -50,6 +50,6 @@ export function filteredEventsRoute(deps: FilteredEventsDeps): RequestHandler {
     const user = userOf(res);
     const page = filteredPage(deps, req.query, user);
     sendPage(res, deps.bus.store, page);
-    deps.bus.delivered(user, 'filtered-events', page.events);
+    deps.bus.delivered(user, 'filtered-events', page.ids);
   };
 }

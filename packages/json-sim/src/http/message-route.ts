@@ -15,7 +15,10 @@ export function messageRoute(bus: ChannelBus, logger: Logger): RequestHandler {
     if (result.delivery === 'durable') {
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');
       // Copied from the bytes the store cached: a large payload is not turned into strings again.
-      const body = joinEventJson(bus.store, [result.event], DURABLE_HEAD, '}}');
+      const { eventId } = result.event;
+      const body = bus.store.holds(eventId)
+        ? joinEventJson(bus.store, [eventId], DURABLE_HEAD, '}}')
+        : `${DURABLE_HEAD}${JSON.stringify(result.event)}}}`;
       sendJson(res, 201, body);
     } else {
       logger.debug({ channel: input.channel, recipients: result.recipients }, 'transient message sent');

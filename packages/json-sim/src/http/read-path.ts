@@ -77,7 +77,7 @@ export function directReads(deps: DirectReadsDeps): RequestListener {
     }
     try {
       sendPage(res, filtered.bus.store, page);
-      filtered.bus.delivered(user, 'filtered-events', page.events);
+      filtered.bus.delivered(user, 'filtered-events', page.ids);
     } catch (err) {
       fail(err, req, res);
     }

@@ -1,19 +1,48 @@
-import type { AppendLog } from './append-log';
-import type { EventFilter, EventPage, StoredEvent } from './types';
+import type { EventColumns } from './event-columns';
+import type { IdList } from './id-list';
 
-interface Cursor {
-  readonly log: AppendLog<StoredEvent>;
-  pos: number;
-  event: StoredEvent;
-  id: number;
+/** What a page read checks of each candidate, besides its channel (given by the source read). */
+export interface RowFilter {
+  readonly afterId: number;
+  readonly limit: number;
+  /** Inclusive dayNumber() bounds; -Infinity / Infinity when open. */
+  readonly fromDay: number;
+  readonly toDay: number;
+  /** Wanted ids, or undefined when not filtered on. */
+  readonly trackId: number | undefined;
+  readonly raceNr: number | undefined;
+  readonly startNr: number | undefined;
 }
 
-function matches(event: StoredEvent, filter: EventFilter): boolean {
+/** The ids of a page and whether more matches follow. */
+export interface IdPage {
+  readonly ids: number[];
+  readonly hasMore: boolean;
+}
+
+/** The columns and where eventId `firstId` sits in them: an id's row is `base + id`. */
+export interface Rows {
+  readonly columns: EventColumns;
+  readonly base: number;
+}
+
+function matches(rows: Rows, id: number, f: RowFilter): boolean {
+  const c = rows.columns;
+  const at = rows.base + id;
+  const day = c.day[at] as number;
   return (
-    (filter.trackId === undefined || event.trackId === filter.trackId) &&
-    (filter.raceNr === undefined || event.raceNr === filter.raceNr) &&
-    (filter.startNr === undefined || event.startNr === filter.startNr)
+    day >= f.fromDay &&
+    day <= f.toDay &&
+    (f.trackId === undefined || c.trackId[at] === f.trackId) &&
+    (f.raceNr === undefined || c.raceNr[at] === f.raceNr) &&
+    (f.startNr === undefined || c.startNr[at] === f.startNr)
   );
+}
+
+interface Cursor {
+  readonly list: IdList;
+  pos: number;
+  id: number;
 }
 
 /** Restores the heap order below `i` (a min-heap of cursors by the eventId they point at). */
@@ -33,36 +62,35 @@ function siftDown(heap: Cursor[], i: number): void {
 }
 
 /**
- * k-way merge by eventId, stopping at limit + 1 matches to learn hasMore without a count. One
- * cursor per source, advanced in place at the top of the heap: nothing is allocated per event.
+ * k-way merge of id lists by eventId, stopping at limit + 1 matches to learn hasMore without a
+ * count. One cursor per source, advanced in place at the top of the heap; the candidates are
+ * checked in the typed-array columns, so nothing is allocated or dereferenced per event.
  */
 export function mergePage(
-  sources: AppendLog<StoredEvent>[],
-  filter: EventFilter,
-  found: StoredEvent[] = [],
-): EventPage {
+  sources: readonly IdList[],
+  rows: Rows,
+  f: RowFilter,
+  found: number[] = [],
+): IdPage {
+  if (sources.length === 1) return walkList(sources[0] as IdList, rows, f, found);
   const heap: Cursor[] = [];
-  for (const log of sources) {
-    const pos = log.upperBound(filter.afterId);
-    const event = log.at(pos);
-    if (event) heap.push({ log, pos, event, id: event.eventId });
+  for (const list of sources) {
+    const pos = list.upperBound(f.afterId);
+    if (pos < list.length) heap.push({ list, pos, id: list.at(pos) });
   }
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
-  const events = found;
   let hasMore = false;
   while (heap.length > 0) {
     const top = heap[0] as Cursor;
-    if (matches(top.event, filter)) {
-      if (events.length === filter.limit) {
+    if (matches(rows, top.id, f)) {
+      if (found.length === f.limit) {
         hasMore = true;
         break;
       }
-      events.push(top.event);
+      found.push(top.id);
     }
-    const next = top.log.at(++top.pos);
-    if (next) {
-      top.event = next;
-      top.id = next.eventId;
+    if (++top.pos < top.list.length) {
+      top.id = top.list.at(top.pos);
     } else {
       const last = heap.pop() as Cursor;
       if (heap.length === 0) break;
@@ -70,7 +98,18 @@ export function mergePage(
     }
     siftDown(heap, 0);
   }
-  return { events, hasMore };
+  return { ids: found, hasMore };
+}
+
+// One source needs no heap.
+function walkList(list: IdList, rows: Rows, f: RowFilter, found: number[]): IdPage {
+  for (let pos = list.upperBound(f.afterId); pos < list.length; pos++) {
+    const id = list.at(pos);
+    if (!matches(rows, id, f)) continue;
+    if (found.length === f.limit) return { ids: found, hasMore: true };
+    found.push(id);
+  }
+  return { ids: found, hasMore: false };
 }
 
 /** How far a scan may walk past the page's size before it hands over to the merge. */
@@ -78,33 +117,35 @@ const SCAN_SLACK = 4;
 
 export interface ScanResult {
   /** The page, when the scan finished it. */
-  readonly page?: EventPage;
+  readonly page?: IdPage;
   /** Otherwise: the matches so far, and the eventId the scan stopped after. */
-  readonly found: StoredEvent[];
+  readonly found: number[];
   readonly stoppedAfter: number;
 }
 
 /**
- * Reads a page by walking the global log from afterId and keeping the events of the channels.
- * Bounded: where the channels are sparse in this stretch of the log, it stops after a few pages'
- * worth of steps and says where, so the caller finishes with a merge of the channels' own logs.
+ * Reads a page by walking the log's rows from afterId and keeping those of the wanted channels
+ * (`wanted[channel] === 1`). Bounded: where the channels are sparse in this stretch of the log,
+ * it stops after a few pages' worth of steps and says where, so the caller finishes with a merge
+ * of the channels' own id lists.
  */
 export function scanPage(
-  log: AppendLog<StoredEvent>,
-  channels: ReadonlySet<string>,
-  filter: EventFilter,
+  rows: Rows,
+  firstId: number,
+  lastId: number,
+  wanted: Uint8Array,
+  f: RowFilter,
 ): ScanResult {
-  const found: StoredEvent[] = [];
-  const budget = SCAN_SLACK * (filter.limit + 1) + 64;
-  let pos = log.upperBound(filter.afterId);
-  let stoppedAfter = filter.afterId;
-  for (let steps = 0; steps < budget; steps++, pos++) {
-    const event = log.at(pos);
-    if (event === undefined) return { page: { events: found, hasMore: false }, found, stoppedAfter };
-    stoppedAfter = event.eventId;
-    if (!channels.has(event.channel) || !matches(event, filter)) continue;
-    if (found.length === filter.limit) return { page: { events: found, hasMore: true }, found, stoppedAfter };
-    found.push(event);
+  const found: number[] = [];
+  const channel = rows.columns.channel;
+  const budget = SCAN_SLACK * (f.limit + 1) + 64;
+  let id = Math.max(f.afterId + 1, firstId);
+  const end = Math.min(lastId, id + budget - 1);
+  for (; id <= end; id++) {
+    if (wanted[channel[rows.base + id] as number] !== 1 || !matches(rows, id, f)) continue;
+    if (found.length === f.limit) return { page: { ids: found, hasMore: true }, found, stoppedAfter: id };
+    found.push(id);
   }
-  return { found, stoppedAfter };
+  if (id > lastId) return { page: { ids: found, hasMore: false }, found, stoppedAfter: lastId };
+  return { found, stoppedAfter: id - 1 };
 }

@@ -1,26 +1,22 @@
 import { coreError, type Clock, type EventInput } from '@racedata/core';
-import { AppendLog } from './append-log';
-import { mergePage, scanPage } from './event-page-read';
+import { ChannelIndex, idKey, lowerBound, RACE, START, TRACK } from './channel-index';
+import { dayNumber } from './day-number';
+import { ABSENT, EventColumns } from './event-columns';
+import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
+import type { IdList } from './id-list';
 import { JsonBytesLog } from './json-bytes-log';
-import type { EventFilter, EventPage, StoredEvent } from './types';
-
-interface ChannelIndex {
-  readonly all: AppendLog<StoredEvent>;
-  /** Sorted date keys, so a date range selects its buckets without touching other days. */
-  readonly dates: string[];
-  readonly byDate: Map<string, AppendLog<StoredEvent>>;
-}
-
-const byEventId = (e: StoredEvent) => e.eventId;
+import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
 
 /**
- * What one stored event is counted as against `maxBytes`: its UTF-8 JSON twice (the cached bytes,
- * and the parsed payload object the event keeps, which JSON-decoded data makes at least about as
- * large as its text) plus the event object and its index entries. Calibrated on the benchmark's
- * 1,000,000 start-list events: about 1,050 bytes of RSS each for 440 bytes of JSON.
+ * What one stored event is counted as against `maxBytes`: its UTF-8 JSON (kept once, packed in
+ * slabs; no parsed copy is kept) plus a fixed overhead for its row of filter columns (30 bytes),
+ * its place in the byte log's ring (24), its separator byte, and its entries in the id lists
+ * (8 bytes each in up to 9 lists: the channel, the day and each combination of exact ids),
+ * with the slack of arrays that grow by doubling. Calibrated on 1,000,000 start-list events
+ * stored in-process: about 600 bytes of RSS each for 440 bytes of JSON (1,090 before this layout).
  */
 export function storedEventCost(jsonBytes: number): number {
-  return 2 * jsonBytes + PER_EVENT_OVERHEAD;
+  return jsonBytes + PER_EVENT_OVERHEAD;
 }
 const PER_EVENT_OVERHEAD = 200;
 
@@ -31,19 +27,62 @@ export interface EventStoreOptions {
   clock: Clock;
 }
 
+const EMPTY: EventPage = Object.freeze({ ids: Object.freeze([]) as readonly number[], hasMore: false });
+
+/** The half-serialised form of an event: what append() and bulk seeding store. */
+export function prepareEvent(input: EventInput): PreparedEvent {
+  // Throws for a payload JSON cannot hold (too deep, circular, a BigInt): before any change.
+  const payloadJson = JSON.stringify(input.payload);
+  if (payloadJson === undefined) throw new TypeError('the payload has no JSON form');
+  return {
+    channel: input.channel,
+    date: input.date,
+    trackId: input.trackId,
+    raceNr: input.raceNr,
+    startNr: input.startNr,
+    payloadJson,
+  };
+}
+
 /**
- * The durable event log: append-only, ascending eventId, bounded (oldest dropped first), and
- * indexed by channel and by (channel, date) so filtered reads never scan the whole log.
+ * The stored JSON of an event: byte for byte JSON.stringify of the StoredEvent object (keys
+ * channel, date, trackId?, raceNr?, startNr?, payload, created_at, eventId), built around the
+ * payload's JSON so the payload is serialised once.
+ */
+function eventJson(p: PreparedEvent, createdAt: string, eventId: number): string {
+  let text = `{"channel":${JSON.stringify(p.channel)},"date":${JSON.stringify(p.date)}`;
+  if (p.trackId !== undefined) text += `,"trackId":${JSON.stringify(p.trackId)}`;
+  if (p.raceNr !== undefined) text += `,"raceNr":${JSON.stringify(p.raceNr)}`;
+  if (p.startNr !== undefined) text += `,"startNr":${JSON.stringify(p.startNr)}`;
+  return `${text},"payload":${p.payloadJson},"created_at":"${createdAt}","eventId":${eventId}}`;
+}
+
+/**
+ * At least the UTF-8 byte length of eventJson(event, ...) whatever its created_at and eventId:
+ * 3 bytes per UTF-16 unit at most, 6 for a JSON-escaped one, and room for the keys, the
+ * timestamp and four numbers of up to 22 characters.
+ */
+function maxJsonBytes(p: PreparedEvent): number {
+  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 300;
+}
+
+// Only a number is an id: a missing one (or a null from an unchecked caller) never matches a filter.
+const idOrAbsent = (n: number | undefined) => (typeof n === 'number' ? n : ABSENT);
+
+/**
+ * The durable event log: append-only, ascending eventId, bounded (oldest dropped first). An
+ * event is its UTF-8 JSON (serialised once, at append, packed into slabs outside the heap the
+ * garbage collector walks) and a row of typed-array filter columns; it is indexed by channel,
+ * by (channel, date) and by (channel, every combination of trackId / raceNr / startNr), so a
+ * filtered read walks only candidates and a filter nothing matches costs one lookup.
+ * eventIds in the log are consecutive, so an id is its position: no id is stored per row.
  */
 export class EventStore {
-  private global = new AppendLog<StoredEvent>(byEventId);
-  /**
-   * The UTF-8 JSON of each event in `global`, at the same positions: serialised once at append,
-   * so reads copy cached bytes instead of re-serialising every page, packed outside the
-   * JavaScript heap the garbage collector walks.
-   */
+  private columns = new EventColumns();
   private bytes = new JsonBytesLog();
-  private readonly channels = new Map<string, ChannelIndex>();
+  private channels = new Map<string, ChannelIndex>();
+  /** Channel names by the number the columns hold. */
+  private channelNames: string[] = [];
   private nextId = 1;
   private lastCreated = 0;
   private held = 0;
@@ -55,7 +94,7 @@ export class EventStore {
   }
 
   get size(): number {
-    return this.global.length;
+    return this.bytes.length;
   }
 
   /** The stored events' storedEventCost() summed: what counts against `maxBytes`. */
@@ -72,15 +111,21 @@ export class EventStore {
     return this.nextId - 1;
   }
 
+  /** eventId of the oldest event held (lastEventId + 1 when empty). */
+  private get firstId(): number {
+    return this.nextId - this.bytes.length;
+  }
+
   /**
    * Drops every event (POST /_sim/reset); eventIds restart at 1 unless `continueIds`. Returns how
    * many were dropped. The dropped-count is not changed: these were cleared, not evicted.
    */
   clear(continueIds: boolean): number {
-    const cleared = this.global.length;
-    this.global = new AppendLog<StoredEvent>(byEventId);
+    const cleared = this.bytes.length;
+    this.columns = new EventColumns();
     this.bytes = new JsonBytesLog();
-    this.channels.clear();
+    this.channels = new Map();
+    this.channelNames = [];
     this.held = 0;
     if (!continueIds) {
       this.nextId = 1;
@@ -91,157 +136,249 @@ export class EventStore {
 
   /**
    * Stores the event, all or nothing: everything that can throw (serialising a payload too deep
-   * or too large, the size check, allocating its bytes) happens before the first structure
-   * changes, so a refused event leaves the log, the indexes and the next eventId as they were.
+   * or too large, the size check) happens before the first structure changes, so a refused
+   * event leaves the log, the indexes and the next eventId as they were. Returns the event as
+   * stored (the store itself keeps only its JSON and filter fields).
    */
   append(input: EventInput): StoredEvent {
-    // created_at never goes backwards even if the wall clock does, matching the eventId order.
-    const created = Math.max(this.options.clock.now(), this.lastCreated);
-    const event: StoredEvent = Object.freeze({
+    const prepared = prepareEvent(input);
+    const created = this.createdNow();
+    const createdAt = new Date(created).toISOString();
+    const eventId = this.nextId;
+    const text = eventJson(prepared, createdAt, eventId);
+    this.checkFits(Buffer.byteLength(text, 'utf8'));
+    this.commit(prepared, text, created);
+    return Object.freeze({
       channel: input.channel,
       date: input.date,
       ...(input.trackId !== undefined && { trackId: input.trackId }),
       ...(input.raceNr !== undefined && { raceNr: input.raceNr }),
       ...(input.startNr !== undefined && { startNr: input.startNr }),
       payload: input.payload,
-      created_at: new Date(created).toISOString(),
-      eventId: this.nextId,
+      created_at: createdAt,
+      eventId,
     });
-    const text = JSON.stringify(event);
-    const byteLength = Buffer.byteLength(text, 'utf8');
-    const cost = storedEventCost(byteLength);
-    if (cost > this.maxBytes) {
-      throw coreError(
-        'EVENT_TOO_LARGE',
-        `the event takes ${cost} bytes of store (twice its ${byteLength} bytes of JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
-      );
-    }
-    // The last step that can fail (it allocates); nothing else has changed yet.
-    this.bytes.push(text, byteLength);
-    this.nextId++;
-    this.lastCreated = created;
-    this.held += cost;
-    this.global.push(event);
-    const index = this.indexFor(event.channel);
-    index.all.push(event);
-    let bucket = index.byDate.get(event.date);
-    if (!bucket) {
-      bucket = new AppendLog<StoredEvent>(byEventId);
-      index.byDate.set(event.date, bucket);
-      insertSorted(index.dates, event.date);
-    }
-    bucket.push(event);
-    // The new event alone always fits (checked above), so this never drops it.
-    while (this.global.length > this.options.maxEvents || this.held > this.maxBytes) this.evictOldest();
-    return event;
   }
 
   /**
-   * The length in bytes of the event's cached UTF-8 JSON, or -1 when this store no longer holds
-   * the event (the caller then serialises it itself).
+   * Stores prepared events in order, all or nothing: every event is checked against the budget
+   * before the first is stored. They share one created_at (one clock reading). Returns the
+   * eventIds of the first and the last (undefined for none).
    */
-  jsonByteLength(event: StoredEvent): number {
-    const at = this.positionOf(event);
-    return at < 0 ? -1 : this.bytes.byteLength(at);
+  appendAll(events: readonly PreparedEvent[]): { firstEventId: number; lastEventId: number } | undefined {
+    if (events.length === 0) return undefined;
+    const created = this.createdNow();
+    const createdAt = new Date(created).toISOString();
+    const first = this.nextId;
+    // An event that surely fits is not built twice; the others are measured exactly (and the
+    // text dropped: holding every text until the commit would double the memory of a seed).
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as PreparedEvent;
+      if (storedEventCost(maxJsonBytes(event)) <= this.maxBytes) continue;
+      this.checkFits(Buffer.byteLength(eventJson(event, createdAt, first + i), 'utf8'));
+    }
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as PreparedEvent;
+      this.commit(event, eventJson(event, createdAt, first + i), created);
+    }
+    return { firstEventId: first, lastEventId: this.nextId - 1 };
+  }
+
+  /** True while the store holds the event with this id. */
+  holds(eventId: number): boolean {
+    return eventId >= this.firstId && eventId < this.nextId;
+  }
+
+  /** The channel of a held event. */
+  channelOf(eventId: number): string {
+    return this.channelNames[this.columns.channel[this.rowOf(eventId)] as number] as string;
+  }
+
+  /** A held event as an object (parsed from its stored JSON); undefined when not held. */
+  event(eventId: number): StoredEvent | undefined {
+    if (!this.holds(eventId)) return undefined;
+    return Object.freeze(JSON.parse(this.bytes.text(eventId - this.firstId)) as StoredEvent);
+  }
+
+  /** Held events as objects, for callers that need more than the bytes (tests, tools). */
+  events(ids: readonly number[]): StoredEvent[] {
+    return ids.map((id) => this.event(id)).filter((e): e is StoredEvent => e !== undefined);
+  }
+
+  /** The byte length of the held event's stored JSON. */
+  jsonByteLength(eventId: number): number {
+    return this.bytes.byteLength(eventId - this.firstId);
+  }
+
+  /** Bytes joinedJsonTo() writes for these held events: their JSON and a comma between each two. */
+  joinedByteLength(ids: readonly number[]): number {
+    let size = Math.max(0, ids.length - 1);
+    const first = this.firstId;
+    for (let i = 0; i < ids.length; i++) size += this.bytes.byteLength((ids[i] as number) - first);
+    return size;
   }
 
   /**
-   * Copies the event's cached UTF-8 JSON into `target` at `offset` and returns the bytes
-   * written: a page is assembled from bytes serialised once at append, not re-serialised per
-   * request. Only for an event jsonByteLength() found held.
+   * Copies the held events' stored JSON into target at `at`, separated by commas, and returns
+   * the bytes written: a page is assembled from bytes serialised once at append, one
+   * copy per run of events stored one after another.
    */
-  copyJsonTo(event: StoredEvent, target: Buffer, offset: number): number {
-    return this.bytes.copyTo(this.positionOf(event), target, offset);
+  joinedJsonTo(ids: readonly number[], target: Uint8Array, at: number): number {
+    const first = this.firstId;
+    let written = 0;
+    for (let i = 0; i < ids.length;) {
+      const pos = (ids[i] as number) - first;
+      let n = 1;
+      while (i + n < ids.length && ids[i + n] === (ids[i] as number) + n) n++;
+      n = this.bytes.runLength(pos, n);
+      i += n;
+      written += this.bytes.copyRun(pos, n, target, at + written, i < ids.length);
+    }
+    return written;
   }
 
-  /** The event with the highest eventId among the channels, if any. */
-  latest(channels: readonly string[]): StoredEvent | undefined {
-    let best: StoredEvent | undefined;
+  /** The eventId of the newest event among the channels, if any. */
+  latestId(channels: readonly string[]): number | undefined {
+    let best: number | undefined;
     for (const name of channels) {
       const last = this.channels.get(name)?.all.last();
-      if (last && (!best || last.eventId > best.eventId)) best = last;
+      if (last !== undefined && (best === undefined || last > best)) best = last;
     }
     return best;
   }
 
-  /** Events after `afterId` in the channels (optionally within dates and exact ids), oldest first. */
-  query(filter: EventFilter): EventPage {
-    const names = new Set(filter.channels);
-    const sources: AppendLog<StoredEvent>[] = [];
-    let held = 0;
-    for (const name of names) {
-      const index = this.channels.get(name);
-      if (!index) continue;
-      if (filter.startDate === undefined && filter.endDate === undefined) {
-        sources.push(index.all);
-        held += index.all.length;
-        continue;
-      }
-      const from = filter.startDate === undefined ? 0 : lowerBound(index.dates, filter.startDate);
-      for (let i = from; i < index.dates.length; i++) {
-        const date = index.dates[i] as string;
-        if (filter.endDate !== undefined && date > filter.endDate) break;
-        sources.push(index.byDate.get(date) as AppendLog<StoredEvent>);
-      }
-    }
-    // Channels holding most of the log (a broad subscription paging /events) are read by walking
-    // the global log and skipping the rest: about limit / share steps instead of a merge.
-    if (sources.length > 1 && held * 2 >= this.global.length) {
-      const scanned = scanPage(this.global, names, filter);
-      if (scanned.page) return scanned.page;
-      return mergePage(sources, { ...filter, afterId: scanned.stoppedAfter }, scanned.found);
-    }
-    return mergePage(sources, filter);
+  /** The newest event among the channels, if any. */
+  latest(channels: readonly string[]): StoredEvent | undefined {
+    const id = this.latestId(channels);
+    return id === undefined ? undefined : this.event(id);
   }
 
-  /** The event's position in the global log, or -1 when this store does not hold it. */
-  private positionOf(event: StoredEvent): number {
-    const first = this.global.first();
-    if (first === undefined) return -1;
-    // eventIds in the global log are consecutive, so the id gives the position.
-    const at = event.eventId - first.eventId;
-    return at >= 0 && this.global.at(at) === event ? at : -1;
+  /** Events after `afterId` in the channels (optionally within dates and exact ids), oldest first. */
+  query(filter: EventFilter): EventPage {
+    const f: RowFilter = {
+      afterId: filter.afterId,
+      limit: filter.limit,
+      fromDay: filter.startDate === undefined ? -Infinity : dayNumber(filter.startDate),
+      toDay: filter.endDate === undefined ? Infinity : dayNumber(filter.endDate),
+      trackId: filter.trackId,
+      raceNr: filter.raceNr,
+      startNr: filter.startNr,
+    };
+    if (this.bytes.length === 0 || f.fromDay > f.toDay || f.afterId >= this.lastEventId) return EMPTY;
+    const mask =
+      (f.trackId !== undefined ? TRACK : 0) |
+      (f.raceNr !== undefined ? RACE : 0) |
+      (f.startNr !== undefined ? START : 0);
+    const key = mask === 0 ? 0 : idKey(mask, f.trackId ?? 0, f.raceNr ?? 0, f.startNr ?? 0);
+    const dated = filter.startDate !== undefined || filter.endDate !== undefined;
+    const rows: Rows = { columns: this.columns, base: this.columns.head - this.firstId };
+    const sources: IdList[] = [];
+    let wanted: Uint8Array | undefined;
+    let held = 0;
+    for (const name of new Set(filter.channels)) {
+      const index = this.channels.get(name);
+      if (!index) continue;
+      const list = mask === 0 ? index.all : index.byIds.get(key);
+      // No event of the channel has this combination of ids.
+      if (list === undefined) continue;
+      if (!dated || !pushBuckets(index, list, f, sources)) sources.push(list);
+      held += list.length;
+      (wanted ??= new Uint8Array(this.channelNames.length))[index.id] = 1;
+    }
+    if (sources.length === 0) return EMPTY;
+    // Channels holding most of the log (a broad subscription paging /events) are read by walking
+    // the log's rows and skipping the rest: about limit / share steps instead of a merge.
+    if (sources.length > 1 && mask === 0 && !dated && held * 2 >= this.bytes.length) {
+      const scanned = scanPage(rows, this.firstId, this.lastEventId, wanted as Uint8Array, f);
+      if (scanned.page) return scanned.page;
+      return mergePage(sources, rows, { ...f, afterId: scanned.stoppedAfter }, scanned.found);
+    }
+    return mergePage(sources, rows, f);
+  }
+
+  private createdNow(): number {
+    // created_at never goes backwards even if the wall clock does, matching the eventId order.
+    return Math.max(this.options.clock.now(), this.lastCreated);
+  }
+
+  private checkFits(byteLength: number): void {
+    const cost = storedEventCost(byteLength);
+    if (cost > this.maxBytes) {
+      throw coreError(
+        'EVENT_TOO_LARGE',
+        `the event takes ${cost} bytes of store (its ${byteLength} bytes of JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
+      );
+    }
+  }
+
+  // Only what cannot fail for want of anything but memory is left: the event was checked.
+  private commit(p: PreparedEvent, text: string, created: number): void {
+    const day = dayNumber(p.date);
+    const byteLength = Buffer.byteLength(text, 'utf8');
+    const index = this.indexFor(p.channel);
+    const trackId = idOrAbsent(p.trackId);
+    const raceNr = idOrAbsent(p.raceNr);
+    const startNr = idOrAbsent(p.startNr);
+    this.bytes.push(text, byteLength);
+    this.columns.push(index.id, day, trackId, raceNr, startNr);
+    index.add(this.nextId, day, trackId, raceNr, startNr);
+    this.nextId++;
+    this.lastCreated = created;
+    this.held += storedEventCost(byteLength);
+    // The new event alone always fits (checked), so this never drops it.
+    while (this.bytes.length > this.options.maxEvents || this.held > this.maxBytes) this.evictOldest();
+  }
+
+  private rowOf(eventId: number): number {
+    return this.columns.head + eventId - this.firstId;
   }
 
   private indexFor(channel: string): ChannelIndex {
     let index = this.channels.get(channel);
     if (!index) {
-      index = { all: new AppendLog(byEventId), dates: [], byDate: new Map() };
+      index = new ChannelIndex(this.channelNames.length);
+      this.channelNames.push(channel);
       this.channels.set(channel, index);
     }
     return index;
   }
 
-  // The globally oldest event is also the oldest of its channel and of its date bucket.
+  // The globally oldest event is also the oldest of each list it is in.
   private evictOldest(): void {
-    if (this.bytes.length > 0) this.held -= storedEventCost(this.bytes.byteLength(0));
-    const event = this.global.shift();
+    if (this.bytes.length === 0) return;
+    const c = this.columns;
+    const row = c.head;
+    const index = this.channels.get(this.channelNames[c.channel[row] as number] as string) as ChannelIndex;
+    index.dropOldest(
+      c.day[row] as number,
+      c.trackId[row] as number,
+      c.raceNr[row] as number,
+      c.startNr[row] as number,
+    );
+    this.held -= storedEventCost(this.bytes.byteLength(0));
     this.bytes.shift();
-    if (!event) return;
+    c.shift();
     this.droppedCount++;
-    const index = this.channels.get(event.channel);
-    if (!index) return;
-    index.all.shift();
-    const bucket = index.byDate.get(event.date);
-    bucket?.shift();
-    if (bucket && bucket.length === 0) {
-      index.byDate.delete(event.date);
-      index.dates.splice(lowerBound(index.dates, event.date), 1);
-    }
   }
 }
 
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < value) lo = mid + 1;
-    else hi = mid;
+/**
+ * For a dated read of one channel: pushes the channel's day buckets within the range instead of
+ * `list` (its events with the wanted ids, or all of them) when they hold fewer candidates after
+ * afterId; false when `list` (checked day by day in the columns) is the cheaper walk.
+ */
+function pushBuckets(index: ChannelIndex, list: IdList, f: RowFilter, sources: IdList[]): boolean {
+  const budget = list.length - list.upperBound(f.afterId);
+  const from = f.fromDay === -Infinity ? 0 : lowerBound(index.days, f.fromDay);
+  let to = from;
+  let candidates = 0;
+  for (; to < index.days.length && (index.days[to] as number) <= f.toDay; to++) {
+    const bucket = index.byDay.get(index.days[to] as number) as IdList;
+    candidates += bucket.length - bucket.upperBound(f.afterId);
+    if (candidates >= budget) return false;
   }
-  return lo;
-}
-
-function insertSorted(sorted: string[], value: string): void {
-  sorted.splice(lowerBound(sorted, value), 0, value);
+  // Each bucket is a heap entry: across many of them, a list a quarter full is the better walk.
+  if (to - from > 64 && candidates * 4 >= budget) return false;
+  for (let i = from; i < to; i++) sources.push(index.byDay.get(index.days[i] as number) as IdList);
+  return true;
 }

@@ -6,8 +6,12 @@ export interface StoredEvent extends EventInput {
   readonly created_at: string;
 }
 
+/**
+ * A page of a read: the eventIds, oldest first. The events stay in the store as their JSON
+ * bytes; a caller copies those (joinEventJson) or, rarely, asks the store for the objects.
+ */
 export interface EventPage {
-  readonly events: StoredEvent[];
+  readonly ids: readonly number[];
   readonly hasMore: boolean;
 }
 
@@ -21,4 +25,18 @@ export interface EventFilter {
   readonly trackId?: number | undefined;
   readonly raceNr?: number | undefined;
   readonly startNr?: number | undefined;
+}
+
+/**
+ * An event checked and half serialised, ready to store: its filter fields and its payload's
+ * JSON text. What bulk seeding holds per event until the whole request is known to be good.
+ */
+export interface PreparedEvent {
+  readonly channel: string;
+  readonly date: string;
+  readonly trackId?: number | undefined;
+  readonly raceNr?: number | undefined;
+  readonly startNr?: number | undefined;
+  /** JSON.stringify(payload). */
+  readonly payloadJson: string;
 }

@@ -4,7 +4,10 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
   closeWithGrace,
   sendBounded,
+  sharedTextFrame,
   TransientHub,
+  type SendLimit,
+  type SharedTextFrame,
   WS_CLOSE,
   type Clock,
   type EventInput,
@@ -58,12 +61,12 @@ export class EventStream implements TransientFanOut {
   });
   private readonly cleanups = new Set<() => void>();
   /** Authenticated sessions, each seeing only its user's channels. */
-  private readonly hub: TransientHub<string>;
+  private readonly hub: TransientHub<SharedTextFrame>;
   /** Authenticated connections by user key. */
   private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
-    this.hub = new TransientHub<string>(
+    this.hub = new TransientHub<SharedTextFrame>(
       deps.logger,
       (user, channel) => {
         deps.journal?.delivered({
@@ -76,6 +79,10 @@ export class EventStream implements TransientFanOut {
       deps.faults && ((user, channel) => deps.faults?.drops(user.key, 'event-stream', channel) ?? false),
     );
     this.wss.on('connection', (ws, req: IncomingMessage) => this.onConnection(ws, req));
+    this.sendLimit = {
+      maxBufferedBytes: deps.settings.wsMaxBufferedBytes,
+      onDrop: (buffered) => deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),
+    };
   }
 
   get clientCount(): number {
@@ -99,9 +106,12 @@ export class EventStream implements TransientFanOut {
     return clients.length;
   }
 
-  /** A transient message: serialised once, sent to every session subscribed to its channel. */
+  /**
+   * A transient message: serialised, encoded and framed once; the same frame bytes are written
+   * to every session subscribed to its channel.
+   */
   broadcast(input: EventInput): number {
-    return this.hub.publish(input.channel, dataMessage(this.deps.clock.now(), input));
+    return this.hub.publish(input.channel, sharedTextFrame(dataMessage(this.deps.clock.now(), input)));
   }
 
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -206,12 +216,12 @@ export class EventStream implements TransientFanOut {
   }
 
   // Slow readers are dropped rather than buffered without bound.
-  private deliver(ws: WebSocket, message: string): boolean {
-    return sendBounded(ws, message, {
-      maxBufferedBytes: this.deps.settings.wsMaxBufferedBytes,
-      onDrop: (buffered) => this.deps.logger.warn({ buffered }, 'event-stream client too slow; dropping it'),
-    });
+  private deliver(ws: WebSocket, message: SharedTextFrame): boolean {
+    return sendBounded(ws, message, this.sendLimit);
   }
+
+  // One for every delivery: nothing is allocated per client and message.
+  private readonly sendLimit: SendLimit;
 }
 
 function rawToText(data: RawData): string {

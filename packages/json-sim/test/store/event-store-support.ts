@@ -1,5 +1,6 @@
 /** Helpers shared by the EventStore tests. */
 import type { EventInput } from '@racedata/core';
+import { dayText } from '../../src/store/day-number';
 import type { EventStore } from '../../src/store/event-store';
 import type { EventFilter, StoredEvent } from '../../src/store/types';
 
@@ -40,13 +41,21 @@ export function naive(all: readonly StoredEvent[], f: EventFilter): { ids: numbe
   return { ids: hits.slice(0, f.limit).map((e) => e.eventId), hasMore: hits.length > f.limit };
 }
 
+/** A page of a query with its events as objects, as the tests compare them. */
+export function read(store: EventStore, f: EventFilter): { events: StoredEvent[]; hasMore: boolean } {
+  const page = store.query(f);
+  const events = store.events(page.ids);
+  expect(events.map((e) => e.eventId)).toEqual(page.ids);
+  return { events, hasMore: page.hasMore };
+}
+
 /** Reads the private (channel, date) index; there is no public view of it. */
 export function datesOf(store: EventStore, channel: string): string[] | undefined {
   const internals = store as unknown as {
-    channels: Map<string, { dates: string[]; byDate: Map<string, unknown> }>;
+    channels: Map<string, { days: number[]; byDay: Map<number, unknown> }>;
   };
   const index = internals.channels.get(channel);
   if (!index) return undefined;
-  expect([...index.byDate.keys()].sort()).toEqual(index.dates);
-  return [...index.dates];
+  expect([...index.byDay.keys()].sort((a, b) => a - b)).toEqual(index.days);
+  return index.days.map(dayText);
 }

@@ -1,7 +1,7 @@
 import { ManualClock, type Clock } from '@racedata/core';
 import { EventStore } from '../../src/store/event-store';
 import type { StoredEvent } from '../../src/store/types';
-import { datesOf, filter, ids, input, ISO_MS, mulberry32, naive } from './event-store-support';
+import { ISO_MS, datesOf, filter, ids, input, mulberry32, naive, read } from './event-store-support';
 
 describe('EventStore', () => {
   let clock: ManualClock;
@@ -17,7 +17,7 @@ describe('EventStore', () => {
       expect(store.size).toBe(0);
       expect(store.lastEventId).toBe(0);
       expect(store.latest(['A'])).toBeUndefined();
-      expect(store.query(filter(['A']))).toEqual({ events: [], hasMore: false });
+      expect(read(store, filter(['A']))).toEqual({ events: [], hasMore: false });
     });
 
     test('assigns ascending eventIds from 1 and counts them', () => {
@@ -105,9 +105,9 @@ describe('EventStore', () => {
       store.append(input('C'));
       const a2 = store.append(input('A'));
       store.append(input('C'));
-      expect(store.latest(['A', 'B'])).toBe(a2);
-      expect(store.latest(['B'])).toBe(b);
-      expect(store.latest(['B', 'Unknown'])).toBe(b);
+      expect(store.latest(['A', 'B'])).toEqual(a2);
+      expect(store.latest(['B'])).toEqual(b);
+      expect(store.latest(['B', 'Unknown'])).toEqual(b);
       expect(store.latest(['C'])?.eventId).toBe(5);
     });
 
@@ -139,29 +139,29 @@ describe('EventStore', () => {
     });
 
     test('returns the events of the given channels only, in eventId order', () => {
-      expect(ids(store.query(filter(['A'])).events)).toEqual([1, 3, 5, 7, 8]);
-      expect(ids(store.query(filter(['B', 'A'])).events)).toEqual([1, 2, 3, 5, 6, 7, 8]);
-      expect(ids(store.query(filter(['C', 'Unknown'])).events)).toEqual([4]);
-      expect(store.query(filter([]))).toEqual({ events: [], hasMore: false });
+      expect(ids(read(store, filter(['A'])).events)).toEqual([1, 3, 5, 7, 8]);
+      expect(ids(read(store, filter(['B', 'A'])).events)).toEqual([1, 2, 3, 5, 6, 7, 8]);
+      expect(ids(read(store, filter(['C', 'Unknown'])).events)).toEqual([4]);
+      expect(read(store, filter([]))).toEqual({ events: [], hasMore: false });
     });
 
     test('afterId is exclusive', () => {
-      expect(ids(store.query(filter(['A', 'B', 'C'], { afterId: 3 })).events)).toEqual([4, 5, 6, 7, 8]);
-      expect(ids(store.query(filter(['A'], { afterId: 4 })).events)).toEqual([5, 7, 8]);
-      expect(ids(store.query(filter(['A'], { afterId: 8 })).events)).toEqual([]);
-      expect(ids(store.query(filter(['A'], { afterId: 1000 })).events)).toEqual([]);
+      expect(ids(read(store, filter(['A', 'B', 'C'], { afterId: 3 })).events)).toEqual([4, 5, 6, 7, 8]);
+      expect(ids(read(store, filter(['A'], { afterId: 4 })).events)).toEqual([5, 7, 8]);
+      expect(ids(read(store, filter(['A'], { afterId: 8 })).events)).toEqual([]);
+      expect(ids(read(store, filter(['A'], { afterId: 1000 })).events)).toEqual([]);
     });
 
     test('limit cuts the page and hasMore is true exactly when more matches exist', () => {
       const all = ['A', 'B', 'C'];
-      expect(store.query(filter(all, { limit: 3 }))).toMatchObject({ hasMore: true });
-      expect(ids(store.query(filter(all, { limit: 3 })).events)).toEqual([1, 2, 3]);
-      expect(store.query(filter(all, { limit: 7 })).hasMore).toBe(true);
-      expect(store.query(filter(all, { limit: 8 })).hasMore).toBe(false);
-      expect(store.query(filter(all, { limit: 9 })).hasMore).toBe(false);
-      expect(store.query(filter(['A'], { afterId: 4, limit: 2 })).hasMore).toBe(true);
-      expect(store.query(filter(['A'], { afterId: 4, limit: 3 })).hasMore).toBe(false);
-      expect(store.query(filter(['A'], { afterId: 7, limit: 1 }))).toEqual({
+      expect(read(store, filter(all, { limit: 3 }))).toMatchObject({ hasMore: true });
+      expect(ids(read(store, filter(all, { limit: 3 })).events)).toEqual([1, 2, 3]);
+      expect(read(store, filter(all, { limit: 7 })).hasMore).toBe(true);
+      expect(read(store, filter(all, { limit: 8 })).hasMore).toBe(false);
+      expect(read(store, filter(all, { limit: 9 })).hasMore).toBe(false);
+      expect(read(store, filter(['A'], { afterId: 4, limit: 2 })).hasMore).toBe(true);
+      expect(read(store, filter(['A'], { afterId: 4, limit: 3 })).hasMore).toBe(false);
+      expect(read(store, filter(['A'], { afterId: 7, limit: 1 }))).toEqual({
         events: [expect.objectContaining({ eventId: 8 })],
         hasMore: false,
       });
@@ -169,43 +169,43 @@ describe('EventStore', () => {
 
     test('hasMore counts only matching events, not events of other channels or failing filters', () => {
       // A with trackId 1: 1, 5, 7. B and C events after them must not make hasMore true.
-      const page = store.query(filter(['A', 'B', 'C'], { trackId: 1, limit: 3 }));
+      const page = read(store, filter(['A', 'B', 'C'], { trackId: 1, limit: 3 }));
       expect(ids(page.events)).toEqual([1, 2, 4]);
       expect(page.hasMore).toBe(true);
-      const lastPage = store.query(filter(['A'], { trackId: 1, afterId: 1, limit: 2 }));
+      const lastPage = read(store, filter(['A'], { trackId: 1, afterId: 1, limit: 2 }));
       expect(ids(lastPage.events)).toEqual([5, 7]);
       expect(lastPage.hasMore).toBe(false);
-      expect(store.query(filter(['A'], { raceNr: 2, limit: 1 })).hasMore).toBe(true);
-      expect(store.query(filter(['A'], { raceNr: 2, limit: 2 })).hasMore).toBe(false);
+      expect(read(store, filter(['A'], { raceNr: 2, limit: 1 })).hasMore).toBe(true);
+      expect(read(store, filter(['A'], { raceNr: 2, limit: 2 })).hasMore).toBe(false);
     });
 
     test('startDate and endDate are inclusive', () => {
       expect(
-        ids(store.query(filter(['A'], { startDate: '2026-01-02', endDate: '2026-01-03' })).events),
+        ids(read(store, filter(['A'], { startDate: '2026-01-02', endDate: '2026-01-03' })).events),
       ).toEqual([3, 5]);
       expect(
-        ids(store.query(filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-01' })).events),
+        ids(read(store, filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-01' })).events),
       ).toEqual([1, 7]);
       expect(
-        ids(store.query(filter(['A', 'B', 'C'], { startDate: '2026-01-03', endDate: '2026-01-03' })).events),
+        ids(read(store, filter(['A', 'B', 'C'], { startDate: '2026-01-03', endDate: '2026-01-03' })).events),
       ).toEqual([5, 6]);
     });
 
     test('an open-ended range: only startDate, or only endDate', () => {
-      expect(ids(store.query(filter(['A'], { startDate: '2026-01-03' })).events)).toEqual([5, 8]);
-      expect(ids(store.query(filter(['A'], { endDate: '2026-01-02' })).events)).toEqual([1, 3, 7]);
-      expect(ids(store.query(filter(['A', 'B'], { endDate: '2026-01-01' })).events)).toEqual([1, 2, 7]);
+      expect(ids(read(store, filter(['A'], { startDate: '2026-01-03' })).events)).toEqual([5, 8]);
+      expect(ids(read(store, filter(['A'], { endDate: '2026-01-02' })).events)).toEqual([1, 3, 7]);
+      expect(ids(read(store, filter(['A', 'B'], { endDate: '2026-01-01' })).events)).toEqual([1, 2, 7]);
     });
 
     test('a range between stored dates, outside them, or reversed finds nothing', () => {
-      expect(store.query(filter(['A'], { startDate: '2026-01-04', endDate: '2026-01-04' })).events).toEqual(
+      expect(read(store, filter(['A'], { startDate: '2026-01-04', endDate: '2026-01-04' })).events).toEqual(
         [],
       );
-      expect(store.query(filter(['A'], { startDate: '2025-12-01', endDate: '2025-12-31' })).events).toEqual(
+      expect(read(store, filter(['A'], { startDate: '2025-12-01', endDate: '2025-12-31' })).events).toEqual(
         [],
       );
-      expect(store.query(filter(['A'], { startDate: '2026-01-06' })).events).toEqual([]);
-      expect(store.query(filter(['A'], { startDate: '2026-01-03', endDate: '2026-01-02' })).events).toEqual(
+      expect(read(store, filter(['A'], { startDate: '2026-01-06' })).events).toEqual([]);
+      expect(read(store, filter(['A'], { startDate: '2026-01-03', endDate: '2026-01-02' })).events).toEqual(
         [],
       );
     });
@@ -213,29 +213,30 @@ describe('EventStore', () => {
     test('a date range still merges buckets in eventId order (dates appended out of order)', () => {
       // A events on 01-01 are ids 1 and 7; on 01-02 id 3: the answer must be 1, 3, 7 not 1, 7, 3.
       expect(
-        ids(store.query(filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events),
+        ids(read(store, filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events),
       ).toEqual([1, 3, 7]);
     });
 
     test('trackId, raceNr and startNr match exactly and combine', () => {
-      expect(ids(store.query(filter(['A', 'B', 'C'], { trackId: 1 })).events)).toEqual([1, 2, 4, 5, 7]);
-      expect(ids(store.query(filter(['A', 'B', 'C'], { trackId: 2 })).events)).toEqual([3, 6]);
-      expect(ids(store.query(filter(['A', 'B'], { raceNr: 2 })).events)).toEqual([5, 6, 7]);
-      expect(ids(store.query(filter(['A'], { startNr: 2 })).events)).toEqual([3, 7]);
-      expect(ids(store.query(filter(['A'], { trackId: 1, raceNr: 2 })).events)).toEqual([5, 7]);
-      expect(ids(store.query(filter(['A'], { trackId: 1, raceNr: 2, startNr: 1 })).events)).toEqual([5]);
-      expect(ids(store.query(filter(['A'], { trackId: 3 })).events)).toEqual([]);
+      expect(ids(read(store, filter(['A', 'B', 'C'], { trackId: 1 })).events)).toEqual([1, 2, 4, 5, 7]);
+      expect(ids(read(store, filter(['A', 'B', 'C'], { trackId: 2 })).events)).toEqual([3, 6]);
+      expect(ids(read(store, filter(['A', 'B'], { raceNr: 2 })).events)).toEqual([5, 6, 7]);
+      expect(ids(read(store, filter(['A'], { startNr: 2 })).events)).toEqual([3, 7]);
+      expect(ids(read(store, filter(['A'], { trackId: 1, raceNr: 2 })).events)).toEqual([5, 7]);
+      expect(ids(read(store, filter(['A'], { trackId: 1, raceNr: 2, startNr: 1 })).events)).toEqual([5]);
+      expect(ids(read(store, filter(['A'], { trackId: 3 })).events)).toEqual([]);
     });
 
     test('an event without a field never matches a filter on that field (not even 0)', () => {
-      expect(ids(store.query(filter(['C'], { raceNr: 0 })).events)).toEqual([]);
-      expect(ids(store.query(filter(['A'], { trackId: 0 })).events)).toEqual([]);
+      expect(ids(read(store, filter(['C'], { raceNr: 0 })).events)).toEqual([]);
+      expect(ids(read(store, filter(['A'], { trackId: 0 })).events)).toEqual([]);
       store.append(input('C', '2026-01-02', { raceNr: 0 }));
-      expect(ids(store.query(filter(['C'], { raceNr: 0 })).events)).toEqual([9]);
+      expect(ids(read(store, filter(['C'], { raceNr: 0 })).events)).toEqual([9]);
     });
 
     test('dates and exact ids combine with afterId and limit', () => {
-      const page = store.query(
+      const page = read(
+        store,
         filter(['A', 'B'], {
           startDate: '2026-01-01',
           endDate: '2026-01-03',
@@ -248,9 +249,9 @@ describe('EventStore', () => {
       expect(page.hasMore).toBe(true);
     });
 
-    test('returns the stored objects themselves', () => {
+    test('returns the events as they were stored', () => {
       const event = store.append(input('D'));
-      expect(store.query(filter(['D'])).events[0]).toBe(event);
+      expect(read(store, filter(['D'])).events[0]).toEqual(event);
     });
   });
 
@@ -260,16 +261,16 @@ describe('EventStore', () => {
       for (let i = 0; i < 5; i++) s.append(input(i % 2 === 0 ? 'A' : 'B'));
       expect(s.size).toBe(3);
       expect(s.lastEventId).toBe(5);
-      expect(ids(s.query(filter(['A', 'B'])).events)).toEqual([3, 4, 5]);
-      expect(ids(s.query(filter(['A'])).events)).toEqual([3, 5]);
-      expect(ids(s.query(filter(['B'])).events)).toEqual([4]);
+      expect(ids(read(s, filter(['A', 'B'])).events)).toEqual([3, 4, 5]);
+      expect(ids(read(s, filter(['A'])).events)).toEqual([3, 5]);
+      expect(ids(read(s, filter(['B'])).events)).toEqual([4]);
     });
 
     test('eventIds keep counting after eviction (never reused)', () => {
       const s = new EventStore({ maxEvents: 2, clock });
       for (let i = 0; i < 10; i++) s.append(input('A'));
       expect(s.append(input('A')).eventId).toBe(11);
-      expect(ids(s.query(filter(['A'])).events)).toEqual([10, 11]);
+      expect(ids(read(s, filter(['A'])).events)).toEqual([10, 11]);
     });
 
     test('a channel whose events were all evicted has no latest and no events', () => {
@@ -278,7 +279,7 @@ describe('EventStore', () => {
       s.append(input('B'));
       s.append(input('B'));
       expect(s.latest(['A'])).toBeUndefined();
-      expect(s.query(filter(['A']))).toEqual({ events: [], hasMore: false });
+      expect(read(s, filter(['A']))).toEqual({ events: [], hasMore: false });
       expect(s.latest(['A', 'B'])?.eventId).toBe(3);
     });
 
@@ -290,12 +291,12 @@ describe('EventStore', () => {
       s.append(input('A', '2026-01-02')); // 4
       s.append(input('A', '2026-01-03')); // 5 evicts 1
       s.append(input('A', '2026-01-03')); // 6 evicts 2
-      expect(ids(s.query(filter(['A'])).events)).toEqual([3, 4, 5, 6]);
-      expect(ids(s.query(filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events)).toEqual([
+      expect(ids(read(s, filter(['A'])).events)).toEqual([3, 4, 5, 6]);
+      expect(ids(read(s, filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events)).toEqual([
         3, 4,
       ]);
-      expect(ids(s.query(filter(['A'], { endDate: '2026-01-01' })).events)).toEqual([3]);
-      expect(ids(s.query(filter(['A'], { afterId: 0, limit: 1 })).events)).toEqual([3]);
+      expect(ids(read(s, filter(['A'], { endDate: '2026-01-01' })).events)).toEqual([3]);
+      expect(ids(read(s, filter(['A'], { afterId: 0, limit: 1 })).events)).toEqual([3]);
     });
 
     test('a date bucket emptied by eviction disappears from the index', () => {
@@ -308,8 +309,8 @@ describe('EventStore', () => {
       expect(datesOf(s, 'A')).toEqual(['2026-01-02', '2026-01-03']);
       s.append(input('A', '2026-01-04')); // 5 evicts 2: 01-02 still holds 4
       expect(datesOf(s, 'A')).toEqual(['2026-01-02', '2026-01-03', '2026-01-04']);
-      expect(s.query(filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-01' })).events).toEqual([]);
-      expect(ids(s.query(filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events)).toEqual([
+      expect(read(s, filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-01' })).events).toEqual([]);
+      expect(ids(read(s, filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events)).toEqual([
         4,
       ]);
     });
@@ -321,10 +322,10 @@ describe('EventStore', () => {
       s.append(input('A', '2026-01-03')); // 3 evicts 1
       s.append(input('A', '2026-01-01')); // 4 evicts 2, refills 01-01
       expect(datesOf(s, 'A')).toEqual(['2026-01-01', '2026-01-03']);
-      expect(ids(s.query(filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events)).toEqual([
+      expect(ids(read(s, filter(['A'], { startDate: '2026-01-01', endDate: '2026-01-02' })).events)).toEqual([
         4,
       ]);
-      expect(ids(s.query(filter(['A'], { startDate: '2026-01-01' })).events)).toEqual([3, 4]);
+      expect(ids(read(s, filter(['A'], { startDate: '2026-01-01' })).events)).toEqual([3, 4]);
     });
 
     test('a cap of 1 keeps only the newest event', () => {
@@ -332,7 +333,7 @@ describe('EventStore', () => {
       s.append(input('A', '2026-01-01'));
       const last = s.append(input('B', '2026-01-02'));
       expect(s.size).toBe(1);
-      expect(s.query(filter(['A', 'B'])).events).toEqual([last]);
+      expect(read(s, filter(['A', 'B'])).events).toEqual([last]);
       expect(datesOf(s, 'A')).toEqual([]);
     });
 
@@ -367,7 +368,7 @@ describe('EventStore', () => {
             raceNr: maybe(1 + Math.floor(rand() * 3)),
             startNr: maybe(1 + Math.floor(rand() * 3)),
           });
-          const page = s.query(f);
+          const page = read(s, f);
           expect({ ids: ids(page.events), hasMore: page.hasMore }).toEqual(naive(kept, f));
         }
       }

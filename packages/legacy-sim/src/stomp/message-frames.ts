@@ -1,3 +1,4 @@
+import { prefixedTextFrame, type FramedText } from '@racedata/core';
 import { escapeHeader, escapesHeaders, type StompVersion } from './stomp-frame';
 import type { Subscription } from './stomp-subscriptions';
 
@@ -6,28 +7,32 @@ import type { Subscription } from './stomp-subscriptions';
  * `serializeFrame(messageFrame(subscription, messageId, JSON.stringify(message)), version)`
  * gives, but the JSON body is serialised once per message rather than once per session, and
  * everything after the two per-session headers (destination, content-type, content-length,
- * body) is built once per destination. A session adds only its `subscription` and
- * `message-id` lines, from a head it prepared when it subscribed (see frameHead).
+ * body) is built and UTF-8 encoded once per destination. A session adds only its
+ * `subscription` and `message-id` lines, from a head it prepared when it subscribed (see
+ * frameHead), and gets the WebSocket frame ready to write.
  */
 export class MessageFrames {
   private readonly body: string;
   private readonly bodyBytes: number;
   /** The frame after the per-session headers, by the escaped destination (all it depends on). */
-  private readonly tails = new Map<string, string>();
+  private readonly tails = new Map<string, Buffer>();
 
   constructor(message: unknown) {
     this.body = JSON.stringify(message);
     this.bodyBytes = Buffer.byteLength(this.body, 'utf8');
   }
 
-  /** The frame text; `head` comes from frameHead(), `sequence` ends the message-id. */
-  frame(head: FrameHead, sequence: number): string {
+  /** The framed text; `head` comes from frameHead(), `sequence` ends the message-id. */
+  frame(head: FrameHead, sequence: number): FramedText {
     let tail = this.tails.get(head.destination);
     if (tail === undefined) {
-      tail = `destination:${head.destination}\ncontent-type:application/json\ncontent-length:${this.bodyBytes}\n\n${this.body}\0`;
+      tail = Buffer.from(
+        `destination:${head.destination}\ncontent-type:application/json\ncontent-length:${this.bodyBytes}\n\n${this.body}\0`,
+        'utf8',
+      );
       this.tails.set(head.destination, tail);
     }
-    return `${head.text}${sequence}\n${tail}`;
+    return prefixedTextFrame(`${head.text}${sequence}\n`, tail);
   }
 }
 

@@ -3,6 +3,8 @@ import {
   sendBounded,
   WS_CLOSE,
   type Clock,
+  type FramedText,
+  type SendLimit,
   type Logger,
   type TimerHandle,
   type TransientHub,
@@ -68,6 +70,17 @@ export class StompSession {
     private readonly ws: WebSocket,
     private readonly ctx: StompSessionContext,
   ) {
+    this.sendLimit = {
+      maxBufferedBytes: ctx.options.maxBufferedBytes,
+      binary: TEXT_FRAMES,
+      onDrop: (buffered) => {
+        ctx.logger.warn(
+          { session: ctx.id, user: ctx.user.key, buffered },
+          'STOMP client is not reading; dropping the connection',
+        );
+        this.release();
+      },
+    };
     this.heartBeats = new HeartBeatTimers(ctx.clock);
     this.subscriptions = new StompSubscriptions(ctx.options.destinations, ctx.options.maxSubscriptions);
     this.parser = new StompParser({ onFrame: (frame) => this.onFrame(frame) }, ctx.options.limits);
@@ -290,19 +303,12 @@ export class StompSession {
   }
 
   /** False when the socket is gone or was dropped as a slow consumer. */
-  private write(frame: string): boolean {
-    return sendBounded(this.ws, frame, {
-      maxBufferedBytes: this.ctx.options.maxBufferedBytes,
-      binary: TEXT_FRAMES,
-      onDrop: (buffered) => {
-        this.ctx.logger.warn(
-          { session: this.ctx.id, user: this.ctx.user.key, buffered },
-          'STOMP client is not reading; dropping the connection',
-        );
-        this.release();
-      },
-    });
+  private write(frame: string | FramedText): boolean {
+    return sendBounded(this.ws, frame, this.sendLimit);
   }
+
+  // One per session, not one per frame written.
+  private readonly sendLimit: SendLimit;
 
   private closeSocket(code: number, reason: string): void {
     if (this.state === 'closed') return;

@@ -1,0 +1,49 @@
+import { SimError, type ChannelCatalog } from '@racedata/core';
+import { jsonSimError } from '../errors';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
+import { parseMessageInput } from '../message-input';
+import { prepareEvent } from '../store/event-store';
+import type { PreparedEvent } from '../store/types';
+
+/**
+ * The events of an NDJSON seed, checked line by line as POST /api/message checks a body, and
+ * held half serialised (filter fields and payload JSON, no parsed objects) until the whole seed
+ * is known to be good. Blank lines are skipped; anything else that is not a durable event
+ * refuses the seed, naming its line.
+ */
+export class SeedLines {
+  readonly events: PreparedEvent[] = [];
+
+  constructor(private readonly catalog: ChannelCatalog) {}
+
+  /** Checks one line; throws a 400 SimError `line N: <reason>`. */
+  add(line: Buffer, number: number): void {
+    if (isBlank(line)) return;
+    const fail = (why: string) => jsonSimError('INVALID_MESSAGE', `line ${number}: ${why}`);
+    if (jsonDepthExceeds(line, MAX_JSON_DEPTH)) {
+      throw fail(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep (the limit)`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line.toString('utf8'));
+    } catch (err) {
+      throw fail(`not valid JSON (${(err as Error).message})`);
+    }
+    let input;
+    try {
+      input = parseMessageInput(value, this.catalog);
+    } catch (err) {
+      throw err instanceof SimError ? fail(err.message) : err;
+    }
+    // Transient messages are broadcast once, never stored: a seed of them would be lost silently.
+    if (this.catalog.kindOf(input.channel) !== 'durable') {
+      throw fail(`channel "${input.channel}" is transient; only durable events can be seeded`);
+    }
+    this.events.push(prepareEvent(input));
+  }
+}
+
+function isBlank(line: Buffer): boolean {
+  for (const byte of line) if (byte !== 0x20 && byte !== 0x09) return false;
+  return true;
+}

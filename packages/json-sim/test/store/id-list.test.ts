@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { IdList } from '../../src/store/id-list';
+
+function contents(list: IdList): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < list.length; i++) out.push(list.at(i));
+  return out;
+}
+
+describe('IdList', () => {
+  test('an empty list has length 0, no first or last, and upperBound 0', () => {
+    const list = new IdList();
+    expect(list.length).toBe(0);
+    expect(list.first()).toBeUndefined();
+    expect(list.last()).toBeUndefined();
+    expect(list.upperBound(5)).toBe(0);
+    list.shift();
+    expect(list.length).toBe(0);
+  });
+
+  test('keeps ids beyond 32 bits exactly', () => {
+    const list = new IdList();
+    const big = Number.MAX_SAFE_INTEGER - 1;
+    list.push(2 ** 32 + 1);
+    list.push(big);
+    expect(contents(list)).toEqual([2 ** 32 + 1, big]);
+    expect(list.upperBound(2 ** 32 + 1)).toBe(1);
+  });
+
+  test('matches an array model through pushes, shifts and growth (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(-1), fc.integer({ min: 1, max: 5 })), { maxLength: 400 }),
+        (ops) => {
+          const list = new IdList(1);
+          const model: number[] = [];
+          let next = 1;
+          for (const op of ops) {
+            if (op === -1) {
+              list.shift();
+              model.shift();
+            } else {
+              next += op;
+              list.push(next);
+              model.push(next);
+            }
+            expect(list.length).toBe(model.length);
+          }
+          expect(contents(list)).toEqual(model);
+          expect(list.first()).toBe(model[0]);
+          expect(list.last()).toBe(model.at(-1));
+          for (const probe of [0, ...model, next + 1]) {
+            const expected = model.findIndex((id) => id > probe);
+            expect(list.upperBound(probe)).toBe(expected < 0 ? model.length : expected);
+          }
+        },
+      ),
+    );
+  });
+});
