@@ -153,7 +153,7 @@ describe('production and injection paths answer as documented', () => {
     ).toBe(201);
     expect((await call('POST', MESSAGE_PATH, { json: event('TimeToStartTrot') })).status).toBe(202);
     expect((await call('POST', MESSAGE_PATH, { json: event('NoSuchChannel') })).status).toBe(400);
-    const big = event('RaceDayTrot', { payload: { text: 'x'.repeat(1500) } });
+    const big = event('RaceDayTrot', { payload: { text: 'x'.repeat(2500) } });
     expect((await call('POST', MESSAGE_PATH, { json: big })).status).toBe(413);
     const latin = await call('POST', MESSAGE_PATH, {
       body: JSON.stringify(event('RaceDayTrot')),
