@@ -15,6 +15,7 @@ const packageProjects = packages.map((name) => ({
     '^@racedata/(core|legacy-sim|json-sim|testkit|cli)$': '<rootDir>/packages/$1/src/index.ts',
     // The root package's own name, as examples and users import the test kit (package.json exports).
     '^racedata-sim$': '<rootDir>/packages/testkit/src/index.ts',
+    '^racedata-sim/testcontainers$': '<rootDir>/packages/testkit/src/testcontainers/index.ts',
     '^@racedata/test-support$': '<rootDir>/test-support/index.ts',
   },
 }));

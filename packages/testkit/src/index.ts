@@ -1,6 +1,8 @@
 /**
  * racedata-sim's test kit: the simulators in-process (startSimulators), a typed client for any
- * running simulator's control plane (ControlClient), and its errors and wire types.
+ * running simulator's control plane (ControlClient), and its errors and wire types. The
+ * Testcontainers module is a separate entry point (racedata-sim/testcontainers), so this one
+ * needs no container library.
  */
 export {
   startSimulators,

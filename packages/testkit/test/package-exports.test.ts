@@ -20,6 +20,7 @@ const SCRIPT = `
   console.log(JSON.stringify({
     health,
     client: typeof ControlClient,
+    container: typeof RaceDataSimulatorContainer,
     controlErrorIsError: new ControlError(0, 'X', 'm', { method: 'GET', url: '' }) instanceof Error,
   }));
 `;
@@ -30,20 +31,23 @@ const EXPECTED = {
     { status: 'ok', simulator: 'legacy' },
   ],
   client: 'function',
+  container: 'function',
   controlErrorIsError: true,
 };
 
 describe('the racedata-sim package exports', () => {
-  test('require() of racedata-sim', async () => {
+  test('require() of racedata-sim and racedata-sim/testcontainers', async () => {
     const cjs = `
       const { startSimulators, ControlClient, ControlError } = require('racedata-sim');
+      const { RaceDataSimulatorContainer } = require('racedata-sim/testcontainers');
       (async () => { ${SCRIPT} })().catch((e) => { console.error(e); process.exit(1); });`;
     expect(await node(['-e', cjs])).toEqual(EXPECTED);
   });
 
-  test('import of racedata-sim (ESM)', async () => {
+  test('import of racedata-sim and racedata-sim/testcontainers (ESM)', async () => {
     const esm = `
       import { startSimulators, ControlClient, ControlError } from 'racedata-sim';
+      import { RaceDataSimulatorContainer } from 'racedata-sim/testcontainers';
       ${SCRIPT}`;
     expect(await node(['--input-type=module', '-e', esm])).toEqual(EXPECTED);
   });
