@@ -25,6 +25,7 @@ export const coreErrors = {
   NOT_FOUND: { status: 404 },
   MALFORMED_JSON: { status: 400 },
   PAYLOAD_TOO_LARGE: { status: 413 },
+  SANDBOX_LIMIT: { status: 429 },
   UNSUPPORTED_CHARSET: { status: 415 },
   INTERNAL: { status: 500 },
 } as const satisfies Record<string, ErrorSpec>;

@@ -57,6 +57,10 @@ export interface SimulatorSettings {
   readonly controlApi: ControlApiMode;
   /** When set, /_sim/* requests need `Authorization: Bearer <it>`. */
   readonly controlToken: string | undefined;
+  /** Sandboxes (POST /_sim/sandboxes) that may exist at once; 0 turns them off. */
+  readonly sandboxMax: number;
+  /** A sandbox with no request and nothing open for this long is deleted. */
+  readonly sandboxIdleMs: number;
   readonly logLevel: LogLevel;
 }
 
@@ -350,6 +354,22 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'when set, /_sim/* requests need Authorization: Bearer <this token>',
     defaultFor: always(undefined),
     parse: parseText,
+  },
+  {
+    key: 'sandboxMax',
+    flag: undefined,
+    env: 'SANDBOX_MAX',
+    description: 'isolated sandboxes POST /_sim/sandboxes may create at once (429 above; 0 = none)',
+    defaultFor: always('100'),
+    parse: parseInteger(0, 10_000),
+  },
+  {
+    key: 'sandboxIdleMs',
+    flag: undefined,
+    env: 'SANDBOX_IDLE_MS',
+    description: 'ms a sandbox may go without a request (and with nothing open) before it is deleted',
+    defaultFor: always('900000'),
+    parse: POSITIVE_MS,
   },
   LOG_LEVEL_OPTION,
 ];

@@ -2,6 +2,8 @@ import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
 import type { Faults } from './control/faults';
+import { Sandboxes, type MountedSimulator, type SandboxFactory } from './control/sandboxes';
+import type { Clock } from './clock';
 import type { Journal } from './control/journal';
 import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
@@ -9,7 +11,7 @@ import type { ChannelCatalog } from './channel-catalog';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
 import type { Replayer } from './replay/replayer';
-import { createHttpLifecycle, type HttpLimits } from './server/http-lifecycle';
+import { createHttpLifecycle } from './server/http-lifecycle';
 import type { UpgradeRouter } from './server/upgrade-router';
 import type { SimulatorKind, SimulatorSettings } from './settings';
 import type { TokenService } from './tokens';
@@ -33,16 +35,18 @@ export interface Simulator {
   close(): Promise<void>;
   /** Runs on close(), before the server stops. */
   onClose(task: () => void | Promise<void>): void;
+  /**
+   * Serves the simulator from another server instead of listen(): its request and upgrade
+   * handlers (control plane, faults and metrics included), and the replay started. Sandboxes
+   * are served this way.
+   */
+  mount(): MountedSimulator;
 }
 
 export interface SimulatorParts {
   readonly app: RequestListener;
   readonly handler?: RequestListener;
-  readonly settings: Pick<
-    SimulatorSettings,
-    'port' | 'host' | 'controlApi' | 'controlToken' | 'maxBodyBytes'
-  > &
-    HttpLimits;
+  readonly settings: SimulatorSettings;
   readonly upgrades: UpgradeRouter;
   /** The simulator's own replay of its recordings, started once it listens. */
   readonly replay: { start(): void; stop(): void } | undefined;
@@ -62,6 +66,8 @@ export interface SimulatorParts {
   };
   /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
   readonly metrics: MetricsOptions;
+  /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
+  readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
 }
 
 /** The replay part of GET /_sim/state. */
@@ -82,25 +88,39 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const closeTasks: Array<() => void | Promise<void>> = [];
   const replay = parts.replay;
   if (replay) closeTasks.push(() => replay.stop());
-  const control = { ...parts.control, settings: parts.settings };
+  const sandboxes =
+    parts.sandboxes && parts.settings.sandboxMax > 0 && parts.settings.controlApi !== 'off'
+      ? new Sandboxes({
+          settings: parts.settings,
+          users: parts.control.users,
+          factory: parts.sandboxes.factory,
+          clock: parts.sandboxes.clock,
+          logger: parts.control.logger,
+        })
+      : undefined;
+  const control = { ...parts.control, settings: parts.settings, sandboxes };
   const { faults } = parts.control;
   const inner = parts.handler ?? parts.app;
   // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
   const gated: RequestListener = (req, res) => faults.gateRequest(req, res, () => inner(req, res));
   parts.upgrades.gate((req, socket, proceed) => faults.gateUpgrade(req, socket, proceed));
-  const handler = withControlPlane(gated, control);
+  const controlled = withControlPlane(gated, control);
+  const measured =
+    parts.settings.controlApi === 'off'
+      ? controlled
+      : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(controlled);
+  const handler = sandboxes ? sandboxes.withSandboxes(measured) : measured;
+  if (sandboxes) parts.upgrades.mount(sandboxes.handleUpgrade);
   const lifecycle = createHttpLifecycle({
-    handler:
-      parts.settings.controlApi === 'off'
-        ? handler
-        : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(handler),
+    handler,
     upgrades: parts.upgrades,
     limits: parts.settings,
     beforeClose: async () => {
+      await sandboxes?.closeAll();
       for (const task of closeTasks) await task();
       parts.control.journal.close();
-      // Held requests go on to the simulator, which answers them as it shuts down.
-      faults.clear();
+      // Held and delayed requests go on to the simulator, which answers them as it shuts down.
+      faults.close();
       await parts.shutdown();
     },
   });
@@ -115,6 +135,10 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
     close: () => lifecycle.close(),
     onClose: (task) => {
       closeTasks.push(task);
+    },
+    mount: () => {
+      replay?.start();
+      return { handle: handler, handleUpgrade: parts.upgrades.handle, close: () => lifecycle.close() };
     },
   };
 }

@@ -57,6 +57,8 @@ const COMMON_DEFAULTS = {
   journalMax: 10_000,
   controlApi: 'on',
   controlToken: undefined,
+  sandboxMax: 100,
+  sandboxIdleMs: 900_000,
   logLevel: 'info',
 };
 

@@ -3,6 +3,7 @@ import {
   assembleSimulator,
   createInProcessReplay,
   simulatorBasics,
+  systemClock,
   type RecordedJsonMessage,
   type Simulator,
   type SimulatorBasicsDeps,
@@ -81,6 +82,11 @@ export function createJsonSimulator(
       tokens,
       logger,
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
+    },
+    sandboxes: {
+      factory: (sandboxSettings, sandboxUsers) =>
+        createJsonSimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+      clock: deps.clock ?? systemClock,
     },
     metrics: {
       routes: JSON_ROUTES,

@@ -38,6 +38,28 @@ describe('JSON simulator control plane', () => {
     });
   });
 
+  test('GET /_sim/state follows the replay: mode, position and total', async () => {
+    const recorded = (n: number) => ({
+      kind: 'json' as const,
+      delivery: 'durable' as const,
+      at: n,
+      source: `r${n}`,
+      message: event('RaceDayTrot', { payload: { n } }),
+    });
+    const s = await startSim(
+      { autoReplayIntervalMs: 1 },
+      { recordings: [recorded(1), recorded(2), recorded(3)] },
+    );
+    expect((await control(s.base, 'journal/wait?kind=received&count=2&timeout=5000')).status).toBe(200);
+    const state = (await (await control(s.base, 'state')).json()) as {
+      replay: { on: boolean; mode: string; position: number; total: number; sent: number };
+    };
+    expect(state.replay).toMatchObject({ on: true, mode: 'interval', total: 3 });
+    expect(state.replay.sent).toBeGreaterThanOrEqual(2);
+    expect(state.replay.position).toBeGreaterThanOrEqual(0);
+    expect(state.replay.position).toBeLessThanOrEqual(3);
+  });
+
   test('reset clears the store, restarts eventIds and answers held polls 204', async () => {
     const s = await startSim({ longPollTimeoutMs: 60_000 });
     await postMessage(s.base, event('RaceDayTrot'));

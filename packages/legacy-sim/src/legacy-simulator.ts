@@ -3,6 +3,7 @@ import {
   createInProcessReplay,
   replayState,
   simulatorBasics,
+  systemClock,
   TransientHub,
   UpgradeRouter,
   type RecordedLegacyMessage,
@@ -111,6 +112,11 @@ export function createLegacySimulator(
     shutdown: async () => {
       queues.close();
       await stomp.close();
+    },
+    sandboxes: {
+      factory: (sandboxSettings, sandboxUsers) =>
+        createLegacySimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+      clock: deps.clock ?? systemClock,
     },
     metrics: {
       routes: LEGACY_ROUTES,

@@ -13,6 +13,8 @@ import {
   type FaultValidationContext,
 } from './fault-params';
 import { unknownFault, type Faults } from './faults';
+import { parseSandboxRequest } from './sandbox-params';
+import type { Sandboxes } from './sandboxes';
 import {
   parseAdvanceRequest,
   parseJournalQuery,
@@ -68,7 +70,7 @@ export interface ControlHooks {
 
 export interface ControlPlaneOptions {
   kind: SimulatorKind;
-  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes'>;
+  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'>;
   clock: OffsetClock;
   journal: Journal;
   faults: Faults;
@@ -77,6 +79,8 @@ export interface ControlPlaneOptions {
   tokens: TokenService;
   hooks: ControlHooks;
   logger: Logger;
+  /** Absent inside a sandbox and with SANDBOX_MAX=0. */
+  sandboxes?: Sandboxes | undefined;
 }
 
 /**
@@ -110,6 +114,12 @@ function controlRoutes(options: ControlPlaneOptions) {
     checkToken(req, settings.controlToken);
     const url = new URL(req.url ?? '/', 'http://sim');
     const route = `${req.method ?? ''} ${url.pathname}`;
+    if (route.startsWith('DELETE /_sim/sandboxes/')) {
+      const id = decodeURIComponent(url.pathname.slice('/_sim/sandboxes/'.length));
+      if (!(await sandboxesOf(options).delete(id)))
+        throw coreError('NOT_FOUND', `no sandbox "${id.slice(0, 40)}"`);
+      return sendJson(res, 200, { deleted: id });
+    }
     if (route.startsWith('DELETE /_sim/faults/')) {
       const id = decodeURIComponent(url.pathname.slice('/_sim/faults/'.length));
       if (!faults.remove(id)) throw unknownFault(id);
@@ -158,6 +168,14 @@ function controlRoutes(options: ControlPlaneOptions) {
         tokens.expire(expired);
         return sendJson(res, 200, { expired: expired.map((u) => u.key) });
       }
+      case 'POST /_sim/sandboxes': {
+        const sandboxes = sandboxesOf(options);
+        return sendJson(res, 201, sandboxes.create(parseSandboxRequest(await body(req))));
+      }
+      case 'GET /_sim/sandboxes': {
+        const sandboxes = sandboxesOf(options);
+        return sendJson(res, 200, { max: sandboxes.max, sandboxes: sandboxes.list() });
+      }
       case 'POST /_sim/clock/advance': {
         const ms = parseAdvanceRequest(await body(req));
         const timersFired = clock.advance(ms);
@@ -191,6 +209,16 @@ function waitRoute(
     if (!res.destroyed) sendJson(res, complete ? 200 : 408, page);
   });
   if (!res.writableEnded) res.once('close', onClose);
+}
+
+function sandboxesOf(options: ControlPlaneOptions): Sandboxes {
+  if (options.sandboxes) return options.sandboxes;
+  throw coreError(
+    'NOT_FOUND',
+    options.settings.sandboxMax === 0
+      ? 'sandboxes are off (SANDBOX_MAX=0), or this is a sandbox: sandboxes do not nest'
+      : 'sandboxes are not available here',
+  );
 }
 
 /** A filter naming a user this simulator does not have could never match: say so. */

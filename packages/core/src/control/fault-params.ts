@@ -140,7 +140,9 @@ function parseAction(value: unknown): FaultAction {
       }
       return {
         type: 'status',
-        status: int(value.status, 'action.status', 100, 599),
+        // A 1xx is never a final answer: 100 cuts the exchange and 101/103 leave the client
+        // waiting for the real response forever, so the rule could never do what it says.
+        status: int(value.status, 'action.status', 200, 599),
         ...(typeof body === 'string' && { body }),
         ...(isObject(body) && { body }),
         ...(value.retryAfter !== undefined && {
@@ -209,12 +211,15 @@ export function parseCloseRequest(
   if (user !== undefined && (typeof user !== 'string' || !ctx.users.byKey(user))) {
     throw invalid('"user" must name a known user');
   }
-  if (transport !== undefined && transport !== 'event-stream' && transport !== 'stomp') {
-    throw invalid('"transport" must be "event-stream" or "stomp"');
+  // Only this simulator's session transport: the other one could never close anything here, so
+  // it is refused as it is in a fault rule's match rather than answered {"closed": 0}.
+  const sessionTransport: SessionTransport = ctx.kind === 'json' ? 'event-stream' : 'stomp';
+  if (transport !== undefined && transport !== sessionTransport) {
+    throw invalid(`"transport" must be "${sessionTransport}", the ${ctx.kind} simulator's session transport`);
   }
   return {
     ...(user !== undefined && { user }),
-    ...(transport !== undefined && { transport }),
+    ...(transport !== undefined && { transport: sessionTransport }),
     code: body.code === undefined ? 1000 : closeCode(body.code, 'code'),
   };
 }

@@ -64,6 +64,13 @@ const HTTP_ACTIONS: ReadonlySet<FaultAction['type']> = new Set(['status', 'delay
 export class Faults {
   private readonly rules = new Map<string, ActiveRule>();
   private readonly sessions = new Set<LiveSession>();
+  /**
+   * Requests a delay rule keeps waiting, by their release. Kept apart from the rules: a delay
+   * rule used up by its last firing is gone while its request still waits, and close() must
+   * still let that request go and cancel its timer (or the timer, up to 24 h on the real clock,
+   * keeps the process alive after close() and the request is cut instead of answered).
+   */
+  private readonly delayed = new Set<() => void>();
   private readonly fireListeners: Array<(rule: FaultRule) => void> = [];
   private nextId = 1;
 
@@ -108,6 +115,15 @@ export class Faults {
     const ids = [...this.rules.keys()];
     for (const id of ids) this.remove(id);
     return ids.length;
+  }
+
+  /**
+   * The simulator is closing: removes every rule and lets every held or delayed request go on
+   * now, so the simulator answers it as it shuts down and no fault timer outlives close().
+   */
+  close(): void {
+    this.clear();
+    for (const release of [...this.delayed]) release();
   }
 
   /** Tracks a live session; it is closed at once if a disconnect rule matches it. */
@@ -200,7 +216,13 @@ export class Faults {
       if (!gone()) proceed();
     };
     if (action.type === 'delay') {
-      this.clock.setTimeout(go, action.ms);
+      const release = () => {
+        this.delayed.delete(release);
+        timer.cancel();
+        go();
+      };
+      const timer = this.clock.setTimeout(release, action.ms);
+      this.delayed.add(release);
       return;
     }
     const active = this.rules.get(rule.id);

@@ -5,3 +5,5 @@ export * from './control-plane';
 export * from './metrics';
 export * from './faults';
 export * from './fault-params';
+export * from './sandboxes';
+export * from './sandbox-params';

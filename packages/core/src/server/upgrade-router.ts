@@ -22,6 +22,7 @@ export function rejectUpgrade(socket: Duplex, status: number, message: string): 
 export class UpgradeRouter {
   private readonly routes = new Map<string, UpgradeHandler>();
   private gateFn: UpgradeGate | undefined;
+  private mounted: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean) | undefined;
 
   add(path: string, handler: UpgradeHandler): this {
     this.routes.set(path, handler);
@@ -34,8 +35,15 @@ export class UpgradeRouter {
     return this;
   }
 
+  /** Offers every upgrade to `handler` first; it returns true when it took it (sandboxes). */
+  mount(handler: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean): this {
+    this.mounted = handler;
+    return this;
+  }
+
   readonly handle = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
+    if (this.mounted?.(req, socket, head)) return;
     // Only the path matters; parsing the whole target with URL throws on junk like "http://[::1/".
     const pathname = (req.url ?? '/').split('?')[0] as string;
     const handler = this.routes.get(pathname) ?? this.routes.get(pathname.replace(/\/+$/, ''));
