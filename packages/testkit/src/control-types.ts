@@ -147,6 +147,9 @@ export interface SandboxInfo {
   /** Every path of the simulator works under it: `${baseUrl}${basePath}/customerapi/events`. */
   readonly basePath: string;
   readonly users: SandboxUser[];
+  /** ISO times; a sandbox unused for SANDBOX_IDLE_MS is deleted by the simulator. */
+  readonly createdAt: string;
+  readonly lastUsedAt: string;
 }
 
 /** GET /health. */

@@ -74,9 +74,7 @@ describe('ControlClient.sandbox(): the handle', () => {
   });
 });
 
-// POST /_sim/sandboxes is being built on main. Enable this block (describe.skip -> describe) once
-// it has landed: it runs the handle against both real simulators.
-describe.skip('ControlClient.sandbox() against the simulators (enable once POST /_sim/sandboxes is on main)', () => {
+describe('ControlClient.sandbox() against the simulators', () => {
   test('a JSON sandbox is isolated from its parent and from another sandbox', async () => {
     const { json, jsonUrl } = await started({ legacy: false });
     const one = await json.sandbox();
@@ -102,6 +100,14 @@ describe.skip('ControlClient.sandbox() against the simulators (enable once POST 
     expect((await get(`${one.url}/health`)).status).toBe(404);
     await one.close();
     await two.close();
+  });
+
+  test('past SANDBOX_MAX the simulator answers 429: ControlError SANDBOX_LIMIT', async () => {
+    const { json } = await started({ legacy: false, json: { sandboxMax: 1 } });
+    const one = await json.sandbox();
+    await expect(json.sandbox()).rejects.toMatchObject({ status: 429, code: 'SANDBOX_LIMIT' });
+    await one.close();
+    await (await json.sandbox()).close();
   });
 
   test('a legacy sandbox has its own queues, faults and clock', async () => {
