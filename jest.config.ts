@@ -17,6 +17,7 @@ const packageProjects = packages.map((name) => ({
     '^racedata-sim$': '<rootDir>/packages/testkit/src/index.ts',
     '^racedata-sim/testcontainers$': '<rootDir>/packages/testkit/src/testcontainers/index.ts',
     '^@racedata/test-support$': '<rootDir>/test-support/index.ts',
+    '^@racedata/test-support/(.*)$': '<rootDir>/test-support/$1',
   },
 }));
 

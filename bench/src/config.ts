@@ -16,6 +16,22 @@ export interface BenchConfig {
     readonly pagingEvents: number;
     readonly filteredEvents: number;
   };
+  /** The control plane on against off, in paired rounds (control-plane-cost). */
+  readonly controlPlane: {
+    /** Event-stream WebSocket clients and STOMP subscribers. */
+    readonly streamClients: number;
+    /** Held GET /customerapi/events polls. */
+    readonly pollClients: number;
+    /** Messages posted but not yet delivered to every client. */
+    readonly window: number;
+    readonly readConnections: number;
+    /** Events stored before the page reads. */
+    readonly readEvents: number;
+    /** Length of one side's turn in a round, for every scenario. */
+    readonly roundMs: number;
+    /** Paired rounds (each: on then off, or off then on). */
+    readonly rounds: number;
+  };
   readonly startUp: { readonly repeats: number };
   readonly memory: {
     readonly durableEvents: number;
@@ -34,6 +50,15 @@ export const FULL_CONFIG: BenchConfig = {
   latency: { clients: 200, messages: 2000, rounds: 4 },
   fanOut: { clients: 1000, roundMs: 4000, rounds: 3, window: 16 },
   read: { connections: 32, roundSeconds: 5, rounds: 3, pagingEvents: 100_000, filteredEvents: 1_000_000 },
+  controlPlane: {
+    streamClients: 500,
+    pollClients: 200,
+    window: 16,
+    readConnections: 32,
+    readEvents: 100_000,
+    roundMs: 1000,
+    rounds: 16,
+  },
   startUp: { repeats: 10 },
   memory: {
     durableEvents: 1_000_000,
@@ -50,6 +75,15 @@ export const QUICK_CONFIG: BenchConfig = {
   latency: { clients: 10, messages: 40, rounds: 2 },
   fanOut: { clients: 50, roundMs: 400, rounds: 1, window: 8 },
   read: { connections: 8, roundSeconds: 1, rounds: 1, pagingEvents: 5_000, filteredEvents: 20_000 },
+  controlPlane: {
+    streamClients: 20,
+    pollClients: 10,
+    window: 8,
+    readConnections: 8,
+    readEvents: 2_000,
+    roundMs: 200,
+    rounds: 2,
+  },
   startUp: { repeats: 1 },
   memory: { durableEvents: 20_000, legacyMessages: 5_000, eventCap: 1_000, legacyCap: 500, capMultiple: 3 },
   profileMs: 1500,

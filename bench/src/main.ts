@@ -5,14 +5,26 @@ import { MEASURES, REPO_ROOT, runBench } from './run-bench';
 import { writeResults } from './results/write-results';
 import type { BenchReport } from './types';
 
-/** `npm run bench [-- --quick] [--only=fan-out,memory] [--profile] [--render]` */
+/**
+ * `npm run bench [-- --quick] [--only=fan-out,memory] [--results=NAME] [--profile] [--render]`
+ *
+ * --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial (--only) run would
+ * otherwise replace the committed full-run results with its few measures.
+ */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const resultsArg = args.find((a) => a.startsWith('--results='));
+  const resultsName = resultsArg?.slice('--results='.length);
+  if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
+    console.error(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
+    process.exit(2);
+  }
   if (args.includes('--render')) {
-    // Re-renders latest.md from latest.json (after a change to the report layout).
+    // Re-renders latest.md (or NAME.md) from its .json (after a change to the report layout).
     const dir = path.join(REPO_ROOT, 'bench', 'results');
-    const report = JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as BenchReport;
-    writeResults(dir, report);
+    const name = resultsName ?? 'latest';
+    const report = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')) as BenchReport;
+    writeResults(dir, report, name);
     return;
   }
   const quick = args.includes('--quick');
@@ -29,8 +41,18 @@ async function main(): Promise<void> {
       process.exit(130);
     });
   }
+  if (only && !quick && resultsName === undefined) {
+    console.warn(
+      'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
+    );
+  }
   const profileAll = args.includes('--profile');
-  const report = await runBench({ quick, profileAll, ...(only && { only }) });
+  const report = await runBench({
+    quick,
+    profileAll,
+    ...(only && { only }),
+    ...(resultsName && { resultsName }),
+  });
   const rows = report.measures.flatMap((m) => m.comparisons.map((c) => ({ measure: m.title, ...c })));
   for (const row of rows.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS')) {
     console.log(

@@ -4,6 +4,7 @@ import { FULL_CONFIG, QUICK_CONFIG } from './config';
 import type { BenchContext } from './context';
 import { killAllChildren } from './lib/child-server';
 import { machineInfo } from './machine';
+import { controlPlaneCost } from './measures/control-plane-cost';
 import { deliveryLatency } from './measures/delivery-latency';
 import { fanOut } from './measures/fan-out';
 import { imageSizes } from './measures/image-sizes';
@@ -20,6 +21,11 @@ export interface RunBenchOptions {
   readonly outDir?: string;
   /** Measure ids to run (default all). */
   readonly only?: readonly string[];
+  /**
+   * Base name of the files written into outDir (default latest): a partial run given its own
+   * name (e.g. control-plane-cost) leaves the committed latest.md / latest.json alone.
+   */
+  readonly resultsName?: string;
   /** Install the peers when missing (default: in full mode only). */
   readonly installPeers?: boolean;
   /** Simulators from their build or from source (default: the build when present). */
@@ -31,11 +37,13 @@ export interface RunBenchOptions {
 
 type Measure = (ctx: BenchContext) => Promise<MeasureResult>;
 
-export const MEASURES: ReadonlyArray<{ id: string; title: string; run: Measure }> = [
+/** `peers`: the measure compares against the peer mock servers (installed for it in a full run). */
+export const MEASURES: ReadonlyArray<{ id: string; title: string; run: Measure; peers?: true }> = [
   { id: 'delivery-latency', title: 'Delivery latency', run: deliveryLatency },
   { id: 'fan-out', title: 'Fan-out', run: fanOut },
-  { id: 'read-throughput', title: 'Read throughput', run: readThroughput },
-  { id: 'start-up', title: 'Start-up', run: startUp },
+  { id: 'read-throughput', title: 'Read throughput', run: readThroughput, peers: true },
+  { id: 'control-plane-cost', title: 'Control-plane cost', run: controlPlaneCost },
+  { id: 'start-up', title: 'Start-up', run: startUp, peers: true },
   { id: 'memory', title: 'Memory', run: memory },
   { id: 'image-sizes', title: 'Image sizes', run: imageSizes },
 ];
@@ -54,7 +62,7 @@ function legacyMissing(root: string, source: 'dist' | 'src'): string | undefined
   return undefined;
 }
 
-/** Runs the measures, writes latest.md and latest.json into outDir, and returns the report. */
+/** Runs the measures, writes latest.md and latest.json (or resultsName.*) into outDir, and returns the report. */
 export async function runBench(options: RunBenchOptions = {}): Promise<BenchReport> {
   const started = Date.now();
   const quick = options.quick ?? false;
@@ -66,7 +74,12 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const log = options.log ?? ((m: string) => console.log(m));
   const source =
     options.source ?? (built(root, 'core') && built(root, 'json-sim') ? ('dist' as const) : ('src' as const));
-  const { peers, note: peersNote } = ensurePeers(root, options.installPeers ?? !quick);
+  const selected = MEASURES.filter((m) => !options.only || options.only.includes(m.id));
+  // A partial run of measures that use no peer installs none.
+  const needPeers = selected.some((m) => m.peers);
+  const { peers, note: peersNote } = needPeers
+    ? ensurePeers(root, options.installPeers ?? !quick)
+    : { peers: undefined, note: 'not used by the measures run' };
   log(`bench (${quick ? 'quick' : 'full'}): simulators from ${source}; peers: ${peersNote}`);
   const ctx: BenchContext = {
     config: quick ? QUICK_CONFIG : FULL_CONFIG,
@@ -81,8 +94,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   };
   const measures: MeasureResult[] = [];
   try {
-    for (const measure of MEASURES) {
-      if (options.only && !options.only.includes(measure.id)) continue;
+    for (const measure of selected) {
       log(`${measure.title}...`);
       const t0 = Date.now();
       try {
@@ -106,6 +118,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   }
   const report: BenchReport = {
     mode: quick ? 'quick' : 'full',
+    ...(options.only && { only: selected.map((m) => m.id) }),
     machine: machineInfo(),
     simulatorBuild:
       source === 'dist'
@@ -115,7 +128,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     measures,
     durationMs: Date.now() - started,
   };
-  const written = writeResults(outDir, report);
+  const written = writeResults(outDir, report, options.resultsName);
   log(`results: ${written.markdown}, ${written.json}`);
   return report;
 }

@@ -17,6 +17,8 @@ export interface Comparison {
   /** Our figure relative to the bare baseline, in the direction `ratioLabel` says. */
   readonly ratio: number | null;
   readonly ratioLabel: string;
+  /** Lowest and highest of the per-round ratios when the ratio is a median of paired rounds. */
+  readonly ratioSpread?: readonly [number, number];
   readonly target: string;
   readonly verdict: Verdict;
   readonly note?: string;
@@ -41,6 +43,8 @@ export interface ProfileSummary {
   readonly top: readonly ProfileEntry[];
   /** Self time grouped by where the code lives: our packages, each dependency, Node internals, GC. */
   readonly byArea: readonly ProfileArea[];
+  /** Replaces the standard heading line (a difference of two profiles says what it is). */
+  readonly heading?: string;
 }
 
 export interface MeasureResult {
@@ -64,6 +68,8 @@ export interface MachineInfo {
 
 export interface BenchReport {
   readonly mode: 'full' | 'quick';
+  /** The measures asked for with --only (a partial run); absent when all ran. */
+  readonly only?: readonly string[];
   readonly machine: MachineInfo;
   readonly simulatorBuild: string;
   readonly peers: string;

@@ -23,13 +23,14 @@ describe('bench quick mode', () => {
       'delivery-latency',
       'fan-out',
       'read-throughput',
+      'control-plane-cost',
       'start-up',
       'memory',
       'image-sizes',
     ]);
   });
 
-  it.each(['delivery-latency', 'fan-out', 'read-throughput', 'start-up', 'memory'])(
+  it.each(['delivery-latency', 'fan-out', 'read-throughput', 'control-plane-cost', 'start-up', 'memory'])(
     '%s produced a figure for ours and for the bare baseline in every row',
     (id) => {
       const measure = report.measures.find((m) => m.id === id);
@@ -55,6 +56,28 @@ describe('bench quick mode', () => {
     }
   });
 
+  it('compares the control plane on against off for JSON and legacy delivery and for page reads', () => {
+    const all = report.measures.find((m) => m.id === 'control-plane-cost')?.comparisons ?? [];
+    // Each throughput row (with the target) is followed by the simulator's CPU per unit (INFO).
+    const rows = all.filter((r) => r.verdict !== 'INFO');
+    expect(all.filter((r) => r.verdict === 'INFO').map((r) => r.unit)).toEqual(['ms', 'ms', 'ms', 'ms']);
+    expect(rows.map((r) => r.scenario)).toEqual([
+      expect.stringContaining('JSON: transient POST /api/message -> event-stream WebSocket'),
+      expect.stringContaining('JSON: durable POST /api/message -> held GET /customerapi/events'),
+      expect.stringContaining('legacy: POST NonDurable -> STOMP'),
+      expect.stringContaining('GET /customerapi/events?lastEventId=..&limit=100'),
+    ]);
+    for (const row of rows) {
+      expect(row.baselines[0]?.name).toBe('control plane off');
+      expect(Number.isFinite(row.baselines[0]?.value)).toBe(true);
+      expect(row.ratio).toBeGreaterThan(0);
+      const [low, high] = row.ratioSpread ?? [NaN, NaN];
+      expect(low).toBeLessThanOrEqual(row.ratio as number);
+      expect(high).toBeGreaterThanOrEqual(row.ratio as number);
+      expect(row.target).toBe('on / off >= 0.90 (costs at most 10%)');
+    }
+  });
+
   it('writes latest.md and latest.json into the given directory', () => {
     const markdown = readFileSync(path.join(outDir, 'latest.md'), 'utf8');
     const json = JSON.parse(readFileSync(path.join(outDir, 'latest.json'), 'utf8')) as BenchReport;
@@ -62,7 +85,7 @@ describe('bench quick mode', () => {
     expect(markdown).toContain(`${report.machine.cores} cores`);
     expect(markdown).toContain(report.machine.node);
     expect(json.mode).toBe('quick');
-    expect(json.measures).toHaveLength(6);
+    expect(json.measures).toHaveLength(7);
   });
 
   it('says when the peers were skipped', () => {

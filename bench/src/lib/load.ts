@@ -2,6 +2,8 @@ import autocannon from 'autocannon';
 import type { OutgoingHttpHeaders } from 'node:http';
 
 export interface LoadResult {
+  /** Requests answered 2xx. */
+  readonly requests: number;
   readonly requestsPerSecond: number;
   readonly bytesPerResponse: number;
   readonly p99Ms: number;
@@ -24,6 +26,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     url: `http://127.0.0.1:${options.port}`,
     connections: options.connections,
     duration: options.seconds,
+    // autocannon stops only on a sample tick (1 s by default): ticks that divide the duration.
+    sampleInt: Math.max(50, (options.seconds * 1000) / Math.ceil(options.seconds)),
     pipelining: 1,
     timeout: 10,
     ...(options.headers && { headers: options.headers }),
@@ -35,6 +39,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   const ok = result['2xx'];
   return {
+    requests: ok,
     requestsPerSecond: ok / result.duration,
     bytesPerResponse: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
     p99Ms: result.latency.p99,

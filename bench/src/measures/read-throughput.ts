@@ -12,7 +12,7 @@ import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types
 
 const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
 
-interface ReadScenario {
+export interface ReadScenario {
   readonly label: string;
   readonly events: number;
   /** A path per request, walking the pages; `sample` is one representative page. */
@@ -23,7 +23,8 @@ function firstIdOfDay(day: number, layout: StoreLayout): number {
   return Math.ceil((day * layout.count) / layout.days) + 1;
 }
 
-const PAGING = (events: number): ReadScenario => ({
+/** Also the read shape of control-plane-cost. */
+export const PAGING = (events: number): ReadScenario => ({
   label: `GET /customerapi/events?lastEventId=..&limit=100 over ${events.toLocaleString('en-US')} stored events`,
   events,
   paths: (last) => {

@@ -18,7 +18,9 @@ function baselineNames(measure: MeasureResult): string[] {
 
 function table(measure: MeasureResult): string[] {
   const names = baselineNames(measure);
-  const header = ['Scenario', 'Ours', ...names, 'Ratio (ours / bare)', 'Target', 'Result', 'Notes'];
+  const labels = [...new Set(measure.comparisons.map((row) => row.ratioLabel))];
+  const ratioHeader = `Ratio (${labels.length === 1 ? labels[0] : 'ours / bare'})`;
+  const header = ['Scenario', 'Ours', ...names, ratioHeader, 'Target', 'Result', 'Notes'];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const row of measure.comparisons) {
     const byName = new Map(row.baselines.map((b) => [b.name, b]));
@@ -27,7 +29,8 @@ function table(measure: MeasureResult): string[] {
       if (!b) return '—';
       return b.note ? `${cell(b.value, row.unit)} (${b.note})` : cell(b.value, row.unit);
     });
-    const ratio = row.ratio === null ? '—' : `${row.ratio}`;
+    const spread = row.ratioSpread ? ` (${row.ratioSpread[0]}–${row.ratioSpread[1]})` : '';
+    const ratio = row.ratio === null ? '—' : `${row.ratio}${spread}`;
     const cells = [
       row.scenario,
       cell(row.ours, row.unit),
@@ -45,7 +48,8 @@ function table(measure: MeasureResult): string[] {
 function profileLines(profile: ProfileSummary): string[] {
   const lines = [
     '',
-    `Profile of our simulator (V8 CPU profiler as in \`node --cpu-prof\`; ${profile.totalMs} ms of CPU samples; \`${profile.file}\`): ${profile.subject}`,
+    profile.heading ??
+      `Profile of our simulator (V8 CPU profiler as in \`node --cpu-prof\`; ${profile.totalMs} ms of CPU samples; \`${profile.file}\`): ${profile.subject}`,
     '',
     `Self time by area: ${profile.byArea.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`,
     '',
@@ -71,6 +75,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- Simulators: ${report.simulatorBuild}`,
     `- Peers: ${report.peers}`,
     `- Total run time: ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...(report.only ? [`- Partial run: only ${report.only.join(', ')} (\`--only\`)`] : []),
     '',
     '## Summary',
     '',
@@ -98,10 +103,15 @@ export function renderMarkdown(report: BenchReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function writeResults(outDir: string, report: BenchReport): { markdown: string; json: string } {
+/** Writes `<name>.md` and `<name>.json` (latest.* unless a partial run is given another name). */
+export function writeResults(
+  outDir: string,
+  report: BenchReport,
+  name = 'latest',
+): { markdown: string; json: string } {
   mkdirSync(outDir, { recursive: true });
-  const markdown = path.join(outDir, 'latest.md');
-  const json = path.join(outDir, 'latest.json');
+  const markdown = path.join(outDir, `${name}.md`);
+  const json = path.join(outDir, `${name}.json`);
   writeFileSync(markdown, renderMarkdown(report));
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   return { markdown, json };

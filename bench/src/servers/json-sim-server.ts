@@ -16,6 +16,8 @@ async function main(): Promise<void> {
       longPollTimeoutMs: 600_000,
       wsAuthTimeoutMs: 600_000,
       wsPingIntervalMs: 3_600_000,
+      // Every bench client is the same user: up to 1,000 event-stream or STOMP sessions at once.
+      wsMaxSessionsPerUser: 100_000,
       // The memory measures store up to 1,000,000 events by count; the byte budget must not cut in.
       eventStoreMaxBytes: 64 * 1024 ** 3,
       ...overrides,

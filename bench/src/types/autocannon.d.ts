@@ -16,6 +16,8 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
+      /** Ms between samples; a duration run stops only on a sample tick. */
+      sampleInt?: number;
       amount?: number;
       pipelining?: number;
       timeout?: number;

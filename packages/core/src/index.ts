@@ -17,3 +17,4 @@ export * from './replay/index';
 export * from './simulator-basics';
 export * from './simulator';
 export * from './control/index';
+export * from './control/docs/index';

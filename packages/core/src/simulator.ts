@@ -7,6 +7,7 @@ import type { Clock } from './clock';
 import type { Journal } from './control/journal';
 import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
+import type { SimulatorDocs } from './control/docs/docs-context';
 import type { ChannelCatalog } from './channel-catalog';
 import type { Logger } from './logger';
 import { inProcessReplaySchedule } from './replay/in-process-replay';
@@ -63,6 +64,8 @@ export interface SimulatorParts {
     readonly tokens: TokenService;
     readonly logger: Logger;
     readonly hooks: ControlHooks;
+    /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
+    readonly docs: SimulatorDocs;
   };
   /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
   readonly metrics: MetricsOptions;

@@ -12,8 +12,9 @@ import {
 import { ChannelBus } from './channel-bus';
 import { createJsonHttp } from './http/app';
 import type { JsonSimulatorProbe } from './probe';
-import { EventStream } from './ws/event-stream';
+import { EVENT_STREAM_PATH, EventStream } from './ws/event-stream';
 import { jsonControlHooks } from './control-hooks';
+import { jsonSimulatorDocs } from './docs/json-docs';
 
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
@@ -22,7 +23,7 @@ export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   probe?: (probe: JsonSimulatorProbe) => void;
 }
 
-export const EVENT_STREAM_PATH = '/customerapi/event-stream';
+export { EVENT_STREAM_PATH };
 
 /** The route labels of GET /metrics. */
 const JSON_ROUTES = [
@@ -82,6 +83,7 @@ export function createJsonSimulator(
       tokens,
       logger,
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
+      docs: jsonSimulatorDocs({ kind: 'json', catalog, users, settings }),
     },
     sandboxes: {
       factory: (sandboxSettings, sandboxUsers) =>

@@ -13,6 +13,7 @@ import {
   type UserState,
 } from '@racedata/core';
 import { createLegacyApp } from './app';
+import { legacySimulatorDocs } from './docs/legacy-docs';
 import { LegacyQueues } from './queue/legacy-queues';
 import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
 import type { LegacySimulatorProbe } from './probe';
@@ -132,6 +133,7 @@ export function createLegacySimulator(
       catalog,
       tokens,
       logger,
+      docs: legacySimulatorDocs({ kind: 'legacy', catalog, users, settings }),
       hooks: {
         state: () => {
           const queued = queues.usersState();

@@ -22,6 +22,7 @@ import {
   parseResetRequest,
   type ResetRequest,
 } from './control-params';
+import type { SimulatorDocs } from './docs/docs-context';
 import type { Journal } from './journal';
 import type { OffsetClock } from './offset-clock';
 
@@ -73,6 +74,8 @@ export interface ControlPlaneOptions {
   settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'>;
   clock: OffsetClock;
   journal: Journal;
+  /** Served at GET /_sim/openapi.json and GET /_sim/asyncapi.json. */
+  docs: SimulatorDocs;
   faults: Faults;
   users: UserTable;
   catalog: ChannelCatalog;
@@ -126,6 +129,10 @@ function controlRoutes(options: ControlPlaneOptions) {
       return sendJson(res, 200, { removed: 1 });
     }
     switch (route) {
+      case 'GET /_sim/openapi.json':
+        return sendJson(res, 200, options.docs.openapi);
+      case 'GET /_sim/asyncapi.json':
+        return sendJson(res, 200, options.docs.asyncapi);
       case 'GET /_sim/state':
         return sendJson(res, 200, {
           simulator: kind,

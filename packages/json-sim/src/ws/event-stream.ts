@@ -40,8 +40,10 @@ export interface EventStreamDeps {
   faults?: Faults;
 }
 
+export const EVENT_STREAM_PATH = '/customerapi/event-stream';
+
 // A token is tiny; anything much larger is garbage and must not be buffered.
-const MAX_CLIENT_FRAME = 64 * 1024;
+export const MAX_CLIENT_FRAME = 64 * 1024;
 
 /**
  * /customerapi/event-stream (interface 3, 4.5): Connection on connect, the token as the first

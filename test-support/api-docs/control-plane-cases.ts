@@ -1,0 +1,206 @@
+import type { SimulatorSettings } from '@racedata/core';
+import { checkedClient, concretePath } from './checked-client';
+import { controlGuarded, operationsWhere, sweep, takesBody } from './openapi-model';
+import type { OpenApiConformance } from './openapi-conformance';
+
+/** What the shared control-plane cases need from one simulator's test file. */
+export interface ControlCasesOptions {
+  /** The conformance object of the file (built in its beforeAll). */
+  readonly api: () => OpenApiConformance;
+  /** Starts a simulator on a free port with these settings; the file's afterEach closes it. */
+  readonly start: (settings: Partial<SimulatorSettings>) => Promise<{ base: string }>;
+  /** Puts in one durable message and has testuser read it, so the journal has both kinds. */
+  readonly deliverOne: (base: string) => Promise<void>;
+  /** The journal transport of that read. */
+  readonly readTransport: string;
+  /** Opens an authenticated WebSocket session of testuser; `closed` resolves with its close code. */
+  readonly openSession: (base: string) => Promise<{ closed: Promise<number> }>;
+  readonly sessionTransport: 'event-stream' | 'stomp';
+  /** Valid fault rules of this simulator, one of each action. */
+  readonly faultRules: readonly object[];
+}
+
+const json = { 'content-type': 'application/json' };
+
+/**
+ * The /_sim/* routes, /health and /metrics are one design on both simulators: their answers are
+ * held against each simulator's own document by these cases, defined once.
+ */
+export function describeControlPlane(o: ControlCasesOptions): void {
+  const start = async (settings: Partial<SimulatorSettings> = {}) => {
+    const { base } = await o.start(settings);
+    return { base, call: checkedClient(o.api(), base) };
+  };
+
+  describe('the control plane answers as documented', () => {
+    test('health, metrics, state, journal and its wait, the documents', async () => {
+      const { base, call } = await start();
+      await call('GET', '/health');
+      await o.deliverOne(base);
+      await call('GET', '/metrics');
+      expect((await call('GET', '/_sim/state')).body).toMatchObject({ users: { testuser: {} } });
+      const journal = await call(
+        'GET',
+        `/_sim/journal?transport=${o.readTransport}&user=testuser&since=0&limit=10`,
+      );
+      expect(journal.body).toMatchObject({ entries: [{ kind: 'delivered' }] });
+      expect((await call('GET', '/_sim/journal?kind=received')).body).toMatchObject({
+        entries: [{ seq: 1 }],
+      });
+      expect((await call('GET', '/_sim/journal?limit=0')).status).toBe(400);
+      expect((await call('GET', '/_sim/journal?user=nobody')).status).toBe(400);
+      expect((await call('GET', '/_sim/journal/wait?count=2&timeout=60000')).status).toBe(200);
+      expect((await call('GET', '/_sim/journal/wait?count=3&timeout=0')).status).toBe(408);
+      expect((await call('GET', '/_sim/journal/wait?colour=red')).status).toBe(400);
+      await call('GET', '/_sim/openapi.json');
+      await call('GET', '/_sim/asyncapi.json');
+    });
+
+    test('clock/advance: 200, 400', async () => {
+      const { call } = await start();
+      expect((await call('POST', '/_sim/clock/advance', { json: { ms: 1000 } })).body).toMatchObject({
+        advancedMs: 1000,
+      });
+      expect((await call('POST', '/_sim/clock/advance', { json: { ms: -1 } })).status).toBe(400);
+      expect((await call('POST', '/_sim/clock/advance')).status).toBe(400);
+    });
+
+    test('reset: 200, 400', async () => {
+      const { call } = await start();
+      expect((await call('POST', '/_sim/reset', { json: { bogus: true } })).status).toBe(400);
+      expect((await call('POST', '/_sim/reset', { body: '{nope', headers: json })).status).toBe(400);
+      expect((await call('POST', '/_sim/reset')).status).toBe(200);
+      const reset = await call('POST', '/_sim/reset', {
+        json: {
+          events: true,
+          queues: true,
+          journal: false,
+          faults: false,
+          eventIds: 'continue',
+          closeSockets: true,
+        },
+      });
+      expect(reset.body).toMatchObject({ eventIds: 'continue' });
+    });
+
+    test('with CONTROL_TOKEN set, every /_sim/ operation and /metrics answer 401 without it', async () => {
+      const { base, call } = await start({ controlToken: 'sesame' });
+      const failed = await sweep(
+        operationsWhere(o.api().doc, controlGuarded),
+        async ({ method, template, op }) => {
+          const path = concretePath(template, { id: 'f1' });
+          expect((await call(method, path, takesBody(op) ? { json: {} } : {})).status).toBe(401);
+        },
+      );
+      expect(failed).toEqual([]);
+      expect(
+        (await fetch(`${base}/_sim/state`, { headers: { authorization: 'Bearer sesame' } })).status,
+      ).toBe(200);
+    });
+
+    test('every operation with a body answers 413 to one over MAX_BODY_BYTES', async () => {
+      const { call } = await start({ maxBodyBytes: 1024 });
+      const oversized = JSON.stringify({ key: 'x'.repeat(2048) });
+      const failed = await sweep(operationsWhere(o.api().doc, takesBody), async ({ method, template }) => {
+        const path = concretePath(template, { channelId: 'id' });
+        expect((await call(method, path, { body: oversized, headers: json })).status).toBe(413);
+      });
+      expect(failed).toEqual([]);
+    });
+
+    test('every operation with a body answers 503 while too many bodies are in flight', async () => {
+      const { call } = await start({ maxInflightBodyBytes: 1 });
+      const failed = await sweep(operationsWhere(o.api().doc, takesBody), async ({ method, template }) => {
+        const path = concretePath(template, { channelId: 'id' });
+        expect((await call(method, path, { json: { any: 'body' } })).status).toBe(503);
+      });
+      expect(failed).toEqual([]);
+    });
+  });
+
+  describe('fault rules, connection closes and token expiry answer as documented', () => {
+    test('POST, GET and DELETE /_sim/faults', async () => {
+      const { call } = await start();
+      for (const rule of o.faultRules)
+        expect((await call('POST', '/_sim/faults', { json: rule })).status).toBe(201);
+      expect((await call('POST', '/_sim/faults', { json: { action: { type: 'explode' } } })).status).toBe(
+        400,
+      );
+      // A 1xx is never a final answer: refused, as the document's 200-599 says.
+      const informational = { action: { type: 'status', status: 101 } };
+      expect((await call('POST', '/_sim/faults', { json: informational })).status).toBe(400);
+      const dropByPath = { action: { type: 'drop' }, match: { path: '/x' } };
+      expect((await call('POST', '/_sim/faults', { json: dropByPath })).status).toBe(400);
+      const listed = (await call('GET', '/_sim/faults')).body as { rules: Array<{ id: string }> };
+      expect(listed.rules).toHaveLength(o.faultRules.length);
+      const first = listed.rules[0]?.id ?? 'f1';
+      expect((await call('DELETE', `/_sim/faults/${first}`)).body).toEqual({ removed: 1 });
+      expect((await call('DELETE', `/_sim/faults/${first}`)).status).toBe(404);
+      expect((await call('DELETE', '/_sim/faults')).body).toEqual({ removed: o.faultRules.length - 1 });
+    });
+
+    test('POST /_sim/connections/close closes the session with the code, and the journal says so', async () => {
+      const { base, call } = await start();
+      const session = await o.openSession(base);
+      const closed = await call('POST', '/_sim/connections/close', {
+        json: { user: 'testuser', transport: o.sessionTransport, code: 4000 },
+      });
+      expect(closed.body).toEqual({ closed: 1 });
+      expect(await session.closed).toBe(4000);
+      const page = await call('GET', '/_sim/journal/wait?kind=closed&count=1&timeout=5000');
+      expect(page.body).toMatchObject({ entries: [{ kind: 'closed', transport: o.sessionTransport }] });
+      expect((await call('POST', '/_sim/connections/close', { json: { code: 1005 } })).status).toBe(400);
+      const other = o.sessionTransport === 'stomp' ? 'event-stream' : 'stomp';
+      expect((await call('POST', '/_sim/connections/close', { json: { transport: other } })).status).toBe(
+        400,
+      );
+      expect((await call('POST', '/_sim/connections/close')).body).toEqual({ closed: 0 });
+    });
+
+    test('POST /_sim/tokens/expire, and a reset that clears the faults', async () => {
+      const { call } = await start();
+      const expired = await call('POST', '/_sim/tokens/expire', { json: { user: 'testuser' } });
+      expect(expired.body).toEqual({ expired: ['testuser'] });
+      expect((await call('POST', '/_sim/tokens/expire', { json: { user: 'nobody' } })).status).toBe(400);
+      await call('POST', '/_sim/faults', { json: { action: { type: 'hold' }, match: { path: '/nowhere' } } });
+      const reset = await call('POST', '/_sim/reset', { json: { faults: true } });
+      expect(reset.body).toMatchObject({ cleared: { faultRules: 1, tokenExpiries: 1 } });
+    });
+  });
+
+  describe('sandboxes answer as documented', () => {
+    test('POST, GET and DELETE /_sim/sandboxes; the sandbox serves the documented paths under its basePath', async () => {
+      const { call } = await start({ sandboxMax: 1 });
+      const created = await call('POST', '/_sim/sandboxes', {
+        json: { replay: false, longPollTimeoutMs: 1000 },
+      });
+      expect(created.status).toBe(201);
+      const box = created.body as { id: string; basePath: string };
+      expect((await call('POST', '/_sim/sandboxes')).status).toBe(429);
+      expect((await call('POST', '/_sim/sandboxes', { json: { replay: {} } })).status).toBe(400);
+      expect((await call('GET', '/_sim/sandboxes')).body).toMatchObject({
+        max: 1,
+        sandboxes: [{ id: box.id }],
+      });
+      await call('GET', `${box.basePath}/health`);
+      await call('GET', `${box.basePath}/_sim/state`);
+      // Sandboxes do not nest.
+      expect((await call('GET', `${box.basePath}/_sim/sandboxes`)).status).toBe(404);
+      expect((await call('DELETE', `/_sim/sandboxes/${box.id}`)).body).toEqual({ deleted: box.id });
+      expect((await call('DELETE', `/_sim/sandboxes/${box.id}`)).status).toBe(404);
+    });
+
+    test('SANDBOX_MAX=0: the sandbox routes answer 404', async () => {
+      const { call } = await start({ sandboxMax: 0 });
+      expect((await call('POST', '/_sim/sandboxes')).status).toBe(404);
+    });
+  });
+}
+
+/** Fails on a documented answer no test produced, and on allow-list entries that excuse nothing. */
+export function testCoverage(api: () => OpenApiConformance, allowed: Readonly<Record<string, string>>): void {
+  test('every documented answer was produced by a test above (or is allow-listed)', () => {
+    expect(api().unexercised(allowed)).toEqual([]);
+    expect(api().staleAllowances(allowed)).toEqual([]);
+  });
+}
