@@ -15,6 +15,7 @@ COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/legacy-sim/package.json packages/legacy-sim/
 COPY packages/json-sim/package.json packages/json-sim/
+COPY packages/testkit/package.json packages/testkit/
 COPY packages/cli/package.json packages/cli/
 RUN npm ci --loglevel=error
 COPY tsconfig.json tsconfig.base.json ./

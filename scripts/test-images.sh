@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container images (docker/json.Dockerfile, docker/legacy.Dockerfile) and runs a
-# black-box smoke suite against running containers. `npm run test:images`.
+# black-box smoke suite against running containers, then docker/compose.yaml
+# (scripts/test-compose.sh) and the Testcontainers module (scripts/test-testcontainers.sh) with
+# those images. `npm run test:images`.
 #
 # Runtime: `docker` when `docker info` works; else `podman-sim` (../shared/container/README.md),
 # running ../shared/container/podman-setup.sh first when podman-sim or the stand-in base image is
@@ -291,6 +293,10 @@ fi
 # ---- docker/compose.yaml with these images -------------------------------------------------
 COMPOSE_RUNTIME=$rt bash "$root/scripts/test-compose.sh" | tee "$tmp/compose.out"
 count_output "$tmp/compose.out" "${PIPESTATUS[0]}"
+
+# ---- the Testcontainers module (racedata-sim/testcontainers) with these images -----------------
+IMAGE_PREFIX=$prefix bash "$root/scripts/test-testcontainers.sh" | tee "$tmp/testcontainers.out"
+count_output "$tmp/testcontainers.out" "${PIPESTATUS[0]}"
 
 suite_end=$(ms)
 say "build $(((build_end - suite_start) / 1000)) s, containers and checks $(((suite_end - build_end) / 1000)) s, total $(((suite_end - suite_start) / 1000)) s"

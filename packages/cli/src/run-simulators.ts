@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import {
   createLogger,
+  loadTables,
+  recordingsForReplay,
   type ChannelCatalog,
   type Logger,
   type Simulator,
@@ -13,8 +15,7 @@ import { createLegacySimulator } from '@racedata/legacy-sim';
 import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
-import { loadTables } from './load-tables';
-import { recordingsForReplay } from './replay-recordings';
+import { bundledRecordingsDir } from './bundled-recordings';
 import { seedStore } from './seed-store';
 
 export interface SimulatorPlan {
@@ -33,8 +34,9 @@ async function create(
   plan: SimulatorPlan,
   deps: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
 ): Promise<Simulator> {
+  const dir = bundledRecordingsDir();
   if (plan.kind === 'json') {
-    const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger);
+    const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
     let seeder: JsonSeeder | undefined;
     const sim = createJsonSimulator(plan.settings, {
       ...deps,
@@ -51,7 +53,7 @@ async function create(
     }
     return sim;
   }
-  const recordings = await recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger);
+  const recordings = await recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger, dir);
   return createLegacySimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
 }
 

@@ -5,6 +5,7 @@ export * from './option-parsers';
 export * from './settings';
 export * from './channel-catalog';
 export * from './users';
+export * from './simulator-tables';
 export * from './subscription';
 export * from './tokens';
 export * from './dates';

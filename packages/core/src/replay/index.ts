@@ -4,3 +4,4 @@ export * from './recording-loader';
 export * from './rebase-dates';
 export * from './replayer';
 export * from './in-process-replay';
+export * from './replay-recordings';

@@ -1,31 +1,28 @@
-import {
-  coreError,
-  formatProblem,
-  inProcessReplaySchedule,
-  loadRecordings,
-  type ChannelCatalog,
-  type Logger,
-  type RecordedMessageOf,
-  type SimulatorKind,
-  type SimulatorSettings,
-} from '@racedata/core';
-import { bundledRecordingsDir } from './bundled-recordings';
+import type { ChannelCatalog } from '../channel-catalog';
+import { coreError } from '../errors';
+import type { Logger } from '../logger';
+import type { SimulatorKind, SimulatorSettings } from '../settings';
+import { inProcessReplaySchedule } from './in-process-replay';
+import { loadRecordings } from './recording-loader';
+import { formatProblem, type RecordedMessageOf } from './recording-types';
 
 /**
  * Loads the recordings a simulator replays in-process (AUTO_REPLAY_MESSAGE_INTERVAL or
- * MAX_DELAY), or
- * nothing when replay is off. A directory that yields no playable message stops the start:
- * replay was asked for and could never happen.
+ * MAX_DELAY), or nothing when replay is off. RECORDINGS_DIR wins over `defaultDir` (where the
+ * caller finds the recordings shipped with the project: only it knows where it was installed).
+ * A directory that yields no playable message stops the start: replay was asked for and could
+ * never happen.
  */
 export async function recordingsForReplay<K extends SimulatorKind>(
   kind: K,
   settings: SimulatorSettings,
   catalog: ChannelCatalog,
   logger: Logger,
+  defaultDir: string | undefined,
 ): Promise<RecordedMessageOf<K>[] | undefined> {
   const schedule = inProcessReplaySchedule(settings);
   if (schedule === undefined) return undefined;
-  const dir = settings.recordingsDir ?? bundledRecordingsDir();
+  const dir = settings.recordingsDir ?? defaultDir;
   if (dir === undefined) {
     throw coreError('RECORDING_INVALID', 'replay is on but no RECORDINGS_DIR was given');
   }

@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
-import {
-  ChannelCatalog,
-  JSON_USERS,
-  LEGACY_USERS,
-  UserTable,
-  coreError,
-  jsonChannelCatalog,
-  legacyChannelCatalog,
-  type SimulatorKind,
-  type SimulatorSettings,
-} from '@racedata/core';
+import { ChannelCatalog, jsonChannelCatalog, legacyChannelCatalog } from './channel-catalog';
+import { coreError } from './errors';
+import type { SimulatorKind, SimulatorSettings } from './settings';
+import { JSON_USERS, LEGACY_USERS, UserTable } from './users';
 
 function readJson(path: string, what: 'USERS_INVALID' | 'CHANNELS_INVALID'): unknown {
   let text: string;
@@ -27,7 +20,11 @@ function readJson(path: string, what: 'USERS_INVALID' | 'CHANNELS_INVALID'): unk
   }
 }
 
-/** The channel catalog and users for a simulator: built in, or replaced by CHANNELS_FILE / USERS_FILE. */
+/**
+ * The channel catalog and users for a simulator: built in, or replaced by CHANNELS_FILE /
+ * USERS_FILE. Files are read here, once, before a simulator is built: the factories take the
+ * tables themselves, so whoever starts simulators (the CLI, the test kit) reads them the same way.
+ */
 export function loadTables(
   kind: SimulatorKind,
   settings: SimulatorSettings,

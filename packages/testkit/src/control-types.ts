@@ -1,0 +1,159 @@
+/**
+ * The wire types of the control plane and of the two injection endpoints, as the client sends
+ * and receives them. Where core declares a shape (journal entries, fault rules, reset options),
+ * it is re-exported rather than copied, so the client and the server cannot drift apart.
+ */
+import type {
+  EventInput,
+  JournalEntry,
+  JournalFilter,
+  ReplayState,
+  ResetRequest,
+  SessionTransport,
+  SimulatorKind,
+  UserState,
+} from '@racedata/core';
+
+export type {
+  ClosedEntry,
+  DeliveredEntry,
+  EventInput,
+  FaultAction,
+  FaultMatch,
+  FaultRule,
+  FaultRuleInput,
+  FaultTransport,
+  JournalEntry,
+  JournalKind,
+  JournalSource,
+  JournalTransport,
+  ReceivedEntry,
+  ReplayState,
+  SessionTransport,
+  SimulatorKind,
+  SimulatorSettings,
+  UserState,
+} from '@racedata/core';
+
+/** POST /_sim/reset: every key optional; the server's defaults clear everything but sockets. */
+export type ResetOptions = Partial<ResetRequest>;
+
+/** What a reset cleared, by name (events, queuedMessages, heldPolls, sockets, journalEntries...). */
+export interface ResetResult {
+  readonly cleared: Record<string, number>;
+  readonly eventIds: 'restart' | 'continue';
+}
+
+/** GET /_sim/state. */
+export interface SimState {
+  readonly simulator: SimulatorKind;
+  /** ISO time on the simulator's clock (moved by advanceClock). */
+  readonly time: string;
+  readonly clockOffsetMs: number;
+  readonly users: Record<string, UserState>;
+  /** JSON simulator: the durable event store. */
+  readonly store?: { readonly events: number; readonly bytes: number; readonly lastEventId: number };
+  /** Legacy simulator: the per-user queues. */
+  readonly queues?: { readonly messages: number; readonly bytes: number };
+  readonly replay: ReplayState;
+  /** `lastSeq` is the `since` that waits only for what happens from now on. */
+  readonly journal: { readonly entries: number; readonly max: number; readonly lastSeq: number };
+}
+
+/** GET /_sim/journal: the filter (user, transport, channel, kind, since) and a page size. */
+export interface JournalQuery extends JournalFilter {
+  readonly limit?: number;
+}
+
+/** A page of the journal; pass `nextSince` as `since` to read on. */
+export interface JournalPage {
+  readonly entries: JournalEntry[];
+  readonly nextSince: number;
+}
+
+export interface WaitOptions {
+  /** Entries to wait for (default 1). */
+  readonly count?: number;
+  /** ms the simulator waits before answering 408 (default 5000, at most 600000). */
+  readonly timeout?: number;
+}
+
+/** POST /_sim/connections/close: which sessions, and the close code they get (default 1000). */
+export interface CloseConnectionsFilter {
+  readonly user?: string;
+  readonly transport?: SessionTransport;
+  readonly code?: number;
+}
+
+/** POST /_sim/clock/advance. */
+export interface ClockAdvance {
+  readonly advancedMs: number;
+  readonly clockOffsetMs: number;
+  readonly time: string;
+  /** Timers the advance made due (retention, JWT expiry, replay, delays...). */
+  readonly timersFired: number;
+}
+
+/** A durable event as the JSON simulator stores and serves it. */
+export interface StoredEvent extends EventInput {
+  readonly eventId: number;
+  readonly created_at: string;
+}
+
+/** POST /api/message: durable channels are stored (201), transient ones broadcast once (202). */
+export type PostResult =
+  | { readonly delivery: 'durable'; readonly event: StoredEvent }
+  | { readonly delivery: 'transient'; readonly recipients: number };
+
+/** POST /customerapi/channel/{channel}/Durable|NonDurable?payloadKey= on the legacy simulator. */
+export interface InjectOptions {
+  /** Durable (queued for the long poll, the default) or NonDurable (to live STOMP sessions). */
+  readonly durable?: boolean;
+  /** A catalog channel (its subscribers only) or `id`, every user (the default). */
+  readonly channel?: string;
+  readonly payloadKey?: string;
+}
+
+/** How many users' queues took a durable message, or how many STOMP sessions a transient one. */
+export type InjectResult =
+  | { readonly delivery: 'durable'; readonly queued: number }
+  | { readonly delivery: 'transient'; readonly recipients: number };
+
+/** POST /_sim/sandboxes: everything optional; no replay unless asked for. */
+export interface SandboxOptions {
+  /** `true`: the recordings, one message a second; or how to replay them. */
+  readonly replay?:
+    | boolean
+    | {
+        readonly intervalMs?: number;
+        readonly maxDelayMs?: number;
+        readonly initialDelayMs?: number;
+        readonly rebaseDates?: boolean;
+      };
+  readonly longPollTimeoutMs?: number;
+}
+
+/** A sandbox's user: the parent's key, secret and channels, with a token of its own. */
+export interface SandboxUser {
+  readonly key: string;
+  readonly secret: string;
+  readonly token: string;
+  readonly channels: string[];
+}
+
+/** The answer to POST /_sim/sandboxes. */
+export interface SandboxInfo {
+  readonly id: string;
+  /** Every path of the simulator works under it: `${baseUrl}${basePath}/customerapi/events`. */
+  readonly basePath: string;
+  readonly users: SandboxUser[];
+  /** ISO times; a sandbox unused for SANDBOX_IDLE_MS is deleted by the simulator. */
+  readonly createdAt: string;
+  readonly lastUsedAt: string;
+}
+
+/** GET /health. */
+export interface Health {
+  readonly status: string;
+  readonly simulator: SimulatorKind;
+}

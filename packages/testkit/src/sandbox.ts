@@ -1,0 +1,43 @@
+import type { ControlClient } from './control-client';
+import type { SandboxUser } from './control-types';
+import { ControlError } from './errors';
+
+/**
+ * A sandbox made by ControlClient.sandbox(): an isolated simulator served under `url`. Point the
+ * code under test at `url` with one of `users`' tokens; `control` is a ControlClient bound to the
+ * sandbox, so reset, journal, faults and clock act on it alone.
+ */
+export interface Sandbox {
+  readonly id: string;
+  /** The parent's base URL plus the sandbox's base path; every path works under it. */
+  readonly url: string;
+  readonly basePath: string;
+  readonly users: readonly SandboxUser[];
+  readonly control: ControlClient;
+  /** Frees the sandbox (DELETE /_sim/sandboxes/{id}); safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export function sandboxHandle(
+  info: { id: string; basePath: string; users: SandboxUser[] },
+  control: ControlClient,
+  remove: () => Promise<void>,
+): Sandbox {
+  let closing: Promise<void> | undefined;
+  return {
+    id: info.id,
+    url: control.baseUrl,
+    basePath: info.basePath,
+    users: info.users,
+    control,
+    close: () => {
+      // A sandbox left idle is deleted by the simulator itself (SANDBOX_IDLE_MS): already free.
+      closing ??= remove().catch((err: unknown) => {
+        if (err instanceof ControlError && err.status === 404) return;
+        closing = undefined;
+        throw err;
+      });
+      return closing;
+    },
+  };
+}
