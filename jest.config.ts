@@ -34,6 +34,11 @@ const config: Config = {
       displayName: 'repo',
       roots: ['<rootDir>/test'],
     },
+    {
+      ...packageProjects[0],
+      displayName: 'examples',
+      roots: ['<rootDir>/examples'],
+    },
   ],
   testTimeout: 20000,
 };
