@@ -4,3 +4,5 @@ export * from './recording-loader';
 export * from './rebase-dates';
 export * from './replayer';
 export * from './in-process-replay';
+export * from './race-of';
+export * from './replay-control';
