@@ -1,8 +1,7 @@
 import {
   replayState,
   type ControlHooks,
-  type Replayer,
-  type SimulatorSettings,
+  type ReplayHandle,
   type UserState,
   type UserTable,
 } from '@racedata/core';
@@ -13,12 +12,11 @@ export interface JsonControlDeps {
   bus: ChannelBus;
   stream: EventStream;
   users: UserTable;
-  replay: Replayer | undefined;
-  settings: SimulatorSettings;
+  replay: ReplayHandle;
 }
 
 /** The JSON simulator's part of /_sim/state and /_sim/reset. */
-export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonControlDeps): ControlHooks {
+export function jsonControlHooks({ bus, stream, users, replay }: JsonControlDeps): ControlHooks {
   return {
     state: () => {
       const polls = bus.polls.countByUser();
@@ -34,7 +32,7 @@ export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonC
       return {
         users: perUser,
         store: { events: store.size, bytes: store.bytesHeld, lastEventId: store.lastEventId },
-        replay: replayState(replay, settings),
+        replay: replayState(replay),
       };
     },
     reset: (request) => {

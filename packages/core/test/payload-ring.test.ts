@@ -1,0 +1,57 @@
+import { ManualClock } from '../src/clock';
+import { Journal } from '../src/control/journal';
+import { PayloadRing } from '../src/control/payload-ring';
+
+describe('PayloadRing', () => {
+  it('keeps payloads by seq within its byte budget, dropping the oldest first', () => {
+    const ring = new PayloadRing(100); // 50 UTF-16 characters
+    ring.put(1, 'a'.repeat(20));
+    ring.put(2, 'b'.repeat(20));
+    expect(ring.size).toBe(2);
+    ring.put(3, 'c'.repeat(20));
+    expect(ring.get(1)).toBeUndefined();
+    expect(ring.get(2)).toBe('b'.repeat(20));
+    expect(ring.get(3)).toBe('c'.repeat(20));
+    expect(ring.bytesHeld).toBe(80);
+  });
+
+  it('does not keep a payload larger than the whole budget', () => {
+    const ring = new PayloadRing(10);
+    ring.put(1, 'abc');
+    ring.put(2, 'x'.repeat(6));
+    expect(ring.get(2)).toBeUndefined();
+    expect(ring.get(1)).toBe('abc');
+  });
+});
+
+describe('Journal payloads and listeners', () => {
+  it('keeps what a received message carried, serialised, and clears it with the journal', () => {
+    const journal = new Journal(new ManualClock(), 10, 1000);
+    journal.received({ source: 'post', channel: 'A', durable: true, eventId: 1 }, { channel: 'A', n: 1 });
+    journal.received({ source: 'inject', channel: 'B', durable: false }, '<B/>');
+    expect(journal.payloads.get(1)).toBe('{"channel":"A","n":1}');
+    expect(journal.payloads.get(2)).toBe('<B/>');
+    expect(journal.get(2)).toMatchObject({ seq: 2, kind: 'received', channel: 'B' });
+    expect(journal.get(3)).toBeUndefined();
+    journal.clear();
+    expect(journal.payloads.size).toBe(0);
+  });
+
+  it('keeps nothing when off (CONTROL_API=off)', () => {
+    const journal = new Journal(new ManualClock(), 0);
+    journal.received({ source: 'post', channel: 'A', durable: true }, { big: 'x' });
+    expect(journal.payloads.size).toBe(0);
+  });
+
+  it('onEntry returns the function that removes the listener', () => {
+    const journal = new Journal(new ManualClock(), 10);
+    const seen: number[] = [];
+    const off = journal.onEntry((e) => seen.push(e.seq));
+    expect(journal.listenerCount).toBe(1);
+    journal.received({ source: 'post', channel: 'A', durable: true });
+    off();
+    journal.received({ source: 'post', channel: 'A', durable: true });
+    expect(seen).toEqual([1]);
+    expect(journal.listenerCount).toBe(0);
+  });
+});
