@@ -178,7 +178,8 @@ function PayloadDetail({
   onClose: () => void;
 }) {
   const [text, setText] = useState('');
-  const wanted = receivedFor(entry, entries)?.seq;
+  const received = receivedFor(entry, entries);
+  const wanted = received?.seq;
   useEffect(() => {
     if (wanted === undefined) return;
     let current = true;
@@ -202,7 +203,12 @@ function PayloadDetail({
           Close
         </button>
       </div>
-      <pre class="entry">{JSON.stringify(entry, null, 2)}</pre>
+      <p class="entry">
+        {clockTime(entry.time)} ·{' '}
+        {entry.kind === 'received' ? `from ${entry.source}` : `${entry.user} via ${entry.transport}`}
+        {entry.status !== undefined && ` · status ${entry.status}`}
+        {received && received.seq !== entry.seq && ` · payload of #${received.seq}`}
+      </p>
       <pre id="payload" class="payload" tabIndex={0} aria-label="Payload">
         {wanted === undefined ? 'no payload: this entry has no message of its own' : text}
       </pre>
