@@ -79,7 +79,9 @@ export class ConsoleStream {
   }
 
   private onEntry(record: JournalRecord): void {
-    const entry = { ...record, time: new Date(this.options.clock.now()).toISOString() };
+    // The journal hands listeners its stored record, which holds the time as a number.
+    const { at, ...rest } = record as JournalRecord & { at?: number };
+    const entry = { ...rest, time: new Date(at ?? this.options.clock.now()).toISOString() };
     const frame = `id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`;
     for (const res of this.clients) this.write(res, frame);
   }
