@@ -25,8 +25,10 @@ const PAGE = (kind: string) => `<!doctype html>
 `;
 
 // Everything the page loads comes from the simulator itself: it works offline, and no script
-// from anywhere else can run against the control plane.
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'";
+// from anywhere else can run against the control plane. Inline styles are allowed because the
+// browser's own XML parser styles the error element it builds when the console checks a document.
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'";
 
 function send(res: ServerResponse, type: string, body: string): void {
   res.writeHead(200, {
