@@ -14,6 +14,20 @@ import {
 
 jest.setTimeout(60_000);
 
+// page.evaluate() callbacks run in the page, but this project compiles against Node's types
+// only: the little of the DOM they touch is declared here, for this file alone.
+interface PageNode {
+  readonly id: string;
+  readonly textContent: string | null;
+  readonly value?: string;
+}
+declare const document: {
+  querySelector(selector: string): PageNode | null;
+  readonly documentElement: { readonly scrollWidth: number };
+  readonly activeElement: PageNode | null;
+};
+declare const window: { readonly innerWidth: number };
+
 const ALL_TOKEN = 'YWxsdXNlcg==';
 const DEFAULT_TOKEN = 'dGVzdHVzZXI=';
 
@@ -32,7 +46,7 @@ const rows = (page: Page, kind?: string) =>
 /** The cell texts of every row shown, one array per row. */
 function cells(page: Page): Promise<string[][]> {
   return page.$$eval('#live-table tbody tr', (trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => (td as PageNode).textContent ?? '')),
   );
 }
 
@@ -271,7 +285,9 @@ browserDescribe('the QA console in Chromium', () => {
         const unlabelled = await page.$$eval('input, select, textarea, button', (controls) =>
           controls
             .filter((c) => {
-              const labelled = (c as HTMLInputElement).labels?.length || c.getAttribute('aria-label');
+              const labelled =
+                (c as unknown as { labels?: { length: number } }).labels?.length ||
+                c.getAttribute('aria-label');
               return !labelled && !(c.tagName === 'BUTTON' && (c.textContent ?? '').trim() !== '');
             })
             .map((c) => c.outerHTML.slice(0, 80)),
@@ -323,9 +339,7 @@ async function expectValue(locator: ReturnType<Page['locator']>, pattern: RegExp
     .page()
     .waitForFunction(
       ([selector, source, flags]) =>
-        new RegExp(source!, flags).test(
-          (document.querySelector(selector!) as HTMLTextAreaElement | null)?.value ?? '',
-        ),
+        new RegExp(source!, flags).test(document.querySelector(selector!)?.value ?? ''),
       ['#post-body', pattern.source, pattern.flags],
     );
   void locator;

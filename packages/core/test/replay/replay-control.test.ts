@@ -50,7 +50,13 @@ function setup(
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const sent: number[] = [];
   const control = new ReplayControl<RecordedJsonMessage>({
-    settings: { replayRebaseDates: false, ...settings },
+    settings: {
+      autoReplayIntervalMs: undefined,
+      initialDelayMs: undefined,
+      maxDelayMs: undefined,
+      replayRebaseDates: false,
+      ...settings,
+    },
     recordings,
     clock,
     logger: silentLogger(),
