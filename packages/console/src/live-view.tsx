@@ -59,6 +59,7 @@ export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
   const set = (key: keyof Filters) => (event: Event) =>
     setFilters({ ...filters, [key]: (event.currentTarget as HTMLSelectElement).value });
   const waiting = paused ? feed.entries.length - paused.length : 0;
+  const selectedShown = selected !== undefined && rows.some((r) => r.seq === selected.seq);
 
   return (
     <section class="live" aria-labelledby="live-title">
@@ -106,7 +107,7 @@ export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
           {feed.total} entries · showing {rows.length}
         </span>
       </div>
-      <div class="table-wrap" tabIndex={0} aria-label="Messages received and delivered, newest first">
+      <div class="table-wrap" aria-label="Messages received and delivered, newest first">
         <table id="live-table">
           <thead>
             <tr>
@@ -120,18 +121,24 @@ export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
             </tr>
           </thead>
           <tbody>
-            {rows.map((entry) => (
+            {rows.map((entry, index) => (
               <tr
                 key={entry.seq}
                 data-seq={entry.seq}
                 data-kind={entry.kind}
                 class={`row-${entry.kind}${selected?.seq === entry.seq ? ' selected' : ''}`}
-                tabIndex={0}
+                // One tab stop for the table (the selected row, else the newest); arrows move on.
+                tabIndex={(selectedShown ? selected?.seq === entry.seq : index === 0) ? 0 : -1}
                 onClick={() => setSelected(entry)}
                 onKeyDown={(e) => {
+                  const row = e.currentTarget;
                   if (e.key === 'Enter' || e.key === ' ') {
                     e.preventDefault();
                     setSelected(entry);
+                  } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                    e.preventDefault();
+                    const next = e.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling;
+                    (next as HTMLElement | null)?.focus();
                   }
                 }}
               >

@@ -304,9 +304,15 @@ browserDescribe('the QA console in Chromium', () => {
       await page.locator('h1').click();
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('filter-user');
+      await postJson(sim.base, '/api/message', { channel: 'RaceDayTrot', date: today(), payload: { k: 2 } });
+      await rows(page).nth(1).waitFor();
+      // The table is one tab stop (the newest row); the arrows move between rows.
       await rows(page).first().focus();
+      await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
       await page.locator('#payload', { hasText: '"k": 1' }).waitFor();
+      expect(await rows(page).nth(1).getAttribute('tabindex')).toBe('0');
+      expect(await rows(page).first().getAttribute('tabindex')).toBe('-1');
     }
   });
 
