@@ -4,7 +4,8 @@ import { PayloadRing } from '../src/control/payload-ring';
 
 describe('PayloadRing', () => {
   it('keeps payloads by seq within its byte budget, dropping the oldest first', () => {
-    const ring = new PayloadRing(100); // 50 UTF-16 characters
+    // Each 20-character payload costs 40 bytes of text and 96 of bookkeeping.
+    const ring = new PayloadRing(300);
     ring.put(1, 'a'.repeat(20));
     ring.put(2, 'b'.repeat(20));
     expect(ring.size).toBe(2);
@@ -12,13 +13,20 @@ describe('PayloadRing', () => {
     expect(ring.get(1)).toBeUndefined();
     expect(ring.get(2)).toBe('b'.repeat(20));
     expect(ring.get(3)).toBe('c'.repeat(20));
-    expect(ring.bytesHeld).toBe(80);
+    expect(ring.bytesHeld).toBe(272);
+  });
+
+  it('keeps no more payloads than entries the journal holds', () => {
+    const ring = new PayloadRing(1_000_000, 2);
+    for (let seq = 1; seq <= 5; seq++) ring.put(seq, `p${seq}`);
+    expect(ring.size).toBe(2);
+    expect([ring.get(3), ring.get(4), ring.get(5)]).toEqual([undefined, 'p4', 'p5']);
   });
 
   it('does not keep a payload larger than the whole budget', () => {
-    const ring = new PayloadRing(10);
+    const ring = new PayloadRing(110);
     ring.put(1, 'abc');
-    ring.put(2, 'x'.repeat(6));
+    ring.put(2, 'x'.repeat(8));
     expect(ring.get(2)).toBeUndefined();
     expect(ring.get(1)).toBe('abc');
   });

@@ -126,7 +126,7 @@ export class Journal {
     payloadBytes = DEFAULT_PAYLOAD_BYTES,
   ) {
     this.ring = [];
-    this.payloads = new PayloadRing(max > 0 ? payloadBytes : 0);
+    this.payloads = new PayloadRing(max > 0 ? payloadBytes : 0, max);
   }
 
   /** False with a capacity of 0 (CONTROL_API=off): nothing is recorded. */
