@@ -131,3 +131,37 @@ export async function eventStreamClient(port: number, token: string) {
 export async function simState(base: string): Promise<Record<string, unknown>> {
   return (await (await fetch(`${base}/_sim/state`)).json()) as Record<string, unknown>;
 }
+
+/** A STOMP client on the legacy simulator's vendor path, subscribed; collects raw frames. */
+export async function stompClient(port: number, token: string) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/channels/connect`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  closeAfterTest({ close: () => ws.terminate() });
+  const frames: string[] = [];
+  const waiting: Array<{ test: (f: string) => boolean; done: (f: string) => void }> = [];
+  ws.on('message', (data) => {
+    // One frame per WebSocket message from this server; heart-beats are bare newlines.
+    const frame = String(data);
+    if (frame.trim() === '') return;
+    frames.push(frame);
+    for (const w of [...waiting]) {
+      if (w.test(frame)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.done(frame);
+      }
+    }
+  });
+  const next = (test: (f: string) => boolean) =>
+    new Promise<string>((resolve) => {
+      const seen = frames.find(test);
+      if (seen) resolve(seen);
+      else waiting.push({ test, done: resolve });
+    });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  ws.send('CONNECT\naccept-version:1.2\nheart-beat:0,0\n\n\0');
+  await next((f) => f.startsWith('CONNECTED'));
+  ws.send('SUBSCRIBE\nid:0\ndestination:/api/v1/channels/user/topic/publish\nreceipt:sub\n\n\0');
+  await next((f) => f.startsWith('RECEIPT'));
+  return { frames, next };
+}

@@ -7,6 +7,7 @@ import {
   launch,
   openConsole,
   simState,
+  stompClient,
   startJson,
   startLegacy,
   type WatchedPage,
@@ -273,6 +274,37 @@ browserDescribe('the QA console in Chromium', () => {
     expect(await simState(sim.base)).toMatchObject({ queues: { messages: 1 }, journal: { lastSeq: 1 } });
   });
 
+  test('legacy: a NonDurable post from the form reaches a STOMP subscriber, and both show as rows', async () => {
+    const sim = await startLegacy();
+    const stomp = await stompClient(sim.port, DEFAULT_TOKEN);
+    const page = await open(sim.base);
+    await page
+      .locator('#users-table tr[data-user="testuser"] [data-field="sockets"]', { hasText: '1' })
+      .waitFor();
+    await page.locator('#post-channel').selectOption('TimeToStart');
+    // The form takes the channel's delivery from the catalog: transient, so NonDurable.
+    await expectValue(page.locator('#post-body'), /<TimeToStart /);
+    await page.locator('input[name="delivery"][value="NonDurable"]:checked').waitFor();
+    await page.locator('#post-payload-key').fill('console-check');
+    await page.locator('#post-submit').click();
+    await page.locator('#post-result', { hasText: 'sent to 1 session(s)' }).waitFor();
+    const message = await stomp.next((f) => f.startsWith('MESSAGE'));
+    const body = JSON.parse(message.slice(message.indexOf('\n\n') + 2, message.lastIndexOf('\0'))) as {
+      channel: string;
+      payloadKey: string;
+      payload: string;
+    };
+    expect(body).toMatchObject({ channel: 'TimeToStart', payloadKey: 'console-check' });
+    expect(body.payload).toMatch(new RegExp(`<TimeToStart date="${today()}"`));
+    await rows(page, 'received').filter({ hasText: 'console-check' }).waitFor();
+    const delivered = rows(page, 'delivered').filter({ hasText: 'console-check' });
+    await delivered.waitFor();
+    expect(await delivered.locator('td').nth(5).textContent()).toBe('stomp');
+    // A delivery shows the payload of the message it carried.
+    await delivered.click();
+    await page.locator('#payload', { hasText: '<TimeToStart' }).waitFor();
+  });
+
   test('every control is labelled and reachable by keyboard; readable at 1280x800 and in a narrow window', async () => {
     const sim = await startJson();
     for (const viewport of [
@@ -298,19 +330,26 @@ browserDescribe('the QA console in Chromium', () => {
         expect(overflow).toBeLessThanOrEqual(0);
       }
       // Keyboard: Tab from the top reaches the filters, and a focused row opens with Enter.
-      await postJson(sim.base, '/api/message', { channel: 'RaceDayTrot', date: today(), payload: { k: 1 } });
+      const k = viewport.width;
+      await postJson(sim.base, '/api/message', { channel: 'RaceDayTrot', date: today(), payload: { k } });
       await rows(page).first().waitFor();
       // Start from the top of the page: the header holds nothing focusable.
       await page.locator('h1').click();
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('filter-user');
-      await postJson(sim.base, '/api/message', { channel: 'RaceDayTrot', date: today(), payload: { k: 2 } });
-      await rows(page).nth(1).waitFor();
+      await postJson(sim.base, '/api/message', {
+        channel: 'RaceDayTrot',
+        date: today(),
+        payload: { k: k + 1 },
+      });
+      const { journal } = (await simState(sim.base)) as { journal: { lastSeq: number } };
+      // The newest row is the second post before the keys go.
+      await page.locator(`#live-table tbody tr:first-child[data-seq="${journal.lastSeq}"]`).waitFor();
       // The table is one tab stop (the newest row); the arrows move between rows.
       await rows(page).first().focus();
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
-      await page.locator('#payload', { hasText: '"k": 1' }).waitFor();
+      await page.locator('#payload', { hasText: `"k": ${k}\n` }).waitFor();
       expect(await rows(page).nth(1).getAttribute('tabindex')).toBe('0');
       expect(await rows(page).first().getAttribute('tabindex')).toBe('-1');
     }
