@@ -29,7 +29,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['packages/*/test/**', 'bench/**', 'scripts/**'],
+    files: ['packages/*/test/**', 'bench/**', 'scripts/**', 'packages/console/build.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -26,6 +26,12 @@ const config: Config = {
     ...packageProjects,
     {
       ...packageProjects[0],
+      // Browser tests of the QA console, against simulators built from sources.
+      displayName: 'console',
+      roots: ['<rootDir>/packages/console/test'],
+    },
+    {
+      ...packageProjects[0],
       displayName: 'bench',
       roots: ['<rootDir>/bench/test'],
     },

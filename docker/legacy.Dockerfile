@@ -16,12 +16,14 @@ COPY packages/core/package.json packages/core/
 COPY packages/legacy-sim/package.json packages/legacy-sim/
 COPY packages/json-sim/package.json packages/json-sim/
 COPY packages/testkit/package.json packages/testkit/
+COPY packages/console/package.json packages/console/
 COPY packages/cli/package.json packages/cli/
 RUN npm ci --loglevel=error
 COPY tsconfig.json tsconfig.base.json ./
 COPY scripts/bundle.mjs scripts/
 COPY packages/ packages/
-# tsc --build, then scripts/bundle.mjs: the CLI and its production dependencies in one file.
+# The console (esbuild), tsc --build, then scripts/bundle.mjs: the CLI, its production
+# dependencies and the console's assets in one file.
 RUN npm run build
 
 # ---- runtime: node, the bundle, the recordings ------------------------------------------

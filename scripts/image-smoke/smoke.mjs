@@ -176,6 +176,25 @@ async function expectHealthy(base, simulator) {
   assert(body.status === 'ok' && body.simulator === simulator, `body ${r.text}`);
 }
 
+/** The web console is in the image: GET / leads to it, the page and its script are served. */
+async function expectConsole(base, simulator) {
+  const root = await fetch(`${base}/`, { redirect: 'manual', signal: AbortSignal.timeout(10000) });
+  assert(root.status === 302 && root.headers.get('location') === './_sim/ui', `GET / ${root.status}`);
+  const page = await http('GET', `${base}/_sim/ui`);
+  assert(page.status === 200 && page.text.includes(`data-simulator="${simulator}"`), `page ${page.status}`);
+  const script = await http('GET', `${base}/_sim/ui/console.js`);
+  assert(
+    script.status === 200 && script.text.length > 10000,
+    `console.js ${script.status}, ${script.text.length} chars`,
+  );
+  const catalog = json((await http('GET', `${base}/_sim/catalog`)).text);
+  assert(
+    catalog.channels.some((c) => c.sample !== null),
+    'no catalog sample from the bundled recordings',
+  );
+  return `console.js ${Math.round(script.text.length / 1024)} KB`;
+}
+
 /** The production authentication path answers the default user with its fixed token. */
 async function expectFixedToken(base) {
   const ok = await http('POST', `${base}/customerapi/authenticate/subscription/`, {
@@ -193,6 +212,7 @@ async function expectFixedToken(base) {
 async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
   const name = (n) => `json: ${n}`;
   await check(name('GET /health'), () => expectHealthy(base, 'json'));
+  await check(name('web console at /_sim/ui'), () => expectConsole(base, 'json'));
 
   await check(
     name('authenticate (token in authorization header; wrong secret 401; no token 401)'),
@@ -286,6 +306,7 @@ async function jsonChecks(base, { shortPoll, replay, replayNonce }) {
 async function legacyChecks(base, { shortPoll, replay, replayNonce }) {
   const name = (n) => `legacy: ${n}`;
   await check(name('GET /health'), () => expectHealthy(base, 'legacy'));
+  await check(name('web console at /_sim/ui'), () => expectConsole(base, 'legacy'));
 
   await check(
     name('authenticate (subscription and Basic; wrong secret 401; listen without token 401)'),

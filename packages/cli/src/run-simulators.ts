@@ -10,6 +10,7 @@ import {
   type SimulatorSettings,
   type UserTable,
 } from '@racedata/core';
+import { consoleAssets } from '@racedata/console';
 import { createJsonSimulator, type JsonSeeder } from '@racedata/json-sim';
 import { createLegacySimulator } from '@racedata/legacy-sim';
 import { startBanner } from './banner';
@@ -32,9 +33,11 @@ interface Running {
 
 async function create(
   plan: SimulatorPlan,
-  deps: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
+  tables: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
 ): Promise<Simulator> {
   const dir = bundledRecordingsDir();
+  // The QA console at /_sim/ui, built into the CLI (and into the single-file bundle).
+  const deps = { ...tables, consoleAssets };
   if (plan.kind === 'json') {
     const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
     let seeder: JsonSeeder | undefined;

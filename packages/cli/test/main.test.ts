@@ -278,3 +278,32 @@ describe('interval replay from the bundled recordings', () => {
     expect(cli.stderr()).toMatch(/broken\.jsonl:1/);
   });
 });
+
+describe('the web console', () => {
+  test('is served with replay off, its post forms sampling the bundled recordings', async () => {
+    const cli = await start(['legacy', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);
+    const base = `http://127.0.0.1:${bannerPort(cli.stdout(), 'legacy XML simulator')}`;
+    const root = await fetch(`${base}/`, { redirect: 'manual' });
+    expect(root.headers.get('location')).toBe('./_sim/ui');
+    expect((await fetch(`${base}/_sim/ui/console.js`)).status).toBe(200);
+    const catalog = (await (await fetch(`${base}/_sim/catalog`)).json()) as {
+      channels: Array<{ name: string; sample: { xml: string } | null }>;
+    };
+    expect(catalog.channels.find((c) => c.name === 'Result')?.sample?.xml).toMatch(/^<\?xml .*<Result /);
+    const replay = (await (await fetch(`${base}/_sim/replay`)).json()) as { on: boolean; recorded: number };
+    expect(replay.on).toBe(false);
+    expect(replay.recorded).toBeGreaterThan(1000);
+  });
+
+  test('a broken RECORDINGS_DIR does not stop a start without replay: the catalog has no samples', async () => {
+    const dir = path.dirname(tempFile('broken.jsonl', '{"not": "a recording"}\n'));
+    const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {
+      RECORDINGS_DIR: dir,
+    });
+    const base = `http://127.0.0.1:${bannerPort(cli.stdout(), 'JSON simulator')}`;
+    const catalog = (await (await fetch(`${base}/_sim/catalog`)).json()) as {
+      channels: Array<{ sample: unknown }>;
+    };
+    expect(catalog.channels.every((c) => c.sample === null)).toBe(true);
+  });
+});

@@ -26,6 +26,7 @@ export const coreErrors = {
   MALFORMED_JSON: { status: 400 },
   PAYLOAD_TOO_LARGE: { status: 413 },
   SANDBOX_LIMIT: { status: 429 },
+  REPLAY_STATE: { status: 409 },
   UNSUPPORTED_CHARSET: { status: 415 },
   INTERNAL: { status: 500 },
 } as const satisfies Record<string, ErrorSpec>;

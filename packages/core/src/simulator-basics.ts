@@ -1,5 +1,6 @@
 import { jsonChannelCatalog, legacyChannelCatalog, type ChannelCatalog } from './channel-catalog';
 import { systemClock, type Clock } from './clock';
+import type { ConsoleAssets } from './control/console-assets';
 import { Faults } from './control/faults';
 import { Journal } from './control/journal';
 import { OffsetClock } from './control/offset-clock';
@@ -14,6 +15,8 @@ export interface SimulatorBasicsDeps {
   clock?: Clock;
   catalog?: ChannelCatalog;
   users?: UserTable;
+  /** The built QA console served at /_sim/ui (the CLI passes it; without it the page is 404). */
+  consoleAssets?: ConsoleAssets;
 }
 
 export interface SimulatorBasics {

@@ -1,5 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ConsoleAssets } from './control/console-assets';
+import { withConsole } from './control/console-routes';
 import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
 import type { Faults } from './control/faults';
 import { Sandboxes, type MountedSimulator, type SandboxFactory } from './control/sandboxes';
@@ -10,8 +12,8 @@ import type { OffsetClock } from './control/offset-clock';
 import type { SimulatorDocs } from './control/docs/docs-context';
 import type { ChannelCatalog } from './channel-catalog';
 import type { Logger } from './logger';
-import { inProcessReplaySchedule } from './replay/in-process-replay';
-import type { Replayer } from './replay/replayer';
+import type { ReplayHandle } from './replay/replay-control';
+import type { RecordedMessage } from './replay/recording-types';
 import { createHttpLifecycle } from './server/http-lifecycle';
 import type { UpgradeRouter } from './server/upgrade-router';
 import type { SimulatorKind, SimulatorSettings } from './settings';
@@ -49,8 +51,12 @@ export interface SimulatorParts {
   readonly handler?: RequestListener;
   readonly settings: SimulatorSettings;
   readonly upgrades: UpgradeRouter;
-  /** The simulator's own replay of its recordings, started once it listens. */
-  readonly replay: { start(): void; stop(): void } | undefined;
+  /** The simulator's own replay of its recordings, started once it listens when configured. */
+  readonly replay: ReplayHandle;
+  /** The recordings the simulator was given; the console's post forms take samples from them. */
+  readonly recordings: readonly RecordedMessage[];
+  /** The built QA console, served at /_sim/ui. */
+  readonly consoleAssets?: ConsoleAssets | undefined;
   /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */
   readonly shutdown: () => void | Promise<void>;
   /** The /_sim/* control plane: the simulator's state and reset, over core's journal and clock. */
@@ -74,13 +80,9 @@ export interface SimulatorParts {
 }
 
 /** The replay part of GET /_sim/state. */
-export function replayState(
-  replay: Replayer | undefined,
-  settings: Parameters<typeof inProcessReplaySchedule>[0],
-): ReplayState {
-  if (replay === undefined) return { on: false, mode: null, position: 0, total: 0, loops: 0, sent: 0 };
-  const { position, total, loops, sent } = replay.stats();
-  return { on: true, mode: inProcessReplaySchedule(settings)?.mode ?? null, position, total, loops, sent };
+export function replayState(replay: ReplayHandle): ReplayState {
+  const { on, mode, position, total, loops, sent } = replay.view();
+  return { on, mode, position, total, loops, sent };
 }
 
 /**
@@ -90,7 +92,7 @@ export function replayState(
 export function assembleSimulator(parts: SimulatorParts): Simulator {
   const closeTasks: Array<() => void | Promise<void>> = [];
   const replay = parts.replay;
-  if (replay) closeTasks.push(() => replay.stop());
+  closeTasks.push(() => replay.stop());
   const sandboxes =
     parts.sandboxes && parts.settings.sandboxMax > 0 && parts.settings.controlApi !== 'off'
       ? new Sandboxes({
@@ -101,13 +103,21 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
           logger: parts.control.logger,
         })
       : undefined;
-  const control = { ...parts.control, settings: parts.settings, sandboxes };
+  const control = { ...parts.control, settings: parts.settings, sandboxes, replay };
   const { faults } = parts.control;
   const inner = parts.handler ?? parts.app;
   // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
   const gated: RequestListener = (req, res) => faults.gateRequest(req, res, () => inner(req, res));
   parts.upgrades.gate((req, socket, proceed) => faults.gateUpgrade(req, socket, proceed));
-  const controlled = withControlPlane(gated, control);
+  const consoleRoutes =
+    parts.settings.controlApi === 'off'
+      ? undefined
+      : withConsole(withControlPlane(gated, control), {
+          ...control,
+          recordings: parts.recordings,
+          consoleAssets: parts.consoleAssets,
+        });
+  const controlled = consoleRoutes?.handle ?? withControlPlane(gated, control);
   const measured =
     parts.settings.controlApi === 'off'
       ? controlled
@@ -119,6 +129,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
     upgrades: parts.upgrades,
     limits: parts.settings,
     beforeClose: async () => {
+      consoleRoutes?.stream.close();
       await sandboxes?.closeAll();
       for (const task of closeTasks) await task();
       parts.control.journal.close();
@@ -132,7 +143,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
     server: lifecycle.server,
     listen: async (port = parts.settings.port, host = parts.settings.host) => {
       const address = await lifecycle.listen(port, host);
-      replay?.start();
+      replay.autostart();
       return address;
     },
     close: () => lifecycle.close(),
@@ -140,7 +151,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
       closeTasks.push(task);
     },
     mount: () => {
-      replay?.start();
+      replay.autostart();
       return { handle: handler, handleUpgrade: parts.upgrades.handle, close: () => lifecycle.close() };
     },
   };

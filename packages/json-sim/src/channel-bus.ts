@@ -64,16 +64,19 @@ export class ChannelBus {
     }
     if (kind === 'durable') {
       const event = this.store.append(input);
-      this.options.journal?.received({
-        source,
-        channel: event.channel,
-        durable: true,
-        eventId: event.eventId,
-      });
+      this.options.journal?.received(
+        {
+          source,
+          channel: event.channel,
+          durable: true,
+          eventId: event.eventId,
+        },
+        event,
+      );
       this.polls.notify(event.channel);
       return { delivery: 'durable', event };
     }
-    this.options.journal?.received({ source, channel: input.channel, durable: false });
+    this.options.journal?.received({ source, channel: input.channel, durable: false }, input);
     return { delivery: 'transient', recipients: this.options.transient.broadcast(input) };
   }
 

@@ -1,7 +1,7 @@
 import {
   replayState,
   type ControlHooks,
-  type Replayer,
+  type ReplayHandle,
   type SimulatorSettings,
   type UserState,
   type UserTable,
@@ -14,8 +14,8 @@ export interface JsonControlDeps {
   bus: ChannelBus;
   stream: EventStream;
   users: UserTable;
-  replay: Replayer | undefined;
-  settings: SimulatorSettings;
+  replay: ReplayHandle;
+  settings: Pick<SimulatorSettings, 'seedMaxBodyBytes'>;
 }
 
 /** The JSON simulator's part of /_sim/state, /_sim/reset and /_sim/events (bulk seeding). */
@@ -35,7 +35,7 @@ export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonC
       return {
         users: perUser,
         store: { events: store.size, bytes: store.bytesHeld, lastEventId: store.lastEventId },
-        replay: replayState(replay, settings),
+        replay: replayState(replay),
       };
     },
     reset: (request) => {

@@ -1,7 +1,7 @@
 import {
   UpgradeRouter,
   assembleSimulator,
-  createInProcessReplay,
+  ReplayControl,
   simulatorBasics,
   systemClock,
   type RecordedJsonMessage,
@@ -57,7 +57,7 @@ export function createJsonSimulator(
     journal,
   });
   const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings });
-  const replay = createInProcessReplay({
+  const replay = new ReplayControl<RecordedJsonMessage>({
     settings,
     recordings: deps.recordings ?? [],
     clock,
@@ -72,6 +72,8 @@ export function createJsonSimulator(
     settings,
     upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
     replay,
+    recordings: deps.recordings ?? [],
+    consoleAssets: deps.consoleAssets,
     shutdown: async () => {
       bus.close();
       await stream.close();
@@ -112,7 +114,9 @@ export function createJsonSimulator(
     get streamSessions() {
       return stream.subscriberCount;
     },
-    replay,
+    get replay() {
+      return replay.current;
+    },
   });
 
   return simulator;

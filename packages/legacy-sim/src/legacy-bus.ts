@@ -64,12 +64,15 @@ export class LegacyBus {
     const { queues, hub, users, clock, logger } = this.options;
     if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
     assertWellFormedXml(input.xml);
-    this.options.journal?.received({
-      source,
-      channel: input.channel,
-      durable: input.delivery === 'durable',
-      ...(input.payloadKey !== undefined && { payloadKey: input.payloadKey }),
-    });
+    this.options.journal?.received(
+      {
+        source,
+        channel: input.channel,
+        durable: input.delivery === 'durable',
+        ...(input.payloadKey !== undefined && { payloadKey: input.payloadKey }),
+      },
+      input.xml,
+    );
     if (input.delivery === 'durable') {
       const queued = queues.enqueue(audience(users.users, target), {
         channel: target,

@@ -1,6 +1,6 @@
 import {
   assembleSimulator,
-  createInProcessReplay,
+  ReplayControl,
   replayState,
   simulatorBasics,
   systemClock,
@@ -96,7 +96,7 @@ export function createLegacySimulator(
     maxBodyBytes: settings.maxBodyBytes,
     journal,
   });
-  const replay = createInProcessReplay({
+  const replay = new ReplayControl<RecordedLegacyMessage>({
     settings,
     recordings: deps.recordings ?? [],
     clock,
@@ -110,6 +110,8 @@ export function createLegacySimulator(
     settings,
     upgrades,
     replay,
+    recordings: deps.recordings ?? [],
+    consoleAssets: deps.consoleAssets,
     shutdown: async () => {
       queues.close();
       await stomp.close();
@@ -148,7 +150,7 @@ export function createLegacySimulator(
           return {
             users: perUser,
             queues: { messages: queues.totalDepth, bytes: queues.queuedBytes },
-            replay: replayState(replay, settings),
+            replay: replayState(replay),
           };
         },
         reset: (request) => {
@@ -167,7 +169,9 @@ export function createLegacySimulator(
     get stompSessions() {
       return stomp.size;
     },
-    replay,
+    get replay() {
+      return replay.current;
+    },
   });
 
   return simulator;

@@ -109,11 +109,16 @@ export async function stormLegacyListen(options: StormOptions): Promise<StormRes
     }
   };
   const rudeLoops = Array.from({ length: options.pollers }, rude);
-  for (let n = 1; n <= options.messages; n++) {
-    const res = await inject(options.base, n);
-    if (res.status !== 200) throw new Error(`injection ${n} answered ${res.status}`);
+  try {
+    for (let n = 1; n <= options.messages; n++) {
+      const res = await inject(options.base, n);
+      if (res.status !== 200) throw new Error(`injection ${n} answered ${res.status}`);
+    }
+  } finally {
+    // A failed injection (or a test that timed out and closed the simulator) must stop the
+    // pollers too: left spinning against a closed port they fill the heap until the worker dies.
+    injecting = false;
   }
-  injecting = false;
   await Promise.all(rudeLoops);
   await Promise.all(closings);
   let drained = 0;

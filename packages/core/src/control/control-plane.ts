@@ -256,7 +256,7 @@ export function checkToken(req: IncomingMessage, token: string | undefined): voi
 }
 
 /** The request body as JSON; undefined when there is none. */
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -273,7 +273,7 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -1,4 +1,8 @@
 import type { Clock, TimerHandle } from '../clock';
+import { PayloadRing } from './payload-ring';
+
+/** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
+export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 export const JOURNAL_SOURCES = ['post', 'inject', 'replay'] as const;
 export type JournalSource = (typeof JOURNAL_SOURCES)[number];
@@ -112,13 +116,17 @@ export class Journal {
   private count = 0;
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
-  private readonly listeners: Array<(entry: JournalRecord) => void> = [];
+  private readonly listeners = new Set<(entry: JournalRecord) => void>();
+  /** The payloads of received messages, by seq, for the console's row details. */
+  readonly payloads: PayloadRing;
 
   constructor(
     private readonly clock: Clock,
     private readonly max: number,
+    payloadBytes = DEFAULT_PAYLOAD_BYTES,
   ) {
     this.ring = [];
+    this.payloads = new PayloadRing(max > 0 ? payloadBytes : 0, max);
   }
 
   /** False with a capacity of 0 (CONTROL_API=off): nothing is recorded. */
@@ -138,8 +146,17 @@ export class Journal {
     return this.seq;
   }
 
-  received(input: ReceivedInput): void {
-    if (this.max > 0) this.add({ seq: ++this.seq, at: this.clock.now(), kind: 'received', ...input });
+  /**
+   * `payload` is what the message carried (the XML document, or the JSON event); it is kept in
+   * the payload ring, serialised here, only while the journal records.
+   */
+  received(input: ReceivedInput, payload?: string | object): void {
+    if (this.max === 0) return;
+    const seq = ++this.seq;
+    if (payload !== undefined && this.payloads.maxBytes > 0) {
+      this.payloads.put(seq, typeof payload === 'string' ? payload : JSON.stringify(payload));
+    }
+    this.add({ seq, at: this.clock.now(), kind: 'received', ...input });
   }
 
   delivered(input: DeliveredInput): void {
@@ -189,14 +206,35 @@ export class Journal {
     };
   }
 
-  /** Calls `listener` with every entry added from now on (the metrics count them). */
-  onEntry(listener: (entry: JournalRecord) => void): void {
-    this.listeners.push(listener);
+  /**
+   * Calls `listener` with every entry added from now on (the metrics count them, the console
+   * stream forwards them). Returns the function that removes the listener again.
+   */
+  onEntry(listener: (entry: JournalRecord) => void): () => void {
+    const own = (entry: JournalRecord) => listener(entry);
+    this.listeners.add(own);
+    return () => {
+      this.listeners.delete(own);
+    };
+  }
+
+  /** Listeners registered now; a console stream that went away leaves none behind. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** The entry with this seq, while the ring still holds it. */
+  get(seq: number): JournalEntry | undefined {
+    const i = this.firstAfter(seq - 1);
+    if (i >= this.count) return undefined;
+    const entry = this.at(i);
+    return entry.seq === seq ? published(entry) : undefined;
   }
 
   /** Drops every entry; returns how many. Sequence numbers go on from where they were. */
   clear(): number {
     const cleared = this.count;
+    this.payloads.clear();
     this.ring = [];
     this.start = 0;
     this.count = 0;

@@ -5,3 +5,5 @@ export * from './rebase-dates';
 export * from './replayer';
 export * from './in-process-replay';
 export * from './replay-recordings';
+export * from './race-of';
+export * from './replay-control';

@@ -8,9 +8,11 @@ import { formatProblem, type RecordedMessageOf } from './recording-types';
 
 /**
  * Loads the recordings a simulator replays in-process (AUTO_REPLAY_MESSAGE_INTERVAL or
- * MAX_DELAY), or nothing when replay is off. RECORDINGS_DIR wins over `defaultDir` (where the
- * caller finds the recordings shipped with the project: only it knows where it was installed).
- * A directory that yields no playable message stops the start: replay was asked for and could
+ * MAX_DELAY). RECORDINGS_DIR wins over `defaultDir` (where the caller finds the recordings
+ * shipped with the project: only it knows where it was installed). With replay off they are still
+ * loaded when there are any: the console's post forms take their samples from them, and the
+ * console and sandboxes can start a replay later; nothing there is an error then. With replay on,
+ * a directory that yields no playable message stops the start: replay was asked for and could
  * never happen.
  */
 export async function recordingsForReplay<K extends SimulatorKind>(
@@ -21,7 +23,7 @@ export async function recordingsForReplay<K extends SimulatorKind>(
   defaultDir: string | undefined,
 ): Promise<RecordedMessageOf<K>[] | undefined> {
   const schedule = inProcessReplaySchedule(settings);
-  if (schedule === undefined) return undefined;
+  if (schedule === undefined) return recordingsForConsole(kind, settings, catalog, logger, defaultDir);
   const dir = settings.recordingsDir ?? defaultDir;
   if (dir === undefined) {
     throw coreError('RECORDING_INVALID', 'replay is on but no RECORDINGS_DIR was given');
@@ -39,4 +41,23 @@ export async function recordingsForReplay<K extends SimulatorKind>(
     `${schedule.mode} replay on`,
   );
   return loaded.messages;
+}
+
+async function recordingsForConsole<K extends SimulatorKind>(
+  kind: K,
+  settings: SimulatorSettings,
+  catalog: ChannelCatalog,
+  logger: Logger,
+  defaultDir: string | undefined,
+): Promise<RecordedMessageOf<K>[] | undefined> {
+  const dir = settings.recordingsDir ?? defaultDir;
+  if (dir === undefined) return undefined;
+  try {
+    // No logger: a recording the catalog refuses only matters when replay was asked for.
+    const loaded = await loadRecordings(dir, kind, { catalog });
+    return loaded.messages.length > 0 ? loaded.messages : undefined;
+  } catch (err) {
+    logger.debug({ dir, err }, 'no recordings for the console samples');
+    return undefined;
+  }
 }

@@ -46,6 +46,28 @@ export interface Replayer {
    */
   stop(): Promise<void>;
   stats(): ReplayStats;
+  /**
+   * Holds the next message until resume(); a delivery in flight completes. The time left until
+   * the next message is kept, so resume() goes on where the pause cut in. False unless running.
+   */
+  pause(): boolean;
+  /** Goes on after pause(); false unless paused. */
+  resume(): boolean;
+  readonly paused: boolean;
+  /** idle before start(), stopped after stop() or the last message of a non-looping replay. */
+  readonly state: 'idle' | 'running' | 'paused' | 'stopped';
+  /** The schedule in force; setSchedule() replaces it. */
+  readonly schedule: ReplaySchedule;
+  /**
+   * Changes the speed: the next message is rescheduled as if the new schedule had been in force
+   * when the previous one fired (at once if that moment has passed).
+   */
+  setSchedule(schedule: ReplaySchedule): void;
+  /**
+   * Makes `index` the next message of the pass and sends it at once (when running; when paused,
+   * on resume). Messages between are skipped, not sent.
+   */
+  jumpTo(index: number): void;
   /** Resolves when a non-looping replay has handled its last message, or after stop(). */
   readonly done: Promise<void>;
 }
@@ -53,7 +75,7 @@ export interface Replayer {
 /** Node fires a longer setTimeout at once, so no replay wait may exceed it (about 24.8 days). */
 export const MAX_REPLAY_DELAY_MS = 2_147_483_647;
 
-function checkSchedule(schedule: ReplaySchedule): void {
+export function checkSchedule(schedule: ReplaySchedule): void {
   const bad = (what: string, value: number | undefined, min: number) =>
     value !== undefined && !(Number.isFinite(value) && value >= min && value <= MAX_REPLAY_DELAY_MS)
       ? coreError(
@@ -78,22 +100,32 @@ const defaultDescribe = (message: object): string => {
 };
 
 export function createReplayer<M extends { readonly at: number }>(options: ReplayerOptions<M>): Replayer {
-  const { messages, schedule, clock, logger, deliver } = options;
+  const { messages, clock, logger, deliver } = options;
+  let schedule = options.schedule;
   checkSchedule(schedule);
   const loop = options.loop ?? schedule.mode === 'interval';
   const describe = options.describe ?? defaultDescribe;
-  const firstDelay =
+  const firstDelay = () =>
     schedule.mode === 'interval'
       ? (schedule.initialDelayMs ?? schedule.intervalMs)
       : (schedule.initialDelayMs ?? 0);
 
-  let state: 'idle' | 'running' | 'stopped' = 'idle';
+  let state: 'idle' | 'running' | 'paused' | 'stopped' = 'idle';
   let timer: TimerHandle | undefined;
   let inFlight: Promise<void> | undefined;
   let position = 0;
   let sent = 0;
   let failed = 0;
   let loops = 0;
+  /** When the next message is due (clock time), while one is scheduled or held by a pause. */
+  let dueAt: number | undefined;
+  /** Time left until the next message when paused; undefined while a delivery is in flight. */
+  let heldMs: number | undefined;
+  /** When the previous message fired and whether the next one starts a new pass. */
+  let lastFiredAt: number | undefined;
+  let wrappedNext = false;
+  /** A jumpTo() made while a delivery was in flight, applied once it settles. */
+  let pendingJump: number | undefined;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
@@ -104,7 +136,7 @@ export function createReplayer<M extends { readonly at: number }>(options: Repla
 
   const gapBefore = (next: number, wrapped: boolean): number => {
     if (schedule.mode === 'interval') return schedule.intervalMs;
-    if (wrapped) return firstDelay;
+    if (wrapped || next === 0) return firstDelay();
     const recorded = Math.min(MAX_REPLAY_DELAY_MS, Math.max(0, messages[next]!.at - messages[next - 1]!.at));
     return schedule.maxDelayMs === undefined ? recorded : Math.min(recorded, schedule.maxDelayMs);
   };
@@ -120,9 +152,25 @@ export function createReplayer<M extends { readonly at: number }>(options: Repla
     logger?.error({ source: describe(message), err: reason }, 'replayed message not delivered');
   };
 
+  const schedule_ = (delay: number) => {
+    dueAt = clock.now() + delay;
+    if (state === 'running') {
+      timer = clock.setTimeout(fire, delay);
+    } else if (state === 'paused') {
+      heldMs = delay;
+    }
+  };
+
   const afterDelivery = (firedAt: number) => {
     position += 1;
-    if (state !== 'running') return;
+    if (state !== 'running' && state !== 'paused') return;
+    lastFiredAt = firedAt;
+    if (pendingJump !== undefined) {
+      position = pendingJump;
+      pendingJump = undefined;
+      wrappedNext = false;
+      return schedule_(0);
+    }
     let wrapped = false;
     if (position >= messages.length) {
       if (!loop) return finish();
@@ -130,13 +178,14 @@ export function createReplayer<M extends { readonly at: number }>(options: Repla
       loops += 1;
       wrapped = true;
     }
+    wrappedNext = wrapped;
     // Measured from when the previous message fired, so a slow delivery does not stretch the gaps.
-    const delay = Math.max(0, firedAt + gapBefore(position, wrapped) - clock.now());
-    timer = clock.setTimeout(fire, delay);
+    schedule_(Math.max(0, firedAt + gapBefore(position, wrapped) - clock.now()));
   };
 
   const fire = () => {
     timer = undefined;
+    dueAt = undefined;
     if (state !== 'running') return;
     const message = messages[position]!;
     const firedAt = clock.now();
@@ -163,6 +212,11 @@ export function createReplayer<M extends { readonly at: number }>(options: Repla
     });
   };
 
+  const cancelTimer = () => {
+    timer?.cancel();
+    timer = undefined;
+  };
+
   return {
     done,
     start() {
@@ -173,16 +227,75 @@ export function createReplayer<M extends { readonly at: number }>(options: Repla
         return finish();
       }
       logger?.info({ messages: messages.length, mode: schedule.mode, loop }, 'replay started');
-      timer = clock.setTimeout(fire, firstDelay);
+      schedule_(firstDelay());
     },
     async stop() {
       if (state === 'stopped') return done;
       state = 'stopped';
-      timer?.cancel();
-      timer = undefined;
+      cancelTimer();
       if (inFlight) await inFlight;
       resolveDone();
       return done;
+    },
+    pause() {
+      if (state !== 'running') return false;
+      state = 'paused';
+      // With a delivery in flight nothing is scheduled yet: afterDelivery() keeps the gap.
+      if (timer) {
+        cancelTimer();
+        heldMs = Math.max(0, (dueAt ?? clock.now()) - clock.now());
+      }
+      logger?.info({ position }, 'replay paused');
+      return true;
+    },
+    resume() {
+      if (state !== 'paused') return false;
+      state = 'running';
+      if (heldMs !== undefined) {
+        const delay = heldMs;
+        heldMs = undefined;
+        schedule_(delay);
+      }
+      logger?.info({ position }, 'replay resumed');
+      return true;
+    },
+    get paused() {
+      return state === 'paused';
+    },
+    get state() {
+      return state;
+    },
+    get schedule() {
+      return schedule;
+    },
+    setSchedule(next) {
+      checkSchedule(next);
+      schedule = next;
+      if (lastFiredAt === undefined) return;
+      const delay = Math.max(0, lastFiredAt + gapBefore(position, wrappedNext) - clock.now());
+      if (timer) {
+        cancelTimer();
+        schedule_(delay);
+      } else if (state === 'paused' && heldMs !== undefined) {
+        heldMs = delay;
+      }
+    },
+    jumpTo(index) {
+      if (!Number.isInteger(index) || index < 0 || index >= messages.length) {
+        throw coreError('VALIDATION_FAILED', `replay position must be from 0 to ${messages.length - 1}`);
+      }
+      if (inFlight) {
+        pendingJump = index;
+        return;
+      }
+      position = index;
+      wrappedNext = false;
+      if (timer) {
+        cancelTimer();
+        schedule_(0);
+      } else if (state === 'paused' && heldMs !== undefined) {
+        heldMs = 0;
+      }
     },
     stats: () => ({ sent, failed, position, total: messages.length, loops }),
   };

@@ -1,0 +1,224 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, getJson } from './api';
+import { clockTime, formatPayload } from './format';
+import type { FeedSnapshot } from './live-feed';
+import type { CatalogChannel, Entry, SimUser } from './types';
+
+/** Rows in the DOM at most: the newest matching entries. */
+export const SHOWN_ROWS = 200;
+
+interface Props {
+  feed: FeedSnapshot;
+  users: SimUser[];
+  catalog: CatalogChannel[];
+  transports: readonly string[];
+  onClear: () => void;
+}
+
+interface Filters {
+  user: string;
+  channel: string;
+  transport: string;
+}
+
+function matches(entry: Entry, f: Filters): boolean {
+  if (f.user && entry.user !== f.user) return false;
+  if (f.channel && entry.channel !== f.channel) return false;
+  if (f.transport && (entry.transport ?? entry.source) !== f.transport) return false;
+  return true;
+}
+
+function deliveryOf(entry: Entry, kinds: Map<string, string>): string {
+  if (entry.durable !== undefined) return entry.durable ? 'durable' : 'transient';
+  return entry.channel ? (kinds.get(entry.channel) ?? '') : '';
+}
+
+function refOf(entry: Entry): string {
+  if (entry.eventId !== undefined) return `eventId ${entry.eventId}`;
+  if (entry.payloadKey) return entry.payloadKey;
+  if (entry.kind === 'closed') return `close ${entry.code}`;
+  return '';
+}
+
+const KIND_LABEL = { received: 'in', delivered: 'out', closed: 'closed' } as const;
+
+export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
+  const [filters, setFilters] = useState<Filters>({ user: '', channel: '', transport: '' });
+  const [paused, setPaused] = useState<readonly Entry[] | undefined>(undefined);
+  const [selected, setSelected] = useState<Entry | undefined>(undefined);
+  const kinds = useMemo(() => new Map(catalog.map((c) => [c.name, c.kind])), [catalog]);
+  const source = paused ?? feed.entries;
+  const rows = useMemo(() => {
+    const shown: Entry[] = [];
+    for (let i = source.length - 1; i >= 0 && shown.length < SHOWN_ROWS; i--) {
+      const entry = source[i]!;
+      if (matches(entry, filters)) shown.push(entry);
+    }
+    return shown;
+  }, [source, filters]);
+  const set = (key: keyof Filters) => (event: Event) =>
+    setFilters({ ...filters, [key]: (event.currentTarget as HTMLSelectElement).value });
+  const waiting = paused ? feed.entries.length - paused.length : 0;
+  const selectedShown = selected !== undefined && rows.some((r) => r.seq === selected.seq);
+
+  return (
+    <section class="live" aria-labelledby="live-title">
+      <div class="bar">
+        <h2 id="live-title">Live messages</h2>
+        <label>
+          User
+          <select id="filter-user" value={filters.user} onChange={set('user')}>
+            <option value="">all</option>
+            {users.map((u) => (
+              <option value={u.key}>{u.key}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Channel
+          <select id="filter-channel" value={filters.channel} onChange={set('channel')}>
+            <option value="">all</option>
+            {catalog.map((c) => (
+              <option value={c.name}>{c.name}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Transport
+          <select id="filter-transport" value={filters.transport} onChange={set('transport')}>
+            <option value="">all</option>
+            {transports.map((t) => (
+              <option value={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          id="live-pause"
+          aria-pressed={paused !== undefined}
+          onClick={() => setPaused(paused ? undefined : feed.entries)}
+        >
+          {paused ? `Resume view${waiting > 0 ? ` (${waiting} new)` : ''}` : 'Pause view'}
+        </button>
+        <button type="button" onClick={onClear}>
+          Clear rows
+        </button>
+        <span class="count" aria-live="off">
+          {feed.total} entries · showing {rows.length}
+        </span>
+      </div>
+      <div class="table-wrap" aria-label="Messages received and delivered, newest first">
+        <table id="live-table">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Dir</th>
+              <th scope="col">Channel</th>
+              <th scope="col">Delivery</th>
+              <th scope="col">User</th>
+              <th scope="col">Transport</th>
+              <th scope="col">eventId / payloadKey</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((entry, index) => (
+              <tr
+                key={entry.seq}
+                data-seq={entry.seq}
+                data-kind={entry.kind}
+                class={`row-${entry.kind}${selected?.seq === entry.seq ? ' selected' : ''}`}
+                // One tab stop for the table (the selected row, else the newest); arrows move on.
+                tabIndex={(selectedShown ? selected?.seq === entry.seq : index === 0) ? 0 : -1}
+                onClick={() => setSelected(entry)}
+                onKeyDown={(e) => {
+                  const row = e.currentTarget;
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    setSelected(entry);
+                  } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                    e.preventDefault();
+                    const next = e.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling;
+                    (next as HTMLElement | null)?.focus();
+                  }
+                }}
+              >
+                <td>{clockTime(entry.time)}</td>
+                <td>{KIND_LABEL[entry.kind]}</td>
+                <td>{entry.channel ?? ''}</td>
+                <td>{deliveryOf(entry, kinds)}</td>
+                <td>{entry.user ?? ''}</td>
+                <td>{entry.transport ?? entry.source ?? ''}</td>
+                <td>{refOf(entry)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {rows.length === 0 && <p class="empty">No messages yet. Post one, or start the replay.</p>}
+      </div>
+      {selected && (
+        <PayloadDetail entry={selected} entries={feed.entries} onClose={() => setSelected(undefined)} />
+      )}
+    </section>
+  );
+}
+
+/** The received entry a delivery came from: same eventId, or the latest same payloadKey before it. */
+function receivedFor(entry: Entry, entries: readonly Entry[]): Entry | undefined {
+  if (entry.kind === 'received') return entry;
+  if (entry.eventId === undefined && !entry.payloadKey) return undefined;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind !== 'received' || e.seq > entry.seq) continue;
+    if (entry.eventId !== undefined ? e.eventId === entry.eventId : e.payloadKey === entry.payloadKey)
+      return e;
+  }
+  return undefined;
+}
+
+function PayloadDetail({
+  entry,
+  entries,
+  onClose,
+}: {
+  entry: Entry;
+  entries: readonly Entry[];
+  onClose: () => void;
+}) {
+  const [text, setText] = useState('');
+  const received = receivedFor(entry, entries);
+  const wanted = received?.seq;
+  useEffect(() => {
+    if (wanted === undefined) return;
+    let current = true;
+    setText('loading…');
+    getJson<{ payload: string }>(`/_sim/messages/${wanted}`).then(
+      (body) => current && setText(formatPayload(body.payload)),
+      (err: unknown) =>
+        current && setText(err instanceof ApiError ? err.message : 'could not load the payload'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted]);
+  return (
+    <section class="detail" aria-labelledby="detail-title">
+      <div class="bar">
+        <h3 id="detail-title">
+          #{entry.seq} {entry.kind} {entry.channel ?? ''} {refOf(entry)}
+        </h3>
+        <button type="button" onClick={onClose} aria-label="Close the payload view">
+          Close
+        </button>
+      </div>
+      <p class="entry">
+        {clockTime(entry.time)} ·{' '}
+        {entry.kind === 'received' ? `from ${entry.source}` : `${entry.user} via ${entry.transport}`}
+        {entry.status !== undefined && ` · status ${entry.status}`}
+        {received && received.seq !== entry.seq && ` · payload of #${received.seq}`}
+      </p>
+      <pre id="payload" class="payload" tabIndex={0} aria-label="Payload">
+        {wanted === undefined ? 'no payload: this entry has no message of its own' : text}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { render } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, getJson, simulatorKind } from './api';
+import { FaultControls, ReplayControls } from './controls';
+import { LiveFeed, type FeedSnapshot } from './live-feed';
+import { LiveView } from './live-view';
+import { PostForm } from './post-form';
+import type { CatalogChannel, SimUser } from './types';
+import { UsersPanel } from './users-panel';
+import './console.css';
+
+/** The transports a delivery can go out on, and the sources a message comes in from. */
+const TRANSPORTS = {
+  json: ['events', 'filtered-events', 'event-stream', 'post', 'replay'],
+  legacy: ['listen', 'stomp', 'inject', 'replay'],
+} as const;
+const FAULT_TRANSPORTS = {
+  json: ['events', 'filtered-events', 'event-stream', 'authenticate', 'message'],
+  legacy: ['listen', 'stomp', 'authenticate', 'inject'],
+} as const;
+
+const feed = new LiveFeed();
+
+function App() {
+  const [snapshot, setSnapshot] = useState<FeedSnapshot | undefined>(undefined);
+  const [catalog, setCatalog] = useState<CatalogChannel[]>([]);
+  const [users, setUsers] = useState<SimUser[]>([]);
+  const [loadError, setLoadError] = useState('');
+  const [tab, setTab] = useState<'post' | 'controls'>('post');
+
+  useEffect(() => {
+    const unsubscribe = feed.subscribe(setSnapshot);
+    feed.start();
+    const failed = (err: unknown) => setLoadError(err instanceof ApiError ? err.message : String(err));
+    getJson<{ channels: CatalogChannel[] }>('/_sim/catalog').then((b) => setCatalog(b.channels), failed);
+    getJson<{ users: SimUser[] }>('/_sim/users').then((b) => setUsers(b.users), failed);
+    return () => {
+      unsubscribe();
+      feed.stop();
+    };
+  }, []);
+  const title = simulatorKind === 'legacy' ? 'Legacy simulator (XML, STOMP)' : 'JSON simulator';
+  const state = snapshot?.state;
+  const transports = useMemo(() => TRANSPORTS[simulatorKind], []);
+
+  return (
+    <>
+      <header>
+        <h1>
+          racedata-sim console <span class="sub">{title}</span>
+        </h1>
+        <span id="feed-status" class={`status ${snapshot?.status ?? 'connecting'}`} role="status">
+          {snapshot?.status ?? 'connecting'}
+        </span>
+      </header>
+      {loadError && (
+        <p class="error banner" role="alert">
+          {loadError}
+        </p>
+      )}
+      <main>
+        {snapshot && (
+          <LiveView
+            feed={snapshot}
+            users={users}
+            catalog={catalog}
+            transports={transports}
+            onClear={() => feed.clear()}
+          />
+        )}
+        <aside>
+          <UsersPanel users={users} state={state} />
+          <div class="tabs" role="tablist" aria-label="Actions">
+            <button
+              type="button"
+              role="tab"
+              id="tab-post"
+              aria-selected={tab === 'post'}
+              aria-controls="tabpanel"
+              onClick={() => setTab('post')}
+            >
+              Post
+            </button>
+            <button
+              type="button"
+              role="tab"
+              id="tab-controls"
+              aria-selected={tab === 'controls'}
+              aria-controls="tabpanel"
+              onClick={() => setTab('controls')}
+            >
+              Replay and faults
+            </button>
+          </div>
+          <div id="tabpanel" role="tabpanel" aria-labelledby={tab === 'post' ? 'tab-post' : 'tab-controls'}>
+            {tab === 'post' ? (
+              <PostForm catalog={catalog} />
+            ) : (
+              <>
+                <ReplayControls replay={state?.replay} />
+                <FaultControls state={state} users={users} transports={FAULT_TRANSPORTS[simulatorKind]} />
+              </>
+            )}
+          </div>
+        </aside>
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

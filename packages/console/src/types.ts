@@ -1,0 +1,68 @@
+/** The shapes the console reads from /_sim/* (see packages/core/src/control). */
+export interface Entry {
+  seq: number;
+  time: string;
+  kind: 'received' | 'delivered' | 'closed';
+  channel?: string;
+  durable?: boolean;
+  source?: string;
+  user?: string;
+  transport?: string;
+  status?: number;
+  code?: number;
+  eventId?: number;
+  payloadKey?: string;
+}
+
+export interface UserState {
+  sockets: number;
+  heldPolls: number;
+  queueDepth: number;
+}
+
+export interface ReplayView {
+  recorded: number;
+  on: boolean;
+  paused: boolean;
+  mode: 'interval' | 'timed' | null;
+  intervalMs: number | null;
+  maxDelayMs: number | null;
+  position: number;
+  total: number;
+  loops: number;
+  sent: number;
+  nextRace: string | null;
+}
+
+export interface FaultRule {
+  id: string;
+  match: { transport?: string; path?: string; user?: string; channel?: string };
+  action: { type: string; status?: number; ms?: number; code?: number };
+  times?: number;
+  forMs?: number;
+  fired: number;
+}
+
+export interface SimState {
+  simulator: 'json' | 'legacy';
+  time: string;
+  users: Record<string, UserState>;
+  store?: { events: number; bytes: number; lastEventId: number };
+  queues?: { messages: number; bytes: number };
+  replay: ReplayView;
+  faults: FaultRule[];
+  journal: { entries: number; max: number; lastSeq: number };
+}
+
+export interface CatalogChannel {
+  name: string;
+  kind: 'durable' | 'transient';
+  sample: { message: Record<string, unknown> } | { xml: string; payloadKey: string } | null;
+}
+
+export interface SimUser {
+  key: string;
+  name: string;
+  token: string;
+  channels: string[];
+}

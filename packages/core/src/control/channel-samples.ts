@@ -1,0 +1,49 @@
+import type { ChannelCatalog, ChannelKind } from '../channel-catalog';
+import { localDate, rebaseDates } from '../replay/rebase-dates';
+import type { RecordedMessage } from '../replay/recording-types';
+
+/** One channel of GET /_sim/catalog, with what the console's post form starts from. */
+export interface CatalogChannel {
+  readonly name: string;
+  readonly kind: ChannelKind;
+  /**
+   * A recorded message of the channel with its dates moved to today: the JSON simulator's
+   * POST /api/message body, or the legacy document and its payloadKey. null when the
+   * recordings hold none.
+   */
+  readonly sample:
+    { readonly message: object } | { readonly xml: string; readonly payloadKey: string } | null;
+}
+
+/**
+ * The catalog with a realistic sample per channel, taken from the recordings the simulator was
+ * given (the CLI always hands over the bundled ones, replay or not). The first recorded
+ * message of each channel is picked once; its dates are moved to the day asked for.
+ */
+export class ChannelSamples {
+  private readonly firstOf = new Map<string, RecordedMessage>();
+
+  constructor(
+    private readonly catalog: ChannelCatalog,
+    recordings: readonly RecordedMessage[],
+  ) {
+    for (const message of recordings) {
+      const channel = message.kind === 'json' ? message.message.channel : message.channel;
+      if (!this.firstOf.has(channel)) this.firstOf.set(channel, message);
+    }
+  }
+
+  catalogFor(nowMs: number): CatalogChannel[] {
+    const today = localDate(nowMs);
+    return this.catalog.list().map((def) => {
+      const recorded = this.firstOf.get(def.name);
+      if (!recorded) return { name: def.name, kind: def.kind, sample: null };
+      const [moved] = rebaseDates([recorded], today);
+      const sample =
+        moved!.kind === 'json'
+          ? { message: moved!.message }
+          : { xml: moved!.xml, payloadKey: moved!.payloadKey };
+      return { name: def.name, kind: def.kind, sample };
+    });
+  }
+}

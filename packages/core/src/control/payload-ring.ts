@@ -1,0 +1,53 @@
+/** What holding one payload costs besides its characters: the map entry and the string header. */
+const ENTRY_OVERHEAD_BYTES = 96;
+
+/**
+ * The payloads of the latest received messages, by journal seq, for the console's row details
+ * (GET /_sim/messages/{seq}). Bounded in bytes, since a race-day programme is a hundred times the
+ * size of a countdown tick, and in entries: a payload whose journal entry is gone cannot be asked
+ * for. Oldest dropped first; a payload larger than the whole budget is not kept at all.
+ */
+export class PayloadRing {
+  private readonly bySeq = new Map<number, string>();
+  private bytes = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    readonly maxEntries = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get size(): number {
+    return this.bySeq.size;
+  }
+
+  get bytesHeld(): number {
+    return this.bytes;
+  }
+
+  put(seq: number, payload: string): void {
+    const cost = costOf(payload);
+    if (this.maxBytes <= 0 || this.maxEntries <= 0 || cost > this.maxBytes) return;
+    this.bySeq.set(seq, payload);
+    this.bytes += cost;
+    // A Map iterates in insertion order, and seqs only grow: the first key is the oldest.
+    for (const [oldSeq, old] of this.bySeq) {
+      if (this.bytes <= this.maxBytes && this.bySeq.size <= this.maxEntries) break;
+      this.bySeq.delete(oldSeq);
+      this.bytes -= costOf(old);
+    }
+  }
+
+  get(seq: number): string | undefined {
+    return this.bySeq.get(seq);
+  }
+
+  clear(): void {
+    this.bySeq.clear();
+    this.bytes = 0;
+  }
+}
+
+/** UTF-16 length as the measure: what the string costs in memory, without encoding it. */
+function costOf(payload: string): number {
+  return payload.length * 2 + ENTRY_OVERHEAD_BYTES;
+}
