@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Journal, ManualClock, type JournalPage } from '../src';
 
 const delivered = (user: string, channel = 'Result') =>
@@ -42,5 +43,81 @@ describe('Journal', () => {
     journal.wait({ user: 'c' }, 1, 1_000, (page, complete) => answers.push([page, complete]));
     clock.advance(1_000);
     expect(answers[1]).toEqual([{ entries: [], nextSince: 0 }, false]);
+  });
+});
+
+describe('Journal ring (columns)', () => {
+  test('property: after any appends and clears it lists what a plain array model keeps', () => {
+    const kinds = ['received', 'delivered', 'closed'] as const;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 150 }),
+        fc.array(
+          fc.oneof(
+            fc.record({
+              op: fc.constant('add' as const),
+              kind: fc.constantFrom(...kinds),
+              user: fc.constantFrom('a', 'b'),
+            }),
+            fc.record({ op: fc.constant('clear' as const) }),
+          ),
+          { maxLength: 400 },
+        ),
+        fc.nat({ max: 450 }),
+        (max, ops, since) => {
+          const clock = new ManualClock(1_000);
+          const journal = new Journal(clock, max);
+          let model: Array<{ seq: number; kind: string; user?: string }> = [];
+          let seq = 0;
+          for (const step of ops) {
+            if (step.op === 'clear') {
+              journal.clear();
+              model = [];
+              continue;
+            }
+            seq++;
+            clock.advance(1);
+            if (step.kind === 'received') {
+              journal.received({ source: 'post', channel: 'Result', durable: true, eventId: seq });
+              model.push({ seq, kind: 'received' });
+            } else if (step.kind === 'delivered') {
+              journal.delivered({
+                user: step.user,
+                transport: 'listen',
+                channel: 'Result',
+                payloadKey: `k${seq}`,
+                status: 200,
+              });
+              model.push({ seq, kind: 'delivered', user: step.user });
+            } else {
+              journal.closed({ user: step.user, transport: 'stomp', code: 4000 + (seq % 10) });
+              model.push({ seq, kind: 'closed', user: step.user });
+            }
+            if (model.length > max) model.shift();
+          }
+          const page = journal.list({ since, user: 'a' }, 1_000);
+          const expected = model.filter((e) => e.seq > since && e.kind !== 'received' && e.user === 'a');
+          expect(page.entries.map((e) => e.seq)).toEqual(expected.map((e) => e.seq));
+          expect(journal.size).toBe(model.length);
+          for (const entry of page.entries) {
+            expect(entry.time).toBe(new Date(1_000 + entry.seq).toISOString());
+            if (entry.kind === 'delivered') expect(entry.payloadKey).toBe(`k${entry.seq}`);
+            if (entry.kind === 'closed') expect(entry.code).toBe(4000 + (entry.seq % 10));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test('counts entries by label for the metrics, across clears', () => {
+    const journal = new Journal(new ManualClock(0), 2);
+    journal.delivered(delivered('a'));
+    journal.delivered(delivered('b'));
+    journal.clear();
+    journal.delivered(delivered('a'));
+    journal.closed({ user: 'a', transport: 'stomp', code: 4001 });
+    expect(journal.counts.delivered.get('events')).toBe(3);
+    expect(journal.counts.closed.get('stomp 4001')).toBe(1);
   });
 });

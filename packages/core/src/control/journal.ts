@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from '../clock';
+import { JournalRing } from './journal-ring';
 import { PayloadRing } from './payload-ring';
 
 /** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
@@ -87,36 +88,38 @@ type Stored = JournalRecord & { readonly at: number };
 export type JournalRecord =
   Omit<ReceivedEntry, 'time'> | Omit<DeliveredEntry, 'time'> | Omit<ClosedEntry, 'time'>;
 
-function matches(entry: Stored, filter: JournalFilter): boolean {
-  if (filter.since !== undefined && entry.seq <= filter.since) return false;
-  if (filter.kind !== undefined && entry.kind !== filter.kind) return false;
-  if (filter.channel !== undefined && (entry.kind === 'closed' || entry.channel !== filter.channel))
-    return false;
-  if (filter.user !== undefined && (entry.kind === 'received' || entry.user !== filter.user)) return false;
-  if (filter.transport !== undefined && (entry.kind === 'received' || entry.transport !== filter.transport)) {
-    return false;
-  }
-  return true;
-}
-
 function published(entry: Stored): JournalEntry {
   const { at, ...rest } = entry;
   return { ...rest, time: new Date(at).toISOString() } as JournalEntry;
+}
+
+/** Per label value, how many entries of a kind the journal was told of (GET /metrics reads them). */
+export interface JournalCounts {
+  /** By transport. */
+  readonly delivered: ReadonlyMap<string, number>;
+  /** By source. */
+  readonly received: ReadonlyMap<string, number>;
+  /** By `${transport} ${code}`. */
+  readonly closed: ReadonlyMap<string, number>;
 }
 
 /**
  * The delivery journal: a bounded ring (oldest dropped first) of what each simulator received
  * and delivered, numbered by `seq` (never reused, not even across a clear, so a reader's
  * `since` stays valid), with waiters that are answered as soon as enough matching entries exist.
+ * Entries are kept in columns (JournalRing): one is recorded per delivered event, so recording
+ * must cost next to nothing; objects are made only for readers and console listeners.
  */
 export class Journal {
-  /** A circular buffer: `start` is the oldest entry, `count` how many are held. */
-  private ring: Array<Stored | undefined>;
-  private start = 0;
-  private count = 0;
+  private readonly ring: JournalRing;
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
   private readonly listeners = new Set<(entry: JournalRecord) => void>();
+  private readonly tallies = {
+    delivered: new Map<string, number>(),
+    received: new Map<string, number>(),
+    closed: new Map<string, number>(),
+  };
   /** The payloads of received messages, by seq, for the console's row details. */
   readonly payloads: PayloadRing;
 
@@ -125,7 +128,7 @@ export class Journal {
     private readonly max: number,
     payloadBytes = DEFAULT_PAYLOAD_BYTES,
   ) {
-    this.ring = [];
+    this.ring = new JournalRing(max);
     this.payloads = new PayloadRing(max > 0 ? payloadBytes : 0, max);
   }
 
@@ -135,7 +138,7 @@ export class Journal {
   }
 
   get size(): number {
-    return this.count;
+    return this.ring.size;
   }
 
   get capacity(): number {
@@ -144,6 +147,11 @@ export class Journal {
 
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** Entries recorded since the start, by kind and label (cleared journals keep counting). */
+  get counts(): JournalCounts {
+    return this.tallies;
   }
 
   /**
@@ -156,24 +164,61 @@ export class Journal {
     if (payload !== undefined && this.payloads.maxBytes > 0) {
       this.payloads.put(seq, typeof payload === 'string' ? payload : JSON.stringify(payload));
     }
-    this.add({ seq, at: this.clock.now(), kind: 'received', ...input });
+    bump(this.tallies.received, input.source);
+    this.ring.push(
+      'received',
+      seq,
+      this.clock.now(),
+      undefined,
+      input.source,
+      input.channel,
+      input.eventId,
+      input.payloadKey,
+      input.durable ? 1 : 0,
+    );
+    this.added();
   }
 
   delivered(input: DeliveredInput): void {
-    if (this.max > 0) this.add({ seq: ++this.seq, at: this.clock.now(), kind: 'delivered', ...input });
+    if (this.max === 0) return;
+    bump(this.tallies.delivered, input.transport);
+    this.ring.push(
+      'delivered',
+      ++this.seq,
+      this.clock.now(),
+      input.user,
+      input.transport,
+      input.channel,
+      input.eventId,
+      input.payloadKey,
+      input.status,
+    );
+    this.added();
   }
 
   closed(input: ClosedInput): void {
-    if (this.max > 0) this.add({ seq: ++this.seq, at: this.clock.now(), kind: 'closed', ...input });
+    if (this.max === 0) return;
+    bump(this.tallies.closed, `${input.transport} ${input.code}`);
+    this.ring.push(
+      'closed',
+      ++this.seq,
+      this.clock.now(),
+      input.user,
+      input.transport,
+      undefined,
+      undefined,
+      undefined,
+      input.code,
+    );
+    this.added();
   }
 
   /** Matching entries, oldest first, at most `limit`. */
   list(filter: JournalFilter, limit: number): JournalPage {
     const entries: JournalEntry[] = [];
-    // Entries are in seq order: skip what `since` excludes by binary search, not by scanning.
-    for (let i = this.firstAfter(filter.since ?? 0); i < this.count && entries.length < limit; i++) {
-      const entry = this.at(i);
-      if (matches(entry, filter)) entries.push(published(entry));
+    const held = this.ring.size;
+    for (let i = this.ring.firstAfter(filter.since ?? 0); i < held && entries.length < limit; i++) {
+      if (this.ring.matches(i, filter)) entries.push(published(this.ring.record(i)));
     }
     const last = entries[entries.length - 1];
     return { entries, nextSince: last ? last.seq : (filter.since ?? 0) };
@@ -207,8 +252,8 @@ export class Journal {
   }
 
   /**
-   * Calls `listener` with every entry added from now on (the metrics count them, the console
-   * stream forwards them). Returns the function that removes the listener again.
+   * Calls `listener` with every entry added from now on (the console stream forwards them).
+   * Returns the function that removes the listener again.
    */
   onEntry(listener: (entry: JournalRecord) => void): () => void {
     const own = (entry: JournalRecord) => listener(entry);
@@ -225,19 +270,17 @@ export class Journal {
 
   /** The entry with this seq, while the ring still holds it. */
   get(seq: number): JournalEntry | undefined {
-    const i = this.firstAfter(seq - 1);
-    if (i >= this.count) return undefined;
-    const entry = this.at(i);
+    const i = this.ring.firstAfter(seq - 1);
+    if (i >= this.ring.size) return undefined;
+    const entry = this.ring.record(i);
     return entry.seq === seq ? published(entry) : undefined;
   }
 
   /** Drops every entry; returns how many. Sequence numbers go on from where they were. */
   clear(): number {
-    const cleared = this.count;
+    const cleared = this.ring.size;
     this.payloads.clear();
-    this.ring = [];
-    this.start = 0;
-    this.count = 0;
+    this.ring.clear();
     return cleared;
   }
 
@@ -250,18 +293,16 @@ export class Journal {
     }
   }
 
-  private add(entry: Stored): void {
-    if (this.count < this.max) {
-      this.ring[(this.start + this.count) % this.max] = entry;
-      this.count++;
-    } else {
-      this.ring[this.start] = entry;
-      this.start = (this.start + 1) % this.max;
+  /** Tells listeners and waiters of the entry just recorded (the newest in the ring). */
+  private added(): void {
+    if (this.listeners.size === 0 && this.waiters.size === 0) return;
+    const newest = this.ring.size - 1;
+    if (this.listeners.size > 0) {
+      const record = this.ring.record(newest);
+      for (const listener of this.listeners) listener(record);
     }
-    for (const listener of this.listeners) listener(entry);
-    if (this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) {
-      if (!matches(entry, waiter.filter)) continue;
+      if (!this.ring.matches(newest, waiter.filter)) continue;
       const page = this.list(waiter.filter, waiter.count);
       if (page.entries.length < waiter.count) continue;
       this.waiters.delete(waiter);
@@ -269,21 +310,8 @@ export class Journal {
       waiter.done(page, true);
     }
   }
+}
 
-  /** The i-th held entry, oldest first. */
-  private at(i: number): Stored {
-    return this.ring[(this.start + i) % this.max] as Stored;
-  }
-
-  /** Index of the first held entry with a seq above `since`. */
-  private firstAfter(since: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.at(mid).seq <= since) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
 }

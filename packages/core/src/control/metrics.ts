@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { SimulatorSettings } from '../settings';
 import { CONTROL_PREFIX, checkToken, type ControlHooks } from './control-plane';
 import type { Faults } from './faults';
-import type { Journal, JournalRecord } from './journal';
+import type { Journal } from './journal';
 import { RequestCounts } from './request-counts';
 
 export const METRICS_PATH = '/metrics';
@@ -54,10 +54,15 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
   const routeOf = routeMatcher(options.routes);
   const requests = new RequestCounts();
   requests.register(registry);
-  // Counted as plain numbers per label value and handed to prom-client on a scrape: the journal
-  // tells of every delivered event, and a labelled inc() per event is a measurable cost.
-  const tally = (name: string, help: string, labelNames: readonly string[]) => {
-    const counts = new Map<string, { labels: Record<string, string>; n: number }>();
+  // The journal counts its entries as plain numbers per label value; prom-client gets them on a
+  // scrape, so nothing is hashed or allocated per delivered event.
+  const fromCounts = (
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    counts: () => ReadonlyMap<string, number>,
+    labels: (key: string) => Record<string, string>,
+  ) =>
     new Counter({
       name,
       help,
@@ -65,38 +70,33 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const { labels, n } of counts.values()) this.inc(labels, n);
+        for (const [key, n] of counts()) this.inc(labels(key), n);
       },
     });
-    return (key: string, labels: () => Record<string, string>) => {
-      const count = counts.get(key);
-      if (count) count.n++;
-      else counts.set(key, { labels: labels(), n: 1 });
-    };
-  };
-  const deliveries = tally('racedata_deliveries_total', 'Messages handed to a client, by transport', [
-    'transport',
-  ]);
-  const received = tally(
+  fromCounts(
+    'racedata_deliveries_total',
+    'Messages handed to a client, by transport',
+    ['transport'],
+    () => journal.counts.delivered,
+    (transport) => ({ transport }),
+  );
+  fromCounts(
     'racedata_messages_received_total',
     'Messages the simulator took in, by source (post, inject, replay)',
     ['source'],
+    () => journal.counts.received,
+    (source) => ({ source }),
   );
-  const closed = tally(
+  fromCounts(
     'racedata_sessions_closed_total',
     'WebSocket and STOMP sessions of authenticated users that ended, by transport and close code',
     ['transport', 'code'],
+    () => journal.counts.closed,
+    (key) => {
+      const [transport = '', code = ''] = key.split(' ');
+      return { transport, code };
+    },
   );
-  journal.onEntry((entry: JournalRecord) => {
-    if (entry.kind === 'delivered') deliveries(entry.transport, () => ({ transport: entry.transport }));
-    else if (entry.kind === 'received') received(entry.source, () => ({ source: entry.source }));
-    else {
-      closed(`${entry.transport} ${entry.code}`, () => ({
-        transport: entry.transport,
-        code: String(entry.code),
-      }));
-    }
-  });
   const firings = new Counter({
     name: 'racedata_fault_firings_total',
     help: 'Times a /_sim/faults rule fired, by action',
