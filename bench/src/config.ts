@@ -33,6 +33,8 @@ export interface BenchConfig {
     readonly rounds: number;
   };
   readonly startUp: { readonly repeats: number };
+  /** Sandboxes created (and deleted) one after another per simulator. */
+  readonly sandboxes: { readonly creates: number };
   readonly memory: {
     readonly durableEvents: number;
     readonly legacyMessages: number;
@@ -60,6 +62,7 @@ export const FULL_CONFIG: BenchConfig = {
     rounds: 16,
   },
   startUp: { repeats: 10 },
+  sandboxes: { creates: 300 },
   memory: {
     durableEvents: 1_000_000,
     legacyMessages: 100_000,
@@ -85,6 +88,7 @@ export const QUICK_CONFIG: BenchConfig = {
     rounds: 2,
   },
   startUp: { repeats: 1 },
+  sandboxes: { creates: 20 },
   memory: { durableEvents: 20_000, legacyMessages: 5_000, eventCap: 1_000, legacyCap: 500, capMultiple: 3 },
   profileMs: 1500,
 };

@@ -10,6 +10,7 @@ import { fanOut } from './measures/fan-out';
 import { imageSizes } from './measures/image-sizes';
 import { memory } from './measures/memory';
 import { readThroughput } from './measures/read-throughput';
+import { sandboxCreate } from './measures/sandbox-create';
 import { startUp } from './measures/start-up';
 import { ensurePeers } from './peer-tools/peer-install';
 import { writeResults } from './results/write-results';
@@ -45,6 +46,7 @@ export const MEASURES: ReadonlyArray<{ id: string; title: string; run: Measure; 
   { id: 'control-plane-cost', title: 'Control-plane cost', run: controlPlaneCost },
   { id: 'start-up', title: 'Start-up', run: startUp, peers: true },
   { id: 'memory', title: 'Memory', run: memory },
+  { id: 'sandbox-create', title: 'Sandbox creation', run: sandboxCreate },
   { id: 'image-sizes', title: 'Image sizes', run: imageSizes },
 ];
 

@@ -121,3 +121,44 @@ describe('Journal ring (columns)', () => {
     expect(journal.counts.closed.get('stomp 4001')).toBe(1);
   });
 });
+
+test('deliveredPage records one entry per event with one time, and wakes a waiter', () => {
+  const clock = new ManualClock(5_000);
+  const journal = new Journal(clock, 10);
+  const answers: JournalPage[] = [];
+  journal.wait({ user: 'u', transport: 'events' }, 3, 1_000, (page) => answers.push(page));
+  journal.deliveredPage('u', 'events', 200, [7, 8, 9], (id) => (id === 8 ? 'Start' : 'Result'));
+  expect(answers[0]?.entries).toEqual([
+    {
+      seq: 1,
+      time: new Date(5_000).toISOString(),
+      kind: 'delivered',
+      user: 'u',
+      transport: 'events',
+      channel: 'Result',
+      eventId: 7,
+      status: 200,
+    },
+    {
+      seq: 2,
+      time: new Date(5_000).toISOString(),
+      kind: 'delivered',
+      user: 'u',
+      transport: 'events',
+      channel: 'Start',
+      eventId: 8,
+      status: 200,
+    },
+    {
+      seq: 3,
+      time: new Date(5_000).toISOString(),
+      kind: 'delivered',
+      user: 'u',
+      transport: 'events',
+      channel: 'Result',
+      eventId: 9,
+      status: 200,
+    },
+  ]);
+  expect(journal.counts.delivered.get('events')).toBe(3);
+});

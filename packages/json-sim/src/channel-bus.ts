@@ -96,16 +96,10 @@ export class ChannelBus {
   delivered(user: User, transport: JournalTransport, ids: readonly number[]): void {
     const journal = this.options.journal;
     if (!journal) return;
-    for (const eventId of ids) {
-      journal.delivered({
-        user: user.key,
-        transport,
-        channel: this.store.channelOf(eventId),
-        eventId,
-        status: 200,
-      });
-    }
+    journal.deliveredPage(user.key, transport, 200, ids, this.channelOf);
   }
+
+  private readonly channelOf = (eventId: number): string => this.store.channelOf(eventId);
 
   close(): void {
     this.polls.close();
