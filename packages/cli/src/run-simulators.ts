@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import {
   createLogger,
+  inProcessReplaySchedule,
   loadTables,
   recordingsForReplay,
   type ChannelCatalog,
@@ -31,19 +32,53 @@ interface Running {
   close(): Promise<void>;
 }
 
+interface Created {
+  readonly sim: Simulator;
+  /** Loads what was left for after listening (recordings with replay off); never throws. */
+  readonly afterListen: () => void;
+}
+
+/**
+ * With replay on, the recordings are loaded (and checked) before anything listens. With replay
+ * off they only feed the console's samples and a replay started later, so they are loaded once
+ * the simulator listens: reading and parsing them would otherwise add to every start.
+ */
+function laterRecordings<M>(load: () => Promise<M[] | undefined>): {
+  recordings: M[];
+  recordingsReady: Promise<void>;
+  afterListen: () => void;
+} {
+  const recordings: M[] = [];
+  let settle: () => void = () => undefined;
+  const recordingsReady = new Promise<void>((resolve) => (settle = resolve));
+  const afterListen = () => {
+    load()
+      .then((loaded) => {
+        if (loaded) recordings.push(...loaded);
+      })
+      .catch(() => undefined)
+      .finally(settle);
+  };
+  return { recordings, recordingsReady, afterListen };
+}
+
 async function create(
   plan: SimulatorPlan,
   tables: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
-): Promise<Simulator> {
+): Promise<Created> {
   const dir = bundledRecordingsDir();
   // The QA console at /_sim/ui, built into the CLI (and into the single-file bundle).
   const deps = { ...tables, consoleAssets };
+  const replayOn = inProcessReplaySchedule(plan.settings) !== undefined;
   if (plan.kind === 'json') {
-    const recordings = await recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
+    const load = () => recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
+    const later = replayOn ? undefined : laterRecordings(load);
+    const recordings = later ? later.recordings : await load();
     let seeder: JsonSeeder | undefined;
     const sim = createJsonSimulator(plan.settings, {
       ...deps,
       ...(recordings && { recordings }),
+      ...(later && { recordingsReady: later.recordingsReady }),
       seeder: (s) => (seeder = s),
     });
     if (plan.seed !== undefined && seeder) {
@@ -54,10 +89,17 @@ async function create(
         throw err;
       }
     }
-    return sim;
+    return { sim, afterListen: later?.afterListen ?? (() => undefined) };
   }
-  const recordings = await recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger, dir);
-  return createLegacySimulator(plan.settings, { ...deps, ...(recordings && { recordings }) });
+  const load = () => recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger, dir);
+  const later = replayOn ? undefined : laterRecordings(load);
+  const recordings = later ? later.recordings : await load();
+  const sim = createLegacySimulator(plan.settings, {
+    ...deps,
+    ...(recordings && { recordings }),
+    ...(later && { recordingsReady: later.recordingsReady }),
+  });
+  return { sim, afterListen: later?.afterListen ?? (() => undefined) };
 }
 
 /**
@@ -86,11 +128,10 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
   });
 
   // Everything that can fail on bad input (files, recordings, the seed) happens before anything listens.
-  const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables']; sim: Simulator }> =
-    [];
+  const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables'] } & Created> = [];
   for (const { plan, tables } of prepared) {
-    const sim = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables });
-    created.push({ plan, tables, sim });
+    const made = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables });
+    created.push({ plan, tables, ...made });
   }
   const started: Started[] = [];
   for (const { plan, tables, sim } of created) {
@@ -111,4 +152,5 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     started.push({ kind: plan.kind, address, settings: plan.settings, users: tables.users });
   }
   ctx.stdout.write(nextSteps(started));
+  for (const { afterListen } of created) afterListen();
 }

@@ -20,6 +20,11 @@ import { jsonSeeder, type JsonSeeder } from './seed/seed-events';
 export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedJsonMessage[];
+  /**
+   * Settles once `recordings` is complete, when the caller fills the array after the simulator
+   * listens (the CLI does with replay off, so loading them never delays the start).
+   */
+  recordingsReady?: Promise<unknown>;
   /** Receives the bulk seeder (the CLI's --seed), to fill the store before listening. */
   seeder?: (seeder: JsonSeeder) => void;
   /** Tests and the benchmark only: receives in-process access to the simulator once built. */
@@ -73,6 +78,7 @@ export function createJsonSimulator(
     upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
     replay,
     recordings: deps.recordings ?? [],
+    recordingsReady: deps.recordingsReady,
     consoleAssets: deps.consoleAssets,
     shutdown: async () => {
       bus.close();

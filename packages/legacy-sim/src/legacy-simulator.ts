@@ -40,6 +40,11 @@ export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   stomp?: Partial<StompOptions>;
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedLegacyMessage[];
+  /**
+   * Settles once `recordings` is complete, when the caller fills the array after the simulator
+   * listens (the CLI does with replay off, so loading them never delays the start).
+   */
+  recordingsReady?: Promise<unknown>;
   /** Tests and the benchmark only: receives in-process access to the simulator once built. */
   probe?: (probe: LegacySimulatorProbe) => void;
 }
@@ -111,6 +116,7 @@ export function createLegacySimulator(
     upgrades,
     replay,
     recordings: deps.recordings ?? [],
+    recordingsReady: deps.recordingsReady,
     consoleAssets: deps.consoleAssets,
     shutdown: async () => {
       queues.close();

@@ -22,18 +22,20 @@ export interface CatalogChannel {
  */
 export class ChannelSamples {
   private readonly firstOf = new Map<string, RecordedMessage>();
+  private indexed = 0;
 
+  /** `recordings` may still be filled after this is built (the CLI loads them once listening). */
   constructor(
     private readonly catalog: ChannelCatalog,
-    recordings: readonly RecordedMessage[],
-  ) {
-    for (const message of recordings) {
+    private readonly recordings: readonly RecordedMessage[],
+  ) {}
+
+  catalogFor(nowMs: number): CatalogChannel[] {
+    for (; this.indexed < this.recordings.length; this.indexed++) {
+      const message = this.recordings[this.indexed] as RecordedMessage;
       const channel = message.kind === 'json' ? message.message.channel : message.channel;
       if (!this.firstOf.has(channel)) this.firstOf.set(channel, message);
     }
-  }
-
-  catalogFor(nowMs: number): CatalogChannel[] {
     const today = localDate(nowMs);
     return this.catalog.list().map((def) => {
       const recorded = this.firstOf.get(def.name);

@@ -13,6 +13,8 @@ export interface ConsoleOptions extends ControlPlaneOptions {
   readonly replay: ReplayHandle;
   /** The recordings the simulator was given: the catalog's samples come from them. */
   readonly recordings: readonly RecordedMessage[];
+  /** Settles once `recordings` is complete, when they are loaded after the simulator listens. */
+  readonly recordingsReady?: Promise<unknown> | undefined;
   /** The built console; without it /_sim/ui answers 404 and says why. */
   readonly consoleAssets?: ConsoleAssets | undefined;
 }
@@ -94,7 +96,9 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
     switch (`${method} ${path}`) {
       case 'GET /_sim/catalog':
         checkToken(req, settings.controlToken);
-        sendJson(res, 200, { simulator: kind, channels: samples.catalogFor(clock.now()) });
+        void Promise.resolve(options.recordingsReady).then(() =>
+          sendJson(res, 200, { simulator: kind, channels: samples.catalogFor(clock.now()) }),
+        );
         return true;
       case 'GET /_sim/users':
         checkToken(req, settings.controlToken);
