@@ -51,7 +51,7 @@ export const FULL_CONFIG: BenchConfig = {
   quick: false,
   latency: { clients: 200, messages: 2000, rounds: 4 },
   fanOut: { clients: 1000, roundMs: 4000, rounds: 3, window: 16 },
-  read: { connections: 32, roundSeconds: 5, rounds: 3, pagingEvents: 100_000, filteredEvents: 1_000_000 },
+  read: { connections: 32, roundSeconds: 2, rounds: 8, pagingEvents: 100_000, filteredEvents: 1_000_000 },
   controlPlane: {
     streamClients: 500,
     pollClients: 200,
@@ -77,7 +77,7 @@ export const QUICK_CONFIG: BenchConfig = {
   quick: true,
   latency: { clients: 10, messages: 40, rounds: 2 },
   fanOut: { clients: 50, roundMs: 400, rounds: 1, window: 8 },
-  read: { connections: 8, roundSeconds: 1, rounds: 1, pagingEvents: 5_000, filteredEvents: 20_000 },
+  read: { connections: 8, roundSeconds: 0.5, rounds: 2, pagingEvents: 5_000, filteredEvents: 20_000 },
   controlPlane: {
     streamClients: 20,
     pollClients: 10,

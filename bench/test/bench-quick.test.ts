@@ -62,6 +62,29 @@ describe('bench quick mode', () => {
     }
   });
 
+  it('compares page reads with bare Node in paired rounds, with CPU per request and a no-match filter', () => {
+    const rows = report.measures.find((m) => m.id === 'read-throughput')?.comparisons ?? [];
+    // Per store: the throughput row, then each server's CPU per 1,000 requests (INFO); the
+    // filtered-events store adds the trackId + raceNr + startNr query that matches nothing.
+    expect(rows.map((r) => [r.unit, r.verdict === 'INFO'])).toEqual([
+      ['req/s', false],
+      ['ms', true],
+      ['req/s', false],
+      ['ms', true],
+      ['req/s', false],
+    ]);
+    for (const row of rows) {
+      expect(Number.isFinite(row.baselines[0]?.value)).toBe(true);
+      expect(row.ratio).toBeGreaterThan(0);
+      const [low, high] = row.ratioSpread ?? [NaN, NaN];
+      expect(low).toBeLessThanOrEqual(row.ratio as number);
+      expect(high).toBeGreaterThanOrEqual(row.ratio as number);
+    }
+    expect(rows[4]?.scenario).toContain('trackId&raceNr&startNr matching nothing');
+    expect(rows[4]?.target).toBe('costs <= 2x a page read (req/s >= 0.5x)');
+    expect(rows[0]?.note ?? '').not.toMatch(/failed requests/);
+  });
+
   it('compares the control plane on against off for JSON and legacy delivery and for page reads', () => {
     const all = report.measures.find((m) => m.id === 'control-plane-cost')?.comparisons ?? [];
     // Each throughput row (with the target) is followed by the simulator's CPU per unit (INFO).

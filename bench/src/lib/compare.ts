@@ -1,5 +1,5 @@
 import type { Comparison, Figure, Verdict } from '../types';
-import { round } from './stats';
+import { median, round } from './stats';
 
 export interface CompareInput {
   readonly scenario: string;
@@ -16,6 +16,13 @@ export interface CompareInput {
   readonly beatPeers?: boolean;
   readonly target?: string;
   readonly note?: string;
+  /**
+   * Per-round ratios of paired rounds (ours and bare back to back): the ratio is then their
+   * median, with their lowest and highest as the spread, rather than ours / bare.
+   */
+  readonly ratios?: readonly number[];
+  /** Overrides 'ours / bare' (or its paired form) when the baseline is not bare. */
+  readonly ratioLabel?: string;
 }
 
 function beats(ours: number, other: number, better: 'lower' | 'higher'): boolean {
@@ -25,7 +32,15 @@ function beats(ours: number, other: number, better: 'lower' | 'higher'): boolean
 /** A table row: ratio ours / bare and the verdict against the (never loosened) target. */
 export function compare(input: CompareInput): Comparison {
   const { ours, bare } = input;
-  const ratio = ours !== null && bare !== null && bare > 0 ? round(ours / bare, 3) : null;
+  const finite = input.ratios?.filter((r) => Number.isFinite(r)) ?? [];
+  const paired = input.ratios !== undefined;
+  const ratio = paired
+    ? finite.length > 0
+      ? round(median(finite), 3)
+      : null
+    : ours !== null && bare !== null && bare > 0
+      ? round(ours / bare, 3)
+      : null;
   const baselines: Figure[] = [{ name: input.bareName ?? 'bare Node', value: bare }, ...(input.peers ?? [])];
   let verdict: Verdict;
   const notes: string[] = input.note ? [input.note] : [];
@@ -54,7 +69,12 @@ export function compare(input: CompareInput): Comparison {
     ours: ours === null ? null : round(ours, 2),
     baselines: baselines.map((b) => ({ ...b, value: b.value === null ? null : round(b.value, 2) })),
     ratio,
-    ratioLabel: 'ours / bare',
+    ratioLabel:
+      input.ratioLabel ?? (paired ? 'ours / bare, median of paired rounds (min–max)' : 'ours / bare'),
+    ...(paired &&
+      finite.length > 0 && {
+        ratioSpread: [round(Math.min(...finite), 3), round(Math.max(...finite), 3)] as const,
+      }),
     target: input.target ?? '—',
     verdict,
     ...(notes.length > 0 && { note: notes.join('; ') }),

@@ -6,6 +6,7 @@ export interface LoadResult {
   readonly requests: number;
   readonly requestsPerSecond: number;
   readonly bytesPerResponse: number;
+  readonly p50Ms: number;
   readonly p99Ms: number;
   readonly bad: number;
 }
@@ -42,6 +43,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requests: ok,
     requestsPerSecond: ok / result.duration,
     bytesPerResponse: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     bad: result.errors + result.timeouts + result.non2xx,
   };

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
+import { charged, type Turn } from '../lib/charged';
 import type { ChildServer } from '../lib/child-server';
 import { FanOutClients, type FanOutRound } from '../lib/fan-out-run';
 import { httpRequest } from '../lib/http-client';
@@ -90,28 +91,9 @@ const LEGACY_STOMP: DeliveryScenario = {
 
 type Paired = Record<Side, number[]>;
 
-/** One side's turn in a round: its rate, and the simulator's CPU per 1000 units of work. */
-interface Turn {
-  readonly rate: number;
-  readonly cpuMsPer1000: number;
-}
-
 interface PairedTurns {
   readonly rate: Paired;
   readonly cpu: Paired;
-}
-
-/** Runs `run` against `server`, charging it with the CPU time the simulator process used meanwhile. */
-async function charged(
-  server: ChildServer,
-  run: () => Promise<{ rate: number; units: number }>,
-): Promise<Turn> {
-  const before = await server.call<NodeJS.CpuUsage>('cpu');
-  const { rate, units } = await run();
-  const after = await server.call<NodeJS.CpuUsage>('cpu');
-  const us = after.user - before.user + after.system - before.system;
-  // µs per unit is ms per 1000 units.
-  return { rate, cpuMsPer1000: units > 0 ? us / units : Number.NaN };
 }
 
 /** Runs both sides once per round; which goes first alternates, so drift falls on both alike. */

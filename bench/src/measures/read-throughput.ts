@@ -1,10 +1,12 @@
 import { shouldProfile, type BenchContext } from '../context';
 import type { ChildServer } from '../lib/child-server';
+import { charged } from '../lib/charged';
 import { compare } from '../lib/compare';
 import { httpRequest } from '../lib/http-client';
 import { load, type LoadResult } from '../lib/load';
 import { JSON_TOKEN, dayString, layoutDays, type StoreLayout } from '../lib/payloads';
 import { profileSim } from '../lib/profiled';
+import { median, round } from '../lib/stats';
 import { startBaseline, startSim } from '../lib/subjects';
 import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-run';
 import { PEER_NAMES, PEER_PAGE_PATH, type PeerName } from '../peer-tools/peer-servers';
@@ -58,20 +60,49 @@ const FILTERED = (events: number): ReadScenario => ({
   },
 });
 
+/**
+ * trackId + raceNr + startNr over the whole date range, a combination no stored event has:
+ * trackId 900 is every 20th event (eventId divisible by 20, so raceNr 1), RaceDayTrot every 8th,
+ * and startNr 2 would need an odd eventId. The simulator answers 204 after looking at the range.
+ */
+function noMatchPath(events: number): string {
+  const days = layoutDays(events);
+  return (
+    `/customerapi/filtered-events?channel=RaceDayTrot&startDate=${dayString(0)}&endDate=${dayString(days - 1)}` +
+    '&trackId=900&raceNr=1&startNr=2&limit=100'
+  );
+}
+
+const NO_MATCH_LABEL = (events: number) =>
+  `GET /customerapi/filtered-events?channel&startDate&endDate&trackId&raceNr&startNr matching nothing (whole date range) over ${events.toLocaleString('en-US')} stored events`;
+
 interface Side {
   readonly name: string;
   readonly port: number;
+  /** The process serving this side, when its CPU time can be read (ours and bare). */
+  readonly server?: ChildServer;
   readonly path: string | (() => string);
   readonly headers?: Record<string, string>;
   readonly results: LoadResult[];
+  /** Server CPU (user + system) per 1,000 requests, per turn. */
+  readonly cpu: number[];
 }
+
+const rates = (side: Side) => side.results.map((r) => r.requestsPerSecond);
+/** Per-round ratios of two sides' figures that ran in the same rounds. */
+const perRound = (a: readonly number[], b: readonly number[]) => a.map((x, k) => x / (b[k] as number));
+const medianOrNull = (values: readonly number[]) => (values.length > 0 ? median(values) : null);
+const ms = (value: number | null) => (value === null ? '—' : `${round(value, 2)} ms`);
 
 async function runScenario(
   ctx: BenchContext,
   scenario: ReadScenario,
-): Promise<{ row: Comparison; profile?: ProfileSummary }> {
+  withNoMatch: boolean,
+): Promise<{ rows: Comparison[]; profile?: ProfileSummary }> {
   const { connections, roundSeconds, rounds } = ctx.config.read;
-  ctx.log(`  ${scenario.label}: ${connections} connections, ${rounds} rounds of ${roundSeconds} s per side`);
+  ctx.log(
+    `  ${scenario.label}: ${connections} connections, ${rounds} paired rounds of ${roundSeconds} s per side`,
+  );
   const maxOldSpaceMb = 8192;
   const [sim, bareServer] = await Promise.all([
     startSim(ctx, 'json', { maxOldSpaceMb }),
@@ -79,7 +110,7 @@ async function runScenario(
   ]);
   const peersRunning: RunningPeer[] = [];
   const notes: string[] = [];
-  let row: Comparison;
+  const rows: Comparison[] = [];
   let paths: { next: () => string; sample: string };
   try {
     const loaded = await sim.server.call<{ lastEventId: number; ms: number }>('preload', {
@@ -89,11 +120,56 @@ async function runScenario(
     paths = scenario.paths(loaded.lastEventId);
     const sample = await httpRequest({ port: sim.server.port, path: paths.sample, headers: AUTH });
     if (sample.status !== 200) throw new Error(`${paths.sample}: HTTP ${sample.status}`);
-    await bareServer.call('set-body', { base64: sample.body.toString('base64') });
-    const sides: Side[] = [
-      { name: 'ours', port: sim.server.port, path: paths.next, headers: AUTH, results: [] },
-      { name: 'bare Node', port: bareServer.port, path: '/customerapi/events', results: [] },
-    ];
+    await bareServer.call('set-body', {
+      base64: sample.body.toString('base64'),
+      authorization: AUTH.authorization,
+    });
+    // Bare takes the same requests: the same walk of paths with their query strings, the same header.
+    const bareSample = await httpRequest({ port: bareServer.port, path: paths.sample, headers: AUTH });
+    if (bareSample.status !== 200 || bareSample.body.length !== sample.body.length) {
+      throw new Error(
+        `bare Node answered ${paths.sample} with HTTP ${bareSample.status}, ${bareSample.body.length} B`,
+      );
+    }
+    const ours: Side = {
+      name: 'ours',
+      port: sim.server.port,
+      server: sim.server,
+      path: paths.next,
+      headers: AUTH,
+      results: [],
+      cpu: [],
+    };
+    const bare: Side = {
+      name: 'bare Node',
+      port: bareServer.port,
+      server: bareServer,
+      path: scenario.paths(loaded.lastEventId).next,
+      headers: AUTH,
+      results: [],
+      cpu: [],
+    };
+    // A query that matches nothing against a page read of /events, both on our simulator.
+    let noMatch: { query: Side; page: Side } | undefined;
+    if (withNoMatch) {
+      const path = noMatchPath(scenario.events);
+      const answer = await httpRequest({ port: sim.server.port, path, headers: AUTH });
+      if (answer.status !== 204) throw new Error(`${path}: HTTP ${answer.status}, expected 204`);
+      const side = (name: string, p: Side['path']): Side => ({
+        name,
+        port: sim.server.port,
+        server: sim.server,
+        path: p,
+        headers: AUTH,
+        results: [],
+        cpu: [],
+      });
+      noMatch = {
+        query: side('no match', path),
+        page: side('page read', PAGING(scenario.events).paths(loaded.lastEventId).next),
+      };
+    }
+    const peerSides: Side[] = [];
     if (ctx.peers) {
       const files = peerDataFiles(ctx.rawDir, sample.body.toString('utf8'));
       const tools = ctx.peers;
@@ -102,52 +178,113 @@ async function runScenario(
         const name = PEER_NAMES[k] as PeerName;
         if (result.status === 'fulfilled') {
           peersRunning.push(result.value);
-          sides.push({ name, port: result.value.port, path: PEER_PAGE_PATH[name], results: [] });
+          peerSides.push({ name, port: result.value.port, path: PEER_PAGE_PATH[name], results: [], cpu: [] });
         } else {
           notes.push(`${name} could not be started: ${(result.reason as Error).message}`);
         }
       });
     }
-    if (!ctx.config.quick) for (const side of sides) await load({ ...side, connections, seconds: 1 });
+    const all = [ours, bare, ...(noMatch ? [noMatch.query, noMatch.page] : []), ...peerSides];
+    const turn = async (side: Side, seconds: number, keep = true) => {
+      const run = async () => {
+        const result = await load({ ...side, connections, seconds });
+        return { rate: result.requestsPerSecond, units: result.requests, result };
+      };
+      if (!side.server) {
+        const { result } = await run();
+        if (keep) side.results.push(result);
+        return;
+      }
+      const { result, cpuMsPer1000 } = await charged(side.server, run);
+      if (keep) {
+        side.results.push(result);
+        side.cpu.push(cpuMsPer1000);
+      }
+    };
+    for (const side of all) await turn(side, ctx.config.quick ? 0.1 : 1, false);
+    // Paired rounds: ours and bare back to back, which goes first alternating, so drift and other
+    // load on the machine fall on both alike; then the no-match pair alike; then the peers.
+    const pair = async (r: number, a: Side, b: Side) => {
+      for (const side of r % 2 === 0 ? [a, b] : [b, a]) await turn(side, roundSeconds);
+    };
     for (let r = 0; r < rounds; r++) {
-      const order = sides.map((_, k) => sides[(k + r) % sides.length] as Side);
-      for (const side of order)
-        side.results.push(await load({ ...side, connections, seconds: roundSeconds }));
+      await pair(r, ours, bare);
+      if (noMatch) await pair(r, noMatch.query, noMatch.page);
+      for (const side of peerSides) await turn(side, roundSeconds);
     }
-    const rate = (side: Side | undefined): number | null =>
-      side && side.results.length > 0
-        ? side.results.reduce((a, b) => a + b.requestsPerSecond, 0) / side.results.length
-        : null;
     const bytes = (side: Side) => Math.round(side.results[0]?.bytesPerResponse ?? 0);
     const peers: Figure[] = PEER_NAMES.map((name) => {
-      const side = sides.find((s) => s.name === name);
-      if (side) return { name, value: rate(side), note: `${bytes(side)} B/response` };
+      const side = peerSides.find((s) => s.name === name);
+      if (side) return { name, value: medianOrNull(rates(side)), note: `${bytes(side)} B/response` };
       return { name, value: null, note: ctx.peers ? 'failed to start' : 'not installed' };
     });
-    for (const side of sides) {
+    for (const side of all) {
       const bad = side.results.reduce((a, b) => a + b.bad, 0);
       if (bad > 0) notes.push(`${side.name}: ${bad} failed requests`);
     }
-    const ours = sides[0] as Side;
-    // Each round's figure, so a stalled round shows rather than hides inside the mean.
-    const perRound = (side: Side) => side.results.map((r) => Math.round(r.requestsPerSecond)).join(' / ');
-    notes.push(`rounds, req/s: ours ${perRound(ours)}; bare ${perRound(sides[1] as Side)}`);
-    row = compare({
-      scenario: scenario.label,
-      unit: 'req/s',
-      ours: rate(ours),
-      bare: rate(sides[1]),
-      peers,
-      better: 'higher',
-      bound: 0.5,
-      beatPeers: true,
-      target: '>= 50% of bare and ahead of every peer',
-      note: [`${bytes(ours)} B/response`, ...notes].join('; '),
-    });
+    // Each round's figure, so a stalled round shows rather than hides inside the median.
+    const shown = (a: Side, b: Side) =>
+      a.results
+        .map(
+          (x, k) => `${Math.round(x.requestsPerSecond)}/${Math.round(b.results[k]?.requestsPerSecond ?? 0)}`,
+        )
+        .join(', ');
+    rows.push(
+      compare({
+        scenario: scenario.label,
+        unit: 'req/s',
+        ours: medianOrNull(rates(ours)),
+        bare: medianOrNull(rates(bare)),
+        peers,
+        better: 'higher',
+        bound: 0.5,
+        beatPeers: true,
+        target: '>= 50% of bare and ahead of every peer',
+        ratios: perRound(rates(ours), rates(bare)),
+        note: [
+          `${bytes(ours)} B/response with headers (bare ${bytes(bare)} B)`,
+          `rounds ours/bare req/s: ${shown(ours, bare)}`,
+          ...notes,
+        ].join('; '),
+      }),
+      compare({
+        scenario: `${scenario.label}: server CPU per 1,000 requests`,
+        unit: 'ms',
+        ours: medianOrNull(ours.cpu),
+        bare: medianOrNull(bare.cpu),
+        better: 'lower',
+        ratios: perRound(ours.cpu, bare.cpu),
+        note: 'user + system time of each server process over each turn (medians); less sensitive than the rate to the load generator and to other load on the machine',
+      }),
+    );
+    if (noMatch) {
+      const { query, page } = noMatch;
+      const p50 = (side: Side) => medianOrNull(side.results.map((x) => x.p50Ms));
+      rows.push(
+        compare({
+          scenario: NO_MATCH_LABEL(scenario.events),
+          unit: 'req/s',
+          ours: medianOrNull(rates(query)),
+          bare: medianOrNull(rates(page)),
+          bareName: 'GET /events page read, same store',
+          better: 'higher',
+          bound: 0.5,
+          target: 'costs <= 2x a page read (req/s >= 0.5x)',
+          ratios: perRound(rates(query), rates(page)),
+          ratioLabel: 'no match / page read, median of paired rounds (min–max)',
+          note: [
+            `204, no body; p50 ${ms(p50(query))} against ${ms(p50(page))}`,
+            `server CPU per 1,000 requests ${ms(medianOrNull(query.cpu))} against ${ms(medianOrNull(page.cpu))}`,
+            `rounds no match/page req/s: ${shown(query, page)}`,
+          ].join('; '),
+        }),
+      );
+    }
   } finally {
     await Promise.all([...peersRunning.map((p) => p.stop()), sim.server.close(), bareServer.close()]);
   }
-  if (!shouldProfile(ctx, row.verdict)) return { row };
+  const row = rows[0] as Comparison;
+  if (!shouldProfile(ctx, row.verdict)) return { rows };
   const profile = await profileSim(
     ctx,
     scenario.label,
@@ -170,7 +307,7 @@ async function runScenario(
       teardown: () => undefined,
     },
   );
-  return { row, profile };
+  return { rows, profile };
 }
 
 export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> {
@@ -178,9 +315,12 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
   const { connections, roundSeconds, rounds, pagingEvents, filteredEvents } = ctx.config.read;
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const scenario of [PAGING(pagingEvents), FILTERED(filteredEvents)]) {
-    const { row, profile } = await runScenario(ctx, scenario);
-    comparisons.push(row);
+  for (const [scenario, withNoMatch] of [
+    [PAGING(pagingEvents), false],
+    [FILTERED(filteredEvents), true],
+  ] as const) {
+    const { rows, profile } = await runScenario(ctx, scenario, withNoMatch);
+    comparisons.push(...rows);
     if (profile) profiles.push(profile);
   }
   const notes = ctx.peers ? [] : ['peers skipped: not installed (quick mode does not install them)'];
@@ -189,9 +329,11 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
     id: 'read-throughput',
     title: 'Read throughput',
     method: [
-      `autocannon in the harness process, ${connections} connections, no pipelining; ${rounds} rounds of ${roundSeconds} s per side, the order rotating each round (after a 1 s warm-up each, except in quick mode).`,
-      'Ours pages through the store with a different lastEventId on every request (every page full, 100 events); the events are stored through the bus before the run, spread over race days and all eight durable channels.',
-      'Bare Node serves the exact bytes of one of our pages, pre-serialised. Mockoon CLI and json-server serve the same page as a canned response (Mockoon: templating off; json-server: re-serialised with its default 2-space indentation).',
+      `autocannon in the harness process (its own, apart from every server), ${connections} connections, no pipelining; ${rounds} paired rounds of ${roundSeconds} s per side: each round runs ours and bare Node back to back, which goes first alternating each round (after a warm-up of each: 1 s, 0.1 s in quick mode). The Ratio column is the median of the per-round ratios ours / bare with their lowest and highest; Ours and bare Node are the medians of their rounds. Peers run after each pair.`,
+      'Ours pages through the store with a different lastEventId on every request (every page full, 100 events); the events are stored through the bus before the run (in process, not over HTTP), spread over race days and all eight durable channels.',
+      'Bare Node gets the same requests (the same walk of paths with their query strings, the same authorization header) and does the least a page read must: parses the query, checks the header (401 otherwise) and sends the exact bytes of one of our pages, pre-serialised. Mockoon CLI and json-server serve the same page as a canned response (Mockoon: templating off; json-server: re-serialised with its default 2-space indentation).',
+      'Below each throughput row, the CPU time (user + system) each server process used per 1,000 requests over each turn (INFO, medians; the ratio is the median of per-round ratios).',
+      'On the filtered-events store, a query with trackId + raceNr + startNr over the whole date range that matches nothing (204) runs in paired rounds against a GET /customerapi/events page read on the same simulator: it should cost at most twice a page read.',
     ],
     comparisons,
     notes,
