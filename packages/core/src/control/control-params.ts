@@ -1,4 +1,3 @@
-import { coreError } from '../errors';
 import {
   JOURNAL_KINDS,
   JOURNAL_TRANSPORTS,
@@ -6,6 +5,7 @@ import {
   type JournalKind,
   type JournalTransport,
 } from './journal';
+import { invalid, isObject } from './body-checks';
 
 /** What POST /_sim/reset may be asked to do; every field has a default. */
 export interface ResetRequest {
@@ -26,12 +26,6 @@ export const RESET_DEFAULTS: ResetRequest = {
   eventIds: 'restart',
   closeSockets: false,
 };
-
-const invalid = (message: string) => coreError('VALIDATION_FAILED', message);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The reset body (undefined: no body), or VALIDATION_FAILED naming the offending key. */
 export function parseResetRequest(body: unknown): ResetRequest {

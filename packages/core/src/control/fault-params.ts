@@ -1,7 +1,7 @@
 import type { ChannelCatalog } from '../channel-catalog';
-import { coreError } from '../errors';
 import type { SimulatorKind } from '../settings';
 import type { UserTable } from '../users';
+import { invalid, isObject, onlyKeys } from './body-checks';
 
 export const FAULT_TRANSPORTS = [
   'events',
@@ -58,20 +58,6 @@ export interface FaultValidationContext {
 
 export const MAX_FAULT_MS = 24 * 3_600_000;
 const ACTIONS = ['status', 'delay', 'hold', 'disconnect', 'drop'];
-
-const invalid = (message: string) => coreError('VALIDATION_FAILED', message);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      throw invalid(`unknown ${what} key "${key.slice(0, 40)}"; known: ${allowed.join(', ') || 'none'}`);
-    }
-  }
-}
 
 function int(value: unknown, name: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

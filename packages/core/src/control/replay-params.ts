@@ -1,14 +1,8 @@
-import { coreError } from '../errors';
 import type { ReplayCommand } from '../replay/replay-control';
 import { MAX_REPLAY_DELAY_MS, type ReplaySchedule } from '../replay/replayer';
+import { invalid, isObject } from './body-checks';
 
 export const REPLAY_ACTIONS = ['start', 'pause', 'resume', 'next-race', 'speed'] as const;
-
-const invalid = (message: string) => coreError('VALIDATION_FAILED', message);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function ms(value: unknown, name: string, min: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_REPLAY_DELAY_MS) {

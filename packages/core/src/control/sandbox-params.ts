@@ -1,5 +1,5 @@
-import { coreError } from '../errors';
 import { MAX_TIMER_MS } from '../settings';
+import { invalid, isObject, onlyKeys } from './body-checks';
 
 /** What POST /_sim/sandboxes may ask for; everything optional (no replay by default). */
 export interface SandboxRequest {
@@ -10,20 +10,6 @@ export interface SandboxRequest {
     readonly rebaseDates?: boolean;
   };
   readonly longPollTimeoutMs?: number;
-}
-
-const invalid = (message: string) => coreError('VALIDATION_FAILED', message);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      throw invalid(`unknown ${what} key "${key.slice(0, 40)}"; known: ${allowed.join(', ')}`);
-    }
-  }
 }
 
 function ms(value: unknown, name: string, min: number): number | undefined {
