@@ -136,6 +136,8 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       const first = listed.rules[0]?.id ?? 'f1';
       expect((await call('DELETE', `/_sim/faults/${first}`)).body).toEqual({ removed: 1 });
       expect((await call('DELETE', `/_sim/faults/${first}`)).status).toBe(404);
+      // An id that is not valid percent-encoding is refused, not a crash of the route.
+      expect((await call('DELETE', '/_sim/faults/%zz')).status).toBe(400);
       expect((await call('DELETE', '/_sim/faults')).body).toEqual({ removed: o.faultRules.length - 1 });
     });
 
@@ -188,6 +190,7 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       expect((await call('GET', `${box.basePath}/_sim/sandboxes`)).status).toBe(404);
       expect((await call('DELETE', `/_sim/sandboxes/${box.id}`)).body).toEqual({ deleted: box.id });
       expect((await call('DELETE', `/_sim/sandboxes/${box.id}`)).status).toBe(404);
+      expect((await call('DELETE', '/_sim/sandboxes/%zz')).status).toBe(400);
     });
 
     test('SANDBOX_MAX=0: the sandbox routes answer 404', async () => {

@@ -12,6 +12,7 @@ import {
   parseFaultRule,
   type FaultValidationContext,
 } from './fault-params';
+import { decodeSegment } from './body-checks';
 import { unknownFault, type Faults } from './faults';
 import { parseSandboxRequest } from './sandbox-params';
 import type { Sandboxes } from './sandboxes';
@@ -120,13 +121,13 @@ function controlRoutes(options: ControlPlaneOptions) {
     const url = new URL(req.url ?? '/', 'http://sim');
     const route = `${req.method ?? ''} ${url.pathname}`;
     if (route.startsWith('DELETE /_sim/sandboxes/')) {
-      const id = decodeURIComponent(url.pathname.slice('/_sim/sandboxes/'.length));
+      const id = decodeSegment(url.pathname.slice('/_sim/sandboxes/'.length), 'the sandbox id');
       if (!(await sandboxesOf(options).delete(id)))
         throw coreError('NOT_FOUND', `no sandbox "${id.slice(0, 40)}"`);
       return sendJson(res, 200, { deleted: id });
     }
     if (route.startsWith('DELETE /_sim/faults/')) {
-      const id = decodeURIComponent(url.pathname.slice('/_sim/faults/'.length));
+      const id = decodeSegment(url.pathname.slice('/_sim/faults/'.length), 'the fault id');
       if (!faults.remove(id)) throw unknownFault(id);
       return sendJson(res, 200, { removed: 1 });
     }

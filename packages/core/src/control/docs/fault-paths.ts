@@ -40,6 +40,7 @@ export function faultPaths(ctx: DocsContext): OpenApiPart {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': ok('The rule went', objectSchema({ removed: { const: 1 } })),
+            '400': responseRef('ControlBadRequest'),
             ...unauthorized,
             '404': ok('No such rule', controlError(['NOT_FOUND'])),
           },

@@ -113,6 +113,7 @@ export function sandboxPaths(ctx: DocsContext): OpenApiPart {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': ok('Deleted', objectSchema({ deleted: { type: 'string' } })),
+            '400': responseRef('ControlBadRequest'),
             ...unauthorized,
             '404': ok('No such sandbox, or sandboxes are off here', controlError(['NOT_FOUND'])),
           },
