@@ -29,6 +29,8 @@ export type {
   JournalTransport,
   ReceivedEntry,
   ReplayState,
+  SandboxInfo,
+  SandboxUser,
   SessionTransport,
   SimulatorKind,
   SimulatorSettings,
@@ -131,25 +133,6 @@ export interface SandboxOptions {
         readonly rebaseDates?: boolean;
       };
   readonly longPollTimeoutMs?: number;
-}
-
-/** A sandbox's user: the parent's key, secret and channels, with a token of its own. */
-export interface SandboxUser {
-  readonly key: string;
-  readonly secret: string;
-  readonly token: string;
-  readonly channels: string[];
-}
-
-/** The answer to POST /_sim/sandboxes. */
-export interface SandboxInfo {
-  readonly id: string;
-  /** Every path of the simulator works under it: `${baseUrl}${basePath}/customerapi/events`. */
-  readonly basePath: string;
-  readonly users: SandboxUser[];
-  /** ISO times; a sandbox unused for SANDBOX_IDLE_MS is deleted by the simulator. */
-  readonly createdAt: string;
-  readonly lastUsedAt: string;
 }
 
 /** GET /health. */
