@@ -62,6 +62,24 @@ const iconvShim = {
   },
 };
 
+// ws loads the optional native bufferutil and utf-8-validate when installed. Loading bufferutil
+// costs a start several milliseconds, and the simulators gain nothing from it: a server only
+// unmasks its clients' short frames, and Node 20 validates UTF-8 itself. Resolved to a module
+// that fails, as in the image (which installs neither), ws takes its JavaScript path.
+const withoutNativeAddons = {
+  name: 'without-native-addons',
+  setup(b) {
+    b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'no-addon',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'no-addon' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is left out of the bundle`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 // Written aside and renamed into place, so a simulator starting during a build (the test suite
 // runs `npm start` while other tests run the bundle) never reads half a file.
 const partial = `${outfile}.${process.pid}.tmp`;
@@ -75,9 +93,7 @@ await build({
   minify: true,
   keepNames: true,
   legalComments: 'none',
-  // ws loads these optional native speed-ups when installed and falls back when not.
-  external: ['bufferutil', 'utf-8-validate'],
-  plugins: [mimeSubset, iconvShim],
+  plugins: [mimeSubset, iconvShim, withoutNativeAddons],
   logLevel: 'warning',
 });
 renameSync(partial, outfile);

@@ -3,7 +3,8 @@
 // Runs the single-file bundle the container images run (scripts/bundle.mjs): one file to compile
 // instead of hundreds to resolve, so the simulators answer about a quarter sooner after start. The
 // TypeScript build (dist/) is the fallback when the bundle is missing or older than it, as after
-// a bare `tsc --build`, so a stale bundle never runs in place of newer code.
+// a bare `tsc --build`, so a stale bundle never runs in place of newer code. The bundle runs
+// through V8's code cache (./code-cache.js).
 const { statSync } = require('node:fs');
 const path = require('node:path');
 
@@ -19,4 +20,5 @@ function modified(file) {
   }
 }
 
-require(modified(bundle) >= modified(entry) && modified(bundle) >= 0 ? bundle : entry);
+if (modified(bundle) >= modified(entry) && modified(bundle) >= 0) require('./code-cache').runBundle(bundle);
+else require(entry);

@@ -34,32 +34,27 @@ interface Running {
 
 interface Created {
   readonly sim: Simulator;
-  /** Loads what was left for after listening (recordings with replay off); never throws. */
-  readonly afterListen: () => void;
 }
 
 /**
  * With replay on, the recordings are loaded (and checked) before anything listens. With replay
- * off they only feed the console's samples and a replay started later, so they are loaded once
- * the simulator listens: reading and parsing them would otherwise add to every start.
+ * off they only feed the console's samples and a replay started later, so they are loaded when
+ * one of those first asks: reading and parsing them would otherwise compete with the first
+ * requests of every start.
  */
-function laterRecordings<M>(load: () => Promise<M[] | undefined>): {
+function onDemandRecordings<M>(load: () => Promise<M[] | undefined>): {
   recordings: M[];
-  recordingsReady: Promise<void>;
-  afterListen: () => void;
+  loadRecordings: () => Promise<void>;
 } {
   const recordings: M[] = [];
-  let settle: () => void = () => undefined;
-  const recordingsReady = new Promise<void>((resolve) => (settle = resolve));
-  const afterListen = () => {
-    load()
+  let loading: Promise<void> | undefined;
+  const loadRecordings = () =>
+    (loading ??= load()
       .then((loaded) => {
         if (loaded) recordings.push(...loaded);
       })
-      .catch(() => undefined)
-      .finally(settle);
-  };
-  return { recordings, recordingsReady, afterListen };
+      .catch(() => undefined));
+  return { recordings, loadRecordings };
 }
 
 async function create(
@@ -72,13 +67,13 @@ async function create(
   const replayOn = inProcessReplaySchedule(plan.settings) !== undefined;
   if (plan.kind === 'json') {
     const load = () => recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
-    const later = replayOn ? undefined : laterRecordings(load);
+    const later = replayOn ? undefined : onDemandRecordings(load);
     const recordings = later ? later.recordings : await load();
     let seeder: JsonSeeder | undefined;
     const sim = createJsonSimulator(plan.settings, {
       ...deps,
       ...(recordings && { recordings }),
-      ...(later && { recordingsReady: later.recordingsReady }),
+      ...(later && { loadRecordings: later.loadRecordings }),
       seeder: (s) => (seeder = s),
     });
     if (plan.seed !== undefined && seeder) {
@@ -89,17 +84,17 @@ async function create(
         throw err;
       }
     }
-    return { sim, afterListen: later?.afterListen ?? (() => undefined) };
+    return { sim };
   }
   const load = () => recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger, dir);
-  const later = replayOn ? undefined : laterRecordings(load);
+  const later = replayOn ? undefined : onDemandRecordings(load);
   const recordings = later ? later.recordings : await load();
   const sim = createLegacySimulator(plan.settings, {
     ...deps,
     ...(recordings && { recordings }),
-    ...(later && { recordingsReady: later.recordingsReady }),
+    ...(later && { loadRecordings: later.loadRecordings }),
   });
-  return { sim, afterListen: later?.afterListen ?? (() => undefined) };
+  return { sim };
 }
 
 /**
@@ -152,5 +147,4 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     started.push({ kind: plan.kind, address, settings: plan.settings, users: tables.users });
   }
   ctx.stdout.write(nextSteps(started));
-  for (const { afterListen } of created) afterListen();
 }

@@ -295,6 +295,21 @@ describe('the web console', () => {
     expect(replay.recorded).toBeGreaterThan(1000);
   });
 
+  test('a replay started first thing, with replay off at start, replays the bundled recordings', async () => {
+    // The recordings are only read when first asked for; the start command is the first asker.
+    const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);
+    const base = `http://127.0.0.1:${bannerPort(cli.stdout(), 'JSON simulator')}`;
+    const started = await fetch(`${base}/_sim/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'start', intervalMs: 60_000 }),
+    });
+    expect(started.status).toBe(200);
+    const view = (await started.json()) as { on: boolean; recorded: number };
+    expect(view.on).toBe(true);
+    expect(view.recorded).toBeGreaterThan(1000);
+  });
+
   test('a broken RECORDINGS_DIR does not stop a start without replay: the catalog has no samples', async () => {
     const dir = path.dirname(tempFile('broken.jsonl', '{"not": "a recording"}\n'));
     const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], {

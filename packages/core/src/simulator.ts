@@ -55,8 +55,8 @@ export interface SimulatorParts {
   readonly replay: ReplayHandle;
   /** The recordings the simulator was given; the console's post forms take samples from them. */
   readonly recordings: readonly RecordedMessage[];
-  /** Settles once `recordings` is complete, when the caller fills it after listening. */
-  readonly recordingsReady?: Promise<unknown> | undefined;
+  /** Fills `recordings` when first needed, when the caller left them out of the start. */
+  readonly loadRecordings?: (() => Promise<unknown>) | undefined;
   /** The built QA console, served at /_sim/ui. */
   readonly consoleAssets?: ConsoleAssets | undefined;
   /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */
@@ -117,7 +117,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
       : withConsole(withControlPlane(gated, control), {
           ...control,
           recordings: parts.recordings,
-          recordingsReady: parts.recordingsReady,
+          loadRecordings: parts.loadRecordings,
           consoleAssets: parts.consoleAssets,
         });
   const controlled = consoleRoutes?.handle ?? withControlPlane(gated, control);

@@ -21,10 +21,11 @@ export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedJsonMessage[];
   /**
-   * Settles once `recordings` is complete, when the caller fills the array after the simulator
-   * listens (the CLI does with replay off, so loading them never delays the start).
+   * Fills `recordings` when first needed (the console's catalog, the replay control), for a
+   * caller that leaves them out of the start (the CLI does with replay off, so reading and
+   * parsing them never delays the first answer). Called more than once; settles when filled.
    */
-  recordingsReady?: Promise<unknown>;
+  loadRecordings?: () => Promise<unknown>;
   /** Receives the bulk seeder (the CLI's --seed), to fill the store before listening. */
   seeder?: (seeder: JsonSeeder) => void;
   /** Tests and the benchmark only: receives in-process access to the simulator once built. */
@@ -78,7 +79,7 @@ export function createJsonSimulator(
     upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
     replay,
     recordings: deps.recordings ?? [],
-    recordingsReady: deps.recordingsReady,
+    loadRecordings: deps.loadRecordings,
     consoleAssets: deps.consoleAssets,
     shutdown: async () => {
       bus.close();

@@ -41,10 +41,11 @@ export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedLegacyMessage[];
   /**
-   * Settles once `recordings` is complete, when the caller fills the array after the simulator
-   * listens (the CLI does with replay off, so loading them never delays the start).
+   * Fills `recordings` when first needed (the console's catalog, the replay control), for a
+   * caller that leaves them out of the start (the CLI does with replay off, so reading and
+   * parsing them never delays the first answer). Called more than once; settles when filled.
    */
-  recordingsReady?: Promise<unknown>;
+  loadRecordings?: () => Promise<unknown>;
   /** Tests and the benchmark only: receives in-process access to the simulator once built. */
   probe?: (probe: LegacySimulatorProbe) => void;
 }
@@ -116,7 +117,7 @@ export function createLegacySimulator(
     upgrades,
     replay,
     recordings: deps.recordings ?? [],
-    recordingsReady: deps.recordingsReady,
+    loadRecordings: deps.loadRecordings,
     consoleAssets: deps.consoleAssets,
     shutdown: async () => {
       queues.close();

@@ -24,7 +24,7 @@ export class ChannelSamples {
   private readonly firstOf = new Map<string, RecordedMessage>();
   private indexed = 0;
 
-  /** `recordings` may still be filled after this is built (the CLI loads them once listening). */
+  /** `recordings` may still be filled after this is built (the CLI loads them when first needed). */
   constructor(
     private readonly catalog: ChannelCatalog,
     private readonly recordings: readonly RecordedMessage[],

@@ -13,8 +13,8 @@ export interface ConsoleOptions extends ControlPlaneOptions {
   readonly replay: ReplayHandle;
   /** The recordings the simulator was given: the catalog's samples come from them. */
   readonly recordings: readonly RecordedMessage[];
-  /** Settles once `recordings` is complete, when they are loaded after the simulator listens. */
-  readonly recordingsReady?: Promise<unknown> | undefined;
+  /** Fills `recordings` when first needed, when they were left out of the start. */
+  readonly loadRecordings?: (() => Promise<unknown>) | undefined;
   /** The built console; without it /_sim/ui answers 404 and says why. */
   readonly consoleAssets?: ConsoleAssets | undefined;
 }
@@ -41,6 +41,9 @@ function isConsolePath(path: string): boolean {
 export function withConsole(inner: RequestListener, options: ConsoleOptions): ConsoleHandler {
   const { journal, clock, users, kind, settings, replay, faults, hooks } = options;
   const samples = new ChannelSamples(options.catalog, options.recordings);
+  const recordingsLoaded = async (): Promise<void> => {
+    await options.loadRecordings?.();
+  };
   const stream = new ConsoleStream({
     journal,
     clock,
@@ -96,9 +99,8 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
     switch (`${method} ${path}`) {
       case 'GET /_sim/catalog':
         checkToken(req, settings.controlToken);
-        void Promise.resolve(options.recordingsReady).then(() =>
-          sendJson(res, 200, { simulator: kind, channels: samples.catalogFor(clock.now()) }),
-        );
+        await recordingsLoaded();
+        sendJson(res, 200, { simulator: kind, channels: samples.catalogFor(clock.now()) });
         return true;
       case 'GET /_sim/users':
         checkToken(req, settings.controlToken);
@@ -113,11 +115,13 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
         return true;
       case 'GET /_sim/replay':
         checkToken(req, settings.controlToken);
+        await recordingsLoaded();
         sendJson(res, 200, replay.view());
         return true;
       case 'POST /_sim/replay': {
         checkToken(req, settings.controlToken);
         const command = parseReplayCommand(await readJson(req, settings.maxBodyBytes));
+        await recordingsLoaded();
         sendJson(res, 200, replay.command(command));
         return true;
       }
