@@ -4,7 +4,8 @@
 // sliver of them (see the plugins); everything else is bundled as is.
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
-import { renameSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,5 +97,10 @@ await build({
   plugins: [mimeSubset, iconvShim, withoutNativeAddons],
   logLevel: 'warning',
 });
+// The first line names the build by its content: the code cache (packages/cli/bin/code-cache.js)
+// is keyed to it, so a cache is never used with another bundle, however files are copied.
+const code = readFileSync(partial);
+const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
+writeFileSync(partial, Buffer.concat([Buffer.from(`// racedata-sim build ${id}\n`), code]));
 renameSync(partial, outfile);
 console.log(`bundle: ${path.relative(root, outfile)} (${Math.round(statSync(outfile).size / 1024)} KB)`);

@@ -238,6 +238,17 @@ uid=$("$rt" exec "$name-json" node -e 'console.log(process.getuid())' 2>&1)
 [ "$uid" = 1000 ] && pass "json process runs as uid 1000" || fail "json process uid: $uid"
 uid=$("$rt" exec "$name-legacy" node -e 'console.log(process.getuid())' 2>&1)
 [ "$uid" = 1000 ] && pass "legacy process runs as uid 1000" || fail "legacy process uid: $uid"
+# The code cache written at build time (scripts/prime-code-cache.mjs) must be one this image's
+# V8 accepts, or every container start compiles the bundle from scratch.
+for c in json legacy; do
+  cache=$("$rt" exec "$name-$c" node -e '
+    const fs = require("fs"), vm = require("vm"), Module = require("module");
+    const file = "/app/dist/racedata-sim.cjs", src = fs.readFileSync(file, "utf8");
+    const data = fs.readFileSync(file + ".v8cache"), cut = data.indexOf(10) + 1;
+    const s = new vm.Script(Module.wrap(src), { filename: file, cachedData: data.subarray(cut) });
+    console.log(s.cachedDataRejected ? "rejected" : "accepted");' 2>&1)
+  [ "$cache" = accepted ] && pass "$c image's code cache is accepted by its node" || fail "$c image's code cache: $cache"
+done
 pid1=$("$rt" exec "$name-json" node -e 'console.log(require("fs").readFileSync("/proc/1/cmdline","utf8").split("\0").slice(0,3).join(" "))' 2>&1)
 case "$pid1" in node*racedata-sim*) pass "PID 1 is node ($pid1)" ;; *) fail "PID 1 is '$pid1' (expected node racedata-sim)" ;; esac
 healthcheck_status() { # container -> healthy | unhealthy | starting

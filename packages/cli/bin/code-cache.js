@@ -5,17 +5,21 @@
 //
 // The cache is written when the process exits, after a start that found no usable cache: by
 // then every function the run needed has been compiled, so the next start finds them all.
-// It is keyed to the bundle's size and modification time and to the Node version, and V8
-// refuses a cache from another V8 or other flags on its own; a refused or stale cache is just
+// It is keyed to the build id on the bundle's first line (scripts/bundle.mjs: a hash of its
+// content; size and modification time for a bundle without one) and to the Node version, and
+// V8 refuses a cache from another V8 or other flags on its own; a refused or stale cache is just
 // not used, and rewritten at exit. Writing is best effort (a read-only install keeps working).
+// The container images ship a cache written at build time (scripts/prime-code-cache.mjs).
 const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-function keyOf(bundle) {
+function keyOf(bundle, source) {
+  const build = /^\/\/ racedata-sim build ([0-9a-f]+)\n/.exec(source.slice(0, 80));
   const stat = statSync(bundle);
-  return `racedata-sim code cache 1 ${stat.size} ${stat.mtimeMs} ${process.version} ${process.arch}\n`;
+  const id = build ? build[1] : `${stat.size} ${stat.mtimeMs}`;
+  return `racedata-sim code cache 2 ${id} ${process.version} ${process.arch}\n`;
 }
 
 function readCache(file, key) {
@@ -47,9 +51,10 @@ function writeCache(file, key, script) {
 /** Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. */
 function runBundle(bundle) {
   const cacheFile = `${bundle}.v8cache`;
-  const key = keyOf(bundle);
+  const source = readFileSync(bundle, 'utf8');
+  const key = keyOf(bundle, source);
   const cachedData = readCache(cacheFile, key);
-  const script = new vm.Script(Module.wrap(readFileSync(bundle, 'utf8')), {
+  const script = new vm.Script(Module.wrap(source), {
     filename: bundle,
     ...(cachedData && { cachedData }),
   });

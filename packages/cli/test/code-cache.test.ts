@@ -6,7 +6,6 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +14,7 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..', '..', '..');
 const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
 const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
-const HEADER = /^racedata-sim code cache 1 (\d+) [\d.]+ v[\d.]+ \w+\n/;
+const HEADER = /^racedata-sim code cache 2 ([0-9a-f]+) v[\d.]+ \w+\n/;
 
 // Each test runs its own copy of the bundle, so its cache is its own and the repository's
 // cache (which every other CLI start in the suite may write) is never touched.
@@ -66,7 +65,10 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     await startAndStop();
     const written = readFileSync(cache);
     const header = HEADER.exec(written.toString('latin1'));
-    expect(header?.[1]).toBe(String(statSync(bundle).size));
+    // scripts/bundle.mjs names each build on the bundle's first line.
+    const build = /^\/\/ racedata-sim build ([0-9a-f]+)\n/.exec(readFileSync(bundle, 'latin1'));
+    expect(build?.[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(header?.[1]).toBe(build?.[1]);
     // V8's data follows the header: far more than a header alone.
     expect(written.length).toBeGreaterThan(100_000);
   });
@@ -88,14 +90,18 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     expect(readFileSync(cache).length).toBeGreaterThan(100_000);
   });
 
-  test('a cache of an older bundle is not used: a rebuilt bundle gets a new cache', async () => {
+  test('a cache of another build is not used: a rebuilt bundle gets a new cache', async () => {
     await startAndStop();
     const before = readFileSync(cache);
-    const later = new Date(Date.now() + 5_000);
-    utimesSync(bundle, later, later);
+    const source = readFileSync(bundle, 'latin1');
+    writeFileSync(
+      bundle,
+      source.replace(/^\/\/ racedata-sim build [0-9a-f]+/, '// racedata-sim build 0123abcd'),
+      'latin1',
+    );
     await startAndStop();
     const after = readFileSync(cache);
     expect(after.equals(before)).toBe(false);
-    expect(HEADER.exec(after.toString('latin1'))?.[0]).toContain(` ${statSync(bundle).mtimeMs} `);
+    expect(HEADER.exec(after.toString('latin1'))?.[1]).toBe('0123abcd');
   });
 });

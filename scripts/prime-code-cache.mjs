@@ -1,0 +1,63 @@
+// Writes the bundle's V8 code cache (packages/cli/bin/code-cache.js) when the container images
+// are built, so a container's first start is as quick as every later one: its /app is not
+// writable by the user it runs as, and a cache written at exit would be lost with the container
+// anyway. Both simulators run once in one process, each answers /health, then the process stops
+// and writes the cache of everything that run compiled.
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'packages/cli/bin/racedata-sim.js');
+const cache = path.join(root, 'packages/cli/dist/racedata-sim.cjs.v8cache');
+
+function fail(message) {
+  console.error(`prime-code-cache: ${message}`);
+  process.exit(1);
+}
+
+rmSync(cache, { force: true });
+const args = [
+  'all',
+  '--json-port',
+  '0',
+  '--legacy-port',
+  '0',
+  '--host',
+  '127.0.0.1',
+  '--log-level',
+  'silent',
+];
+const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+const deadline = setTimeout(() => {
+  child.kill('SIGKILL');
+  fail('the simulators did not start within 30 s');
+}, 30_000);
+
+let out = '';
+let listening = false;
+const ports = await new Promise((resolve) => {
+  child.stdout.on('data', (chunk) => {
+    out += chunk.toString();
+    const found = [...out.matchAll(/listening on http:\/\/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
+    if (found.length === 2 && !listening) {
+      listening = true;
+      resolve(found);
+    }
+  });
+  void exited.then((code) => {
+    if (!listening) fail(`the simulators exited (${code}) before listening:\n${out}`);
+  });
+});
+for (const port of ports) {
+  const res = await fetch(`http://127.0.0.1:${port}/health`);
+  if (res.status !== 200) fail(`GET /health on ${port} answered ${res.status}`);
+}
+child.kill('SIGTERM');
+const code = await exited;
+clearTimeout(deadline);
+if (code !== 0) fail(`the simulators exited with ${code} after SIGTERM`);
+if (!existsSync(cache)) fail(`no code cache was written at ${path.relative(root, cache)}`);
+console.log(`code cache: ${path.relative(root, cache)}`);
