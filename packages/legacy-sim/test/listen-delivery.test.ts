@@ -39,13 +39,13 @@ function nextResponseWritten(run: Running): Promise<void> {
 }
 
 /** A raw HTTP/1.1 client that sends a listen request and reads nothing back. */
-async function deafPoll(run: Running): Promise<net.Socket> {
+async function deafPoll(run: Running, extraHeaders = ''): Promise<net.Socket> {
   const { port } = run.sim.server.address() as net.AddressInfo;
   const socket = net.connect(port, '127.0.0.1');
   socket.on('error', () => undefined);
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.pause();
-  socket.write(`GET ${LISTEN} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+  socket.write(`GET ${LISTEN} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n${extraHeaders}\r\n`);
   return socket;
 }
 
@@ -107,6 +107,35 @@ describe('listen never consumes a message the client did not get', () => {
     expect(next.status).toBe(200);
     expect(await next.json()).toBe('<unread/>');
   });
+
+  // The server's own timers end a connection whose client has not closed it: the keep-alive
+  // timeout after an answer, and the linger after a `Connection: close` answer (both 5 s). When
+  // the process stalls past them (a loaded machine, a pause in a debugger) with the client's reset
+  // already in the kernel, the timer runs first; the reset must still be read before the close.
+  it.each([
+    ['keep-alive timeout', ''],
+    ['linger after Connection: close', 'Connection: close\r\n'],
+  ])(
+    'puts back a message whose reset arrived while the server stalled past its %s',
+    async (_timer, headers) => {
+      const run = await startSim({ longPollTimeoutMs: 500 });
+      await post(run.base, '/customerapi/channel/id/Durable', '<stalled/>');
+      const written = nextResponseWritten(run);
+      const socket = await deafPoll(run, headers);
+      await written;
+      socket.resetAndDestroy();
+      // The stall: timers come due while the reset waits unread in the kernel.
+      const until = Date.now() + 5_300;
+      while (Date.now() < until) {
+        // busy: the event loop must not turn
+      }
+      await waitFor(() => run.probe.queues.totalLeased === 0, 'the lease to settle');
+      const next = await listen(run.base);
+      expect(next.status).toBe(200);
+      expect(await next.json()).toBe('<stalled/>');
+    },
+    20_000,
+  );
 
   it('does not hand a message to a poll whose client half-closed in the same instant', async () => {
     const run = await startSim({ longPollTimeoutMs: 500 });

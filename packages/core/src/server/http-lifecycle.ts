@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { resolveSettings, type SimulatorSettings } from '../settings';
 import { BodyBudget, withBodyBudget } from './body-budget';
+import { destroyAfterPendingIo } from './pending-io';
 import type { UpgradeRouter } from './upgrade-router';
 import { CLOSE_GRACE_MS } from './ws-constants';
 
@@ -56,6 +57,10 @@ export function createHttpLifecycle(options: HttpLifecycleOptions): HttpLifecycl
     withBodyBudget(options.handler, budget, limits.maxBodyBytes),
   );
   server.keepAliveTimeout = 5_000;
+  // Node destroys a socket whose keep-alive timeout fires unless the server handles 'timeout'.
+  // Straight from the timer, a client's reset that arrived while the process stalled would go
+  // unread, and a long poll's answer the client never read would count as delivered.
+  server.on('timeout', (socket: Socket) => destroyAfterPendingIo(socket));
   // Upgraded sockets leave the server's connection list, so closeAllConnections() cannot reach a
   // WebSocket the endpoint missed; keep them here to cut at the end of the grace period.
   const upgraded = new Set<Duplex>();

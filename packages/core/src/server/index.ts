@@ -4,3 +4,4 @@ export * from './body-budget';
 export * from './ws-constants';
 export * from './ws-send';
 export * from './ws-frame';
+export * from './pending-io';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
+import { destroyAfterPendingIo } from '@racedata/core';
 import type { Lease } from '../queue/legacy-queues';
 
 /** How long a closing connection waits for the client's own close before it is cut. */
@@ -67,6 +68,7 @@ function lingerOnClose(socket: Socket): void {
   if (typeof s.destroySoon !== 'function') return;
   s.destroySoon = () => {
     socket.end();
-    socket.setTimeout(LINGER_MS, () => socket.destroy());
+    // After a stall, the linger's timer runs before the client's reset is read (see pending-io).
+    socket.setTimeout(LINGER_MS, () => destroyAfterPendingIo(socket));
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Journal, TokenService } from '@racedata/core';
+import { afterPendingIo, type Journal, type TokenService } from '@racedata/core';
 import type { LegacyQueues } from '../queue/legacy-queues';
 import type { Delivery } from './delivery';
 
@@ -26,14 +26,6 @@ function hungUp(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 /**
- * Two turns of the event loop: every readiness the kernel reported before the lease was granted
- * has then been read, so a client whose FIN or RST was already on its way is seen as gone.
- */
-function twoTurns(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-}
-
-/**
  * GET /customerapi/channels/listen (interface 4.2): one XML document as a JSON string, or 204
  * after the long-poll timeout. The response is written with res.end, never res.send: no ETag, no
  * freshness check, no range, so no request header can turn it into a 304 that drops a message.
@@ -49,7 +41,8 @@ export function listenRoute(deps: ListenDeps): RequestHandler {
     try {
       res.setHeader('cache-control', 'no-store');
       const lease = await deps.queues.take(user, { timeoutMs: deps.longPollTimeoutMs, signal: gone.signal });
-      if (lease && !hungUp(req, res)) await twoTurns();
+      // A FIN or reset the kernel already holds for this client is read before the answer goes.
+      if (lease && !hungUp(req, res)) await afterPendingIo();
       if (gone.signal.aborted || hungUp(req, res)) {
         lease?.release();
         return;
