@@ -13,8 +13,11 @@ export interface BenchConfig {
     readonly connections: number;
     readonly roundSeconds: number;
     readonly rounds: number;
-    readonly pagingEvents: number;
-    readonly filteredEvents: number;
+    /**
+     * Store sizes, each its own CLI process seeded once; the largest is held flat against the
+     * one before it (the reference store, whose page the peers serve).
+     */
+    readonly sizes: readonly number[];
   };
   /** The control plane on against off, in paired rounds (control-plane-cost). */
   readonly controlPlane: {
@@ -36,7 +39,8 @@ export interface BenchConfig {
   /** Sandboxes created (and deleted) one after another per simulator. */
   readonly sandboxes: { readonly creates: number };
   readonly memory: {
-    readonly durableEvents: number;
+    /** JSON store sizes, each seeded over HTTP into its own CLI process. */
+    readonly storeSizes: readonly number[];
     readonly legacyMessages: number;
     readonly eventCap: number;
     readonly legacyCap: number;
@@ -51,7 +55,7 @@ export const FULL_CONFIG: BenchConfig = {
   quick: false,
   latency: { clients: 200, messages: 2000, rounds: 4 },
   fanOut: { clients: 1000, roundMs: 4000, rounds: 3, window: 16 },
-  read: { connections: 32, roundSeconds: 2, rounds: 8, pagingEvents: 100_000, filteredEvents: 1_000_000 },
+  read: { connections: 32, roundSeconds: 1, rounds: 8, sizes: [10_000, 100_000, 1_000_000] },
   controlPlane: {
     streamClients: 500,
     pollClients: 200,
@@ -64,7 +68,7 @@ export const FULL_CONFIG: BenchConfig = {
   startUp: { repeats: 10 },
   sandboxes: { creates: 300 },
   memory: {
-    durableEvents: 1_000_000,
+    storeSizes: [10_000, 100_000, 1_000_000],
     legacyMessages: 100_000,
     eventCap: 20_000,
     legacyCap: 5_000,
@@ -77,7 +81,7 @@ export const QUICK_CONFIG: BenchConfig = {
   quick: true,
   latency: { clients: 10, messages: 40, rounds: 2 },
   fanOut: { clients: 50, roundMs: 400, rounds: 1, window: 8 },
-  read: { connections: 8, roundSeconds: 0.5, rounds: 2, pagingEvents: 5_000, filteredEvents: 20_000 },
+  read: { connections: 8, roundSeconds: 0.5, rounds: 2, sizes: [2_000, 10_000] },
   controlPlane: {
     streamClients: 20,
     pollClients: 10,
@@ -89,6 +93,12 @@ export const QUICK_CONFIG: BenchConfig = {
   },
   startUp: { repeats: 1 },
   sandboxes: { creates: 20 },
-  memory: { durableEvents: 20_000, legacyMessages: 5_000, eventCap: 1_000, legacyCap: 500, capMultiple: 3 },
+  memory: {
+    storeSizes: [2_000, 10_000],
+    legacyMessages: 5_000,
+    eventCap: 1_000,
+    legacyCap: 500,
+    capMultiple: 3,
+  },
   profileMs: 1500,
 };

@@ -62,15 +62,21 @@ describe('bench quick mode', () => {
     }
   });
 
-  it('compares page reads with bare Node in paired rounds, with CPU per request and a no-match filter', () => {
+  it('compares reads of each store size with bare Node in paired rounds, with CPU per request, a no-match filter and flatness', () => {
     const rows = report.measures.find((m) => m.id === 'read-throughput')?.comparisons ?? [];
-    // Per store: the throughput row, then each server's CPU per 1,000 requests (INFO); the
-    // filtered-events store adds the trackId + raceNr + startNr query that matches nothing.
+    // Per store size (2,000 and 10,000 in quick mode): the page read and the filtered read, each
+    // followed by both servers' CPU per 1,000 requests (INFO), then the query that matches
+    // nothing against the page read; last, the larger store's page read against the smaller's.
+    const perStore = [
+      ['req/s', false],
+      ['ms', true],
+      ['req/s', false],
+      ['ms', true],
+      ['req/s', false],
+    ];
     expect(rows.map((r) => [r.unit, r.verdict === 'INFO'])).toEqual([
-      ['req/s', false],
-      ['ms', true],
-      ['req/s', false],
-      ['ms', true],
+      ...perStore,
+      ...perStore,
       ['req/s', false],
     ]);
     for (const row of rows) {
@@ -79,10 +85,39 @@ describe('bench quick mode', () => {
       const [low, high] = row.ratioSpread ?? [NaN, NaN];
       expect(low).toBeLessThanOrEqual(row.ratio as number);
       expect(high).toBeGreaterThanOrEqual(row.ratio as number);
+      expect(row.note ?? '').not.toMatch(/failed requests/);
     }
-    expect(rows[4]?.scenario).toContain('trackId&raceNr&startNr matching nothing');
-    expect(rows[4]?.target).toBe('costs <= 2x a page read (req/s >= 0.5x)');
-    expect(rows[0]?.note ?? '').not.toMatch(/failed requests/);
+    for (const [k, size] of ['2,000', '10,000'].entries()) {
+      const store = rows.slice(k * 5, k * 5 + 5);
+      expect(store[0]?.scenario).toContain(
+        `GET /customerapi/events?lastEventId=..&limit=100 over ${size} stored`,
+      );
+      // The reference store (the smaller one) also has the peers to beat when they are installed.
+      expect(store[0]?.target).toMatch(/^>= 70% of bare( and ahead of every peer)?$/);
+      expect(store[2]?.scenario).toContain(`channel&startDate&endDate over ${size} stored`);
+      expect(store[4]?.scenario).toContain(
+        `trackId&raceNr&startNr matching nothing (whole date range) over ${size}`,
+      );
+      expect(store[4]?.target).toBe('costs <= 2x a page read (req/s >= 0.5x)');
+    }
+    expect(rows[10]?.scenario).toContain('flatness: 10,000 stored events against 2,000');
+    expect(rows[10]?.target).toContain('(>= 0.85x)');
+  });
+
+  it('measures RSS, heap and seeding rate of the CLI filled over POST /_sim/events at each store size', () => {
+    const rows = report.measures.find((m) => m.id === 'memory')?.comparisons ?? [];
+    expect(rows[0]?.scenario).toBe('JSON simulator (racedata-sim json) idle RSS');
+    for (const size of ['2,000', '10,000']) {
+      const seeded = rows.filter((r) =>
+        r.scenario.includes(`with ${size} events seeded over POST /_sim/events`),
+      );
+      expect(seeded.map((r) => r.unit)).toEqual(['B', 'x', 'events/s']);
+      for (const row of seeded) expect(row.ours).toBeGreaterThan(0);
+    }
+    // The targets hold from the second size up; the smallest only shows its figures.
+    const targets = rows.filter((r) => r.scenario.includes('with 10,000 events seeded')).map((r) => r.target);
+    expect(targets).toEqual(['<= 400 B', '<= 1.5', '>= 200,000 events/s']);
+    expect(rows.filter((r) => r.scenario.startsWith('JSON durable store: EVENT_STORE_MAX='))).toHaveLength(1);
   });
 
   it('compares the control plane on against off for JSON and legacy delivery and for page reads', () => {

@@ -1,8 +1,11 @@
 import type { BenchContext } from '../context';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
+import { absoluteRow } from '../lib/absolute-row';
 import { inject } from '../lib/load';
 import { jsonDurableMessage, legacyXml } from '../lib/payloads';
+import { seededMemory, type SeededMemory } from '../lib/seeded-memory';
+import { SEED_CHUNK_EVENTS } from '../lib/seed-http';
 import { startBaseline, startSim, type SimKind } from '../lib/subjects';
 import type { Comparison, MeasureResult } from '../types';
 
@@ -15,18 +18,18 @@ interface Memory {
 
 const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
-/** RSS before and after filling the store in-process (child with --expose-gc; two GCs before each read). */
-async function stored(
+/** The legacy queue filled in-process (child with --expose-gc; two GCs before each read). */
+async function queued(
   ctx: BenchContext,
-  kind: SimKind,
   count: number,
 ): Promise<{ idle: Memory; full: Memory; perItem: number; heapPerItem: number }> {
-  const settings =
-    kind === 'json' ? { eventStoreMax: Math.max(count, 1) } : { legacyQueueMax: Math.max(count, 1) };
-  const { server } = await startSim(ctx, kind, { settings, maxOldSpaceMb: 8192 });
+  const { server } = await startSim(ctx, 'legacy', {
+    settings: { legacyQueueMax: Math.max(count, 1) },
+    maxOldSpaceMb: 8192,
+  });
   try {
     const idle = await server.call<Memory>('memory');
-    await server.call(kind === 'json' ? 'preload' : 'preload-legacy', { count });
+    await server.call('preload-legacy', { count });
     const full = await server.call<Memory>('memory');
     return {
       idle,
@@ -106,9 +109,44 @@ function capRow(label: string, setting: string, cap: number, run: CapRun): Compa
   };
 }
 
+/** The seed rows' targets hold from the second size up: the smallest shows the fixed cost. */
+const withTarget = (events: number, sizes: readonly number[]) => events > Math.min(...sizes);
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** RSS and heap per stored event, and the seeding rate, of one store size filled over HTTP. */
+function seededRows(run: SeededMemory, targeted: boolean): Comparison[] {
+  const { events, idle, full, seeded } = run;
+  const label = `JSON simulator (racedata-sim json) with ${count(events)} events seeded over POST /_sim/events`;
+  const perEvent = (full.rss - idle.rss) / events;
+  const cpuRate = (events * 1000) / Math.max(seeded.serverCpuMs, 1);
+  return [
+    absoluteRow({
+      scenario: `${label}: RSS per stored event`,
+      unit: 'B',
+      ours: perEvent,
+      ...(targeted && { target: { text: '<= 400 B', ok: (v: number) => v <= 400 } }),
+      note: `RSS ${mb(idle.rss)} MB idle -> ${mb(full.rss)} MB full, after GC; heap ${Math.round((full.heapUsed - idle.heapUsed) / events)} B per event; ${Math.round(seeded.bytes / events)} B of NDJSON an event`,
+    }),
+    absoluteRow({
+      scenario: `${label}: heapTotal / heapUsed`,
+      unit: 'x',
+      ours: full.heapTotal / full.heapUsed,
+      ...(targeted && { target: { text: '<= 1.5', ok: (v: number) => v <= 1.5 } }),
+      note: `heapUsed ${mb(full.heapUsed)} MB, heapTotal ${mb(full.heapTotal)} MB after GC (idle: ${mb(idle.heapUsed)} / ${mb(idle.heapTotal)} MB), from GET /metrics`,
+    }),
+    absoluteRow({
+      scenario: `${label}: seeding rate (wall)`,
+      unit: 'events/s',
+      ours: (events * 1000) / seeded.wallMs,
+      ...(targeted && { target: { text: '>= 200,000 events/s', ok: (v: number) => v >= 200_000 } }),
+      note: `${(seeded.wallMs / 1000).toFixed(2)} s wall; server CPU ${(seeded.serverCpuMs / 1000).toFixed(2)} s, ${count(Math.round(cpuRate))} events per CPU second; ${mb(seeded.bytes)} MB of NDJSON in ${Math.ceil(events / SEED_CHUNK_EVENTS)} bodies`,
+    }),
+  ];
+}
+
 export async function memory(ctx: BenchContext): Promise<MeasureResult> {
   const started = Date.now();
-  const { durableEvents, legacyMessages, eventCap, legacyCap, capMultiple } = ctx.config.memory;
+  const { storeSizes, legacyMessages, eventCap, legacyCap, capMultiple } = ctx.config.memory;
   const comparisons: Comparison[] = [];
   const notes: string[] = [];
   const legacy = ctx.legacyMissing === undefined;
@@ -118,43 +156,42 @@ export async function memory(ctx: BenchContext): Promise<MeasureResult> {
   const bareIdle = await bare.call<Memory>('memory');
   await bare.close();
 
-  ctx.log(`  ${durableEvents} durable events stored`);
-  const json = await stored(ctx, 'json', durableEvents);
-  comparisons.push(
-    compare({
-      scenario: 'JSON simulator idle RSS',
-      unit: 'MB',
-      ours: mb(json.idle.rss),
-      bare: mb(bareIdle.rss),
-      better: 'lower',
-    }),
-    compare({
-      scenario: `JSON simulator RSS with ${durableEvents.toLocaleString('en-US')} durable events stored`,
-      unit: 'MB',
-      ours: mb(json.full.rss),
-      bare: null,
-      better: 'lower',
-      note: `${Math.round(json.perItem)} B RSS / ${Math.round(json.heapPerItem)} B heap per stored event`,
-    }),
-  );
+  const runs: SeededMemory[] = [];
+  for (const events of storeSizes) {
+    ctx.log(`  ${events} durable events seeded into racedata-sim json`);
+    runs.push(await seededMemory(ctx, events));
+  }
+  const first = runs[0];
+  if (first) {
+    comparisons.push(
+      compare({
+        scenario: 'JSON simulator (racedata-sim json) idle RSS',
+        unit: 'MB',
+        ours: mb(first.idle.rss),
+        bare: mb(bareIdle.rss),
+        better: 'lower',
+      }),
+    );
+  }
+  for (const run of runs) comparisons.push(...seededRows(run, withTarget(run.events, storeSizes)));
   if (legacy) {
     ctx.log(`  ${legacyMessages} legacy messages queued`);
-    const queued = await stored(ctx, 'legacy', legacyMessages);
+    const legacyRun = await queued(ctx, legacyMessages);
     comparisons.push(
       compare({
         scenario: 'legacy simulator idle RSS',
         unit: 'MB',
-        ours: mb(queued.idle.rss),
+        ours: mb(legacyRun.idle.rss),
         bare: mb(bareIdle.rss),
         better: 'lower',
       }),
       compare({
-        scenario: `legacy simulator RSS with ${legacyMessages.toLocaleString('en-US')} queued messages`,
+        scenario: `legacy simulator RSS with ${count(legacyMessages)} queued messages`,
         unit: 'MB',
-        ours: mb(queued.full.rss),
+        ours: mb(legacyRun.full.rss),
         bare: null,
         better: 'lower',
-        note: `${Math.round(queued.perItem)} B RSS / ${Math.round(queued.heapPerItem)} B heap per queued message`,
+        note: `${Math.round(legacyRun.perItem)} B RSS / ${Math.round(legacyRun.heapPerItem)} B heap per queued message`,
       }),
     );
   }
@@ -177,13 +214,16 @@ export async function memory(ctx: BenchContext): Promise<MeasureResult> {
       ),
     );
   }
+  const sizes = storeSizes.map(count).join(', ');
   return {
     id: 'memory',
     title: 'Memory',
     method: [
-      'Resident set size read inside the simulator process after two forced GCs (--expose-gc); the bare baseline is the idle bare Node http + ws forwarder.',
-      `Stored figures: events (a ~330-byte start-list payload each, a fresh object per event) stored through the simulator's bus in-process; per-item cost = (RSS full - RSS idle) / count.`,
-      `Caps: ${capMultiple}x the cap posted over HTTP (autocannon, 8 connections) to /api/message or .../Durable, RSS read after each cap's worth.`,
+      `JSON store: the simulator as users run it, \`node --expose-gc --require bench/src/servers/gc-on-signal.cjs packages/cli/bin/racedata-sim.js json --port 0 --host 127.0.0.1 --no-replay\`, a fresh process per store size (${sizes} events; EVENT_STORE_MAX the size, EVENT_STORE_MAX_BYTES raised so the count alone decides). The preloaded hook does nothing but run two full GCs on SIGUSR2 and say so on stderr; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics.`,
+      `The store is filled over HTTP with POST /_sim/events: NDJSON, ${count(SEED_CHUNK_EVENTS)} events a body, one body after another (start-list entries of about 340 bytes of JSON, a line each, spread over race days and all eight durable channels; built before the timing starts). RSS per stored event = (RSS full - RSS idle) / count. Seeding rate = events / wall time from the first body sent to the last answer; server CPU is the process's user + system time over it, from /proc/<pid>/stat. The targets hold from the second size up: at the smallest, fixed costs and a megabyte of noise swamp a per-event figure.`,
+      "The bare baseline of the idle rows is the idle bare Node http + ws forwarder (RSS read inside it after two GCs); it runs under tsx, the harness's TypeScript loader, which adds its own RSS, while racedata-sim runs its plain JavaScript build.",
+      'Legacy queue: still the simulator built in-process into a forked child (--expose-gc, two GCs before each read inside it), messages queued through its bus; per-item cost = (RSS full - RSS idle) / count.',
+      `Caps: still the in-process child; ${capMultiple}x the cap posted over HTTP (autocannon, 8 connections) to /api/message or .../Durable, RSS read (after two GCs) after each cap's worth.`,
     ],
     comparisons,
     notes,

@@ -1,339 +1,191 @@
 import { shouldProfile, type BenchContext } from '../context';
 import type { ChildServer } from '../lib/child-server';
-import { charged } from '../lib/charged';
-import { compare } from '../lib/compare';
-import { httpRequest } from '../lib/http-client';
-import { load, type LoadResult } from '../lib/load';
-import { JSON_TOKEN, dayString, layoutDays, type StoreLayout } from '../lib/payloads';
+import { load } from '../lib/load';
 import { profileSim } from '../lib/profiled';
-import { median, round } from '../lib/stats';
-import { startBaseline, startSim } from '../lib/subjects';
+import { chargedTo } from '../lib/proc-stats';
+import { NO_MATCH, type ReadScenario } from '../lib/read-paths';
+import { flatnessRow, noMatchRow, pairRows } from '../lib/read-rows';
+import { AUTH, openReadStore, type ReadStore, type Side } from '../lib/read-store';
+import { median } from '../lib/stats';
+import { startBaseline } from '../lib/subjects';
 import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-run';
 import { PEER_NAMES, PEER_PAGE_PATH, type PeerName } from '../peer-tools/peer-servers';
 import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
 
-const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
+/** control-plane-cost reads the same pages. */
+export { PAGING, type ReadScenario } from '../lib/read-paths';
 
-export interface ReadScenario {
-  readonly label: string;
-  readonly events: number;
-  /** A path per request, walking the pages; `sample` is one representative page. */
-  paths(lastEventId: number): { next: () => string; sample: string };
-}
+/** The issue's bound on a page read against bare Node: looser at 1,000,000 stored events. */
+const pageBound = (events: number) => (events >= 1_000_000 ? 0.6 : 0.7);
+const percent = (bound: number) => `${Math.round(bound * 100)}%`;
 
-function firstIdOfDay(day: number, layout: StoreLayout): number {
-  return Math.ceil((day * layout.count) / layout.days) + 1;
-}
-
-/** Also the read shape of control-plane-cost. */
-export const PAGING = (events: number): ReadScenario => ({
-  label: `GET /customerapi/events?lastEventId=..&limit=100 over ${events.toLocaleString('en-US')} stored events`,
-  events,
-  paths: (last) => {
-    // Start points spread over the whole log; each page is full (far enough from the end).
-    const span = Math.max(1, last - 1000);
-    let i = 0;
-    return {
-      next: () => `/customerapi/events?lastEventId=${((i++ * 7919) % span) + 1}&limit=100`,
-      sample: `/customerapi/events?lastEventId=${Math.floor(span / 2)}&limit=100`,
-    };
-  },
-});
-
-const FILTERED = (events: number): ReadScenario => ({
-  label: `GET /customerapi/filtered-events?channel&startDate&endDate over ${events.toLocaleString('en-US')} stored events`,
-  events,
-  paths: () => {
-    const layout = { count: events, days: layoutDays(events) };
-    const width = layout.days >= 40 ? 10 : Math.max(1, Math.floor(layout.days / 3));
-    const from = Math.floor(layout.days * 0.4);
-    const to = from + width - 1;
-    const query = `channel=RaceDayTrot&startDate=${dayString(from)}&endDate=${dayString(to)}&limit=100`;
-    const low = firstIdOfDay(from, layout);
-    // Leave room for a full page of RaceDayTrot (1 event in 8) before the range ends.
-    const span = Math.max(1, firstIdOfDay(to + 1, layout) - low - 1000);
-    let i = 0;
-    return {
-      next: () => `/customerapi/filtered-events?${query}&lastEventId=${low + ((i++ * 7919) % span)}`,
-      sample: `/customerapi/filtered-events?${query}&lastEventId=${low + Math.floor(span / 2)}`,
-    };
-  },
-});
-
-/**
- * trackId + raceNr + startNr over the whole date range, a combination no stored event has:
- * trackId 900 is every 20th event (eventId divisible by 20, so raceNr 1), RaceDayTrot every 8th,
- * and startNr 2 would need an odd eventId. The simulator answers 204 after looking at the range.
- */
-function noMatchPath(events: number): string {
-  const days = layoutDays(events);
-  return (
-    `/customerapi/filtered-events?channel=RaceDayTrot&startDate=${dayString(0)}&endDate=${dayString(days - 1)}` +
-    '&trackId=900&raceNr=1&startNr=2&limit=100'
-  );
-}
-
-const NO_MATCH_LABEL = (events: number) =>
-  `GET /customerapi/filtered-events?channel&startDate&endDate&trackId&raceNr&startNr matching nothing (whole date range) over ${events.toLocaleString('en-US')} stored events`;
-
-interface Side {
-  readonly name: string;
-  readonly port: number;
-  /** The process serving this side, when its CPU time can be read (ours and bare). */
-  readonly server?: ChildServer;
-  readonly path: string | (() => string);
-  readonly headers?: Record<string, string>;
-  readonly results: LoadResult[];
-  /** Server CPU (user + system) per 1,000 requests, per turn. */
-  readonly cpu: number[];
-}
-
-const rates = (side: Side) => side.results.map((r) => r.requestsPerSecond);
-/** Per-round ratios of two sides' figures that ran in the same rounds. */
-const perRound = (a: readonly number[], b: readonly number[]) => a.map((x, k) => x / (b[k] as number));
-const medianOrNull = (values: readonly number[]) => (values.length > 0 ? median(values) : null);
-const ms = (value: number | null) => (value === null ? '—' : `${round(value, 2)} ms`);
-
-async function runScenario(
-  ctx: BenchContext,
-  scenario: ReadScenario,
-  withNoMatch: boolean,
-): Promise<{ rows: Comparison[]; profile?: ProfileSummary }> {
-  const { connections, roundSeconds, rounds } = ctx.config.read;
-  ctx.log(
-    `  ${scenario.label}: ${connections} connections, ${rounds} paired rounds of ${roundSeconds} s per side`,
-  );
-  const maxOldSpaceMb = 8192;
-  const [sim, bareServer] = await Promise.all([
-    startSim(ctx, 'json', { maxOldSpaceMb }),
-    startBaseline(ctx, 'bare-static'),
-  ]);
-  const peersRunning: RunningPeer[] = [];
+/** The peers serve the page of the reference store: the one the largest is held flat against. */
+async function startPeers(ctx: BenchContext, page: Buffer) {
+  const running: RunningPeer[] = [];
+  const sides: Side[] = [];
   const notes: string[] = [];
-  const rows: Comparison[] = [];
-  let paths: { next: () => string; sample: string };
-  try {
-    const loaded = await sim.server.call<{ lastEventId: number; ms: number }>('preload', {
-      count: scenario.events,
-    });
-    ctx.log(`    stored ${scenario.events} events in ${(loaded.ms / 1000).toFixed(1)} s`);
-    paths = scenario.paths(loaded.lastEventId);
-    const sample = await httpRequest({ port: sim.server.port, path: paths.sample, headers: AUTH });
-    if (sample.status !== 200) throw new Error(`${paths.sample}: HTTP ${sample.status}`);
-    await bareServer.call('set-body', {
-      base64: sample.body.toString('base64'),
-      authorization: AUTH.authorization,
-    });
-    // Bare takes the same requests: the same walk of paths with their query strings, the same header.
-    const bareSample = await httpRequest({ port: bareServer.port, path: paths.sample, headers: AUTH });
-    if (bareSample.status !== 200 || bareSample.body.length !== sample.body.length) {
-      throw new Error(
-        `bare Node answered ${paths.sample} with HTTP ${bareSample.status}, ${bareSample.body.length} B`,
-      );
+  if (!ctx.peers) return { running, sides, notes };
+  const files = peerDataFiles(ctx.rawDir, page.toString('utf8'));
+  const tools = ctx.peers;
+  const started = await Promise.allSettled(PEER_NAMES.map((name) => startPeer(tools, name, files[name])));
+  started.forEach((result, k) => {
+    const name = PEER_NAMES[k] as PeerName;
+    if (result.status === 'fulfilled') {
+      running.push(result.value);
+      sides.push({ name, port: result.value.port, path: PEER_PAGE_PATH[name], results: [], cpu: [] });
+    } else {
+      notes.push(`${name} could not be started: ${(result.reason as Error).message}`);
     }
-    const ours: Side = {
-      name: 'ours',
-      port: sim.server.port,
-      server: sim.server,
-      path: paths.next,
-      headers: AUTH,
-      results: [],
-      cpu: [],
-    };
-    const bare: Side = {
-      name: 'bare Node',
-      port: bareServer.port,
-      server: bareServer,
-      path: scenario.paths(loaded.lastEventId).next,
-      headers: AUTH,
-      results: [],
-      cpu: [],
-    };
-    // A query that matches nothing against a page read of /events, both on our simulator.
-    let noMatch: { query: Side; page: Side } | undefined;
-    if (withNoMatch) {
-      const path = noMatchPath(scenario.events);
-      const answer = await httpRequest({ port: sim.server.port, path, headers: AUTH });
-      if (answer.status !== 204) throw new Error(`${path}: HTTP ${answer.status}, expected 204`);
-      const side = (name: string, p: Side['path']): Side => ({
+  });
+  return { running, sides, notes };
+}
+
+function peerFigures(ctx: BenchContext, sides: readonly Side[]): Figure[] {
+  return PEER_NAMES.map((name) => {
+    const side = sides.find((s) => s.name === name);
+    if (side && side.results.length > 0) {
+      const bytes = Math.round(side.results[0]?.bytesPerResponse ?? 0);
+      return {
         name,
-        port: sim.server.port,
-        server: sim.server,
-        path: p,
-        headers: AUTH,
-        results: [],
-        cpu: [],
-      });
-      noMatch = {
-        query: side('no match', path),
-        page: side('page read', PAGING(scenario.events).paths(loaded.lastEventId).next),
+        value: median(side.results.map((r) => r.requestsPerSecond)),
+        note: `${bytes} B/response`,
       };
     }
-    const peerSides: Side[] = [];
-    if (ctx.peers) {
-      const files = peerDataFiles(ctx.rawDir, sample.body.toString('utf8'));
-      const tools = ctx.peers;
-      const started = await Promise.allSettled(PEER_NAMES.map((name) => startPeer(tools, name, files[name])));
-      started.forEach((result, k) => {
-        const name = PEER_NAMES[k] as PeerName;
-        if (result.status === 'fulfilled') {
-          peersRunning.push(result.value);
-          peerSides.push({ name, port: result.value.port, path: PEER_PAGE_PATH[name], results: [], cpu: [] });
-        } else {
-          notes.push(`${name} could not be started: ${(result.reason as Error).message}`);
-        }
-      });
-    }
-    const all = [ours, bare, ...(noMatch ? [noMatch.query, noMatch.page] : []), ...peerSides];
-    const turn = async (side: Side, seconds: number, keep = true) => {
-      const run = async () => {
-        const result = await load({ ...side, connections, seconds });
-        return { rate: result.requestsPerSecond, units: result.requests, result };
-      };
-      if (!side.server) {
-        const { result } = await run();
-        if (keep) side.results.push(result);
-        return;
-      }
-      const { result, cpuMsPer1000 } = await charged(side.server, run);
-      if (keep) {
-        side.results.push(result);
-        side.cpu.push(cpuMsPer1000);
-      }
-    };
-    for (const side of all) await turn(side, ctx.config.quick ? 0.1 : 1, false);
-    // Paired rounds: ours and bare back to back, which goes first alternating, so drift and other
-    // load on the machine fall on both alike; then the no-match pair alike; then the peers.
-    const pair = async (r: number, a: Side, b: Side) => {
-      for (const side of r % 2 === 0 ? [a, b] : [b, a]) await turn(side, roundSeconds);
-    };
-    for (let r = 0; r < rounds; r++) {
-      await pair(r, ours, bare);
-      if (noMatch) await pair(r, noMatch.query, noMatch.page);
-      for (const side of peerSides) await turn(side, roundSeconds);
-    }
-    const bytes = (side: Side) => Math.round(side.results[0]?.bytesPerResponse ?? 0);
-    const peers: Figure[] = PEER_NAMES.map((name) => {
-      const side = peerSides.find((s) => s.name === name);
-      if (side) return { name, value: medianOrNull(rates(side)), note: `${bytes(side)} B/response` };
-      return { name, value: null, note: ctx.peers ? 'failed to start' : 'not installed' };
-    });
-    for (const side of all) {
-      const bad = side.results.reduce((a, b) => a + b.bad, 0);
-      if (bad > 0) notes.push(`${side.name}: ${bad} failed requests`);
-    }
-    // Each round's figure, so a stalled round shows rather than hides inside the median.
-    const shown = (a: Side, b: Side) =>
-      a.results
-        .map(
-          (x, k) => `${Math.round(x.requestsPerSecond)}/${Math.round(b.results[k]?.requestsPerSecond ?? 0)}`,
-        )
-        .join(', ');
-    rows.push(
-      compare({
-        scenario: scenario.label,
-        unit: 'req/s',
-        ours: medianOrNull(rates(ours)),
-        bare: medianOrNull(rates(bare)),
-        peers,
-        better: 'higher',
-        bound: 0.5,
-        beatPeers: true,
-        target: '>= 50% of bare and ahead of every peer',
-        ratios: perRound(rates(ours), rates(bare)),
-        note: [
-          `${bytes(ours)} B/response with headers (bare ${bytes(bare)} B)`,
-          `rounds ours/bare req/s: ${shown(ours, bare)}`,
-          ...notes,
-        ].join('; '),
-      }),
-      compare({
-        scenario: `${scenario.label}: server CPU per 1,000 requests`,
-        unit: 'ms',
-        ours: medianOrNull(ours.cpu),
-        bare: medianOrNull(bare.cpu),
-        better: 'lower',
-        ratios: perRound(ours.cpu, bare.cpu),
-        note: 'user + system time of each server process over each turn (medians); less sensitive than the rate to the load generator and to other load on the machine',
-      }),
-    );
-    if (noMatch) {
-      const { query, page } = noMatch;
-      const p50 = (side: Side) => medianOrNull(side.results.map((x) => x.p50Ms));
-      rows.push(
-        compare({
-          scenario: NO_MATCH_LABEL(scenario.events),
-          unit: 'req/s',
-          ours: medianOrNull(rates(query)),
-          bare: medianOrNull(rates(page)),
-          bareName: 'GET /events page read, same store',
-          better: 'higher',
-          bound: 0.5,
-          target: 'costs <= 2x a page read (req/s >= 0.5x)',
-          ratios: perRound(rates(query), rates(page)),
-          ratioLabel: 'no match / page read, median of paired rounds (min–max)',
-          note: [
-            `204, no body; p50 ${ms(p50(query))} against ${ms(p50(page))}`,
-            `server CPU per 1,000 requests ${ms(medianOrNull(query.cpu))} against ${ms(medianOrNull(page.cpu))}`,
-            `rounds no match/page req/s: ${shown(query, page)}`,
-          ].join('; '),
-        }),
-      );
-    }
-  } finally {
-    await Promise.all([...peersRunning.map((p) => p.stop()), sim.server.close(), bareServer.close()]);
-  }
-  const row = rows[0] as Comparison;
-  if (!shouldProfile(ctx, row.verdict)) return { rows };
-  const profile = await profileSim(
+    return { name, value: null, note: ctx.peers ? 'failed to start' : 'not installed' };
+  });
+}
+
+/** Reruns a missed read on the in-process simulator under V8's profiler (the CLI has no hook for it). */
+function profileRead(ctx: BenchContext, scenario: ReadScenario): Promise<ProfileSummary> {
+  let next: () => string = () => '/';
+  return profileSim(
     ctx,
     scenario.label,
     'json',
-    { maxOldSpaceMb },
+    { maxOldSpaceMb: 8192 },
     {
       setup: async (server: ChildServer) => {
         const loaded = await server.call<{ lastEventId: number }>('preload', { count: scenario.events });
-        paths = scenario.paths(loaded.lastEventId);
+        next = scenario.paths(loaded.lastEventId).next;
       },
       run: async (server: ChildServer) => {
         await load({
           port: server.port,
-          path: paths.next,
+          path: () => next(),
           headers: AUTH,
-          connections,
+          connections: ctx.config.read.connections,
           seconds: ctx.config.profileMs / 1000,
         });
       },
       teardown: () => undefined,
     },
   );
-  return { rows, profile };
 }
 
 export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> {
   const started = Date.now();
-  const { connections, roundSeconds, rounds, pagingEvents, filteredEvents } = ctx.config.read;
+  const { connections, roundSeconds, rounds, sizes } = ctx.config.read;
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const [scenario, withNoMatch] of [
-    [PAGING(pagingEvents), false],
-    [FILTERED(filteredEvents), true],
-  ] as const) {
-    const { rows, profile } = await runScenario(ctx, scenario, withNoMatch);
-    comparisons.push(...rows);
-    if (profile) profiles.push(profile);
+  const notes: string[] = [];
+  const bare = await startBaseline(ctx, 'bare-static');
+  const stores: ReadStore[] = [];
+  let peers: Awaited<ReturnType<typeof startPeers>> | undefined;
+  try {
+    for (const events of sizes) {
+      ctx.log(`  store of ${events} events (racedata-sim json, seeded over POST /_sim/events)`);
+      stores.push(await openReadStore(ctx, events, bare));
+    }
+    const reference = stores[Math.max(0, stores.length - 2)] as ReadStore;
+    peers = await startPeers(ctx, reference.page.sample);
+    const turn = async (side: Side, seconds: number, keep = true) => {
+      await side.before?.();
+      const run = () => load({ ...side, connections, seconds });
+      if (side.pid === undefined) {
+        const result = await run();
+        if (keep) side.results.push(result);
+        return;
+      }
+      const { result, cpuMs } = await chargedTo(side.pid, run);
+      if (keep) {
+        side.results.push(result);
+        side.cpu.push(result.requests > 0 ? (cpuMs * 1000) / result.requests : Number.NaN);
+      }
+    };
+    // Each store's sides: the no-match query and the bare page sit either side of our page read,
+    // so each ratio compares turns back to back.
+    const sequence = stores.flatMap((s) => [
+      s.noMatch,
+      s.page.ours,
+      s.page.bare,
+      s.filtered.ours,
+      s.filtered.bare,
+    ]);
+    ctx.log(
+      `  ${rounds} rounds of ${sequence.length} turns of ${roundSeconds} s (${connections} connections)${peers.sides.length > 0 ? ', then the peers' : ''}`,
+    );
+    for (const side of [...sequence, ...peers.sides]) await turn(side, ctx.config.quick ? 0.1 : 0.5, false);
+    // The whole sequence runs reversed every other round, so every pair's order alternates and
+    // drift or other load on the machine falls on both sides alike.
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 === 0 ? sequence : [...sequence].reverse()) await turn(side, roundSeconds);
+      for (const side of peers.sides) await turn(side, roundSeconds);
+    }
+    for (const store of stores) {
+      const withPeers = store === reference && ctx.peers !== undefined;
+      const bound = pageBound(store.events);
+      comparisons.push(
+        ...pairRows(
+          store.page,
+          {
+            bound,
+            text: `>= ${percent(bound)} of bare${withPeers ? ' and ahead of every peer' : ''}`,
+          },
+          withPeers ? peerFigures(ctx, peers.sides) : [],
+          withPeers ? peers.notes : [],
+        ),
+        ...pairRows(store.filtered, { bound: 0.5, text: '>= 50% of bare' }),
+        noMatchRow(store, NO_MATCH(store.events).label),
+      );
+    }
+    if (stores.length >= 2) comparisons.push(flatnessRow(stores[stores.length - 1] as ReadStore, reference));
+    for (const store of stores) {
+      const { seeded } = store;
+      notes.push(
+        `store of ${store.events.toLocaleString('en-US')}: seeded over POST /_sim/events in ${(seeded.wallMs / 1000).toFixed(1)} s (server CPU ${(seeded.serverCpuMs / 1000).toFixed(1)} s)`,
+      );
+    }
+  } finally {
+    await Promise.all([
+      ...(peers?.running ?? []).map((p) => p.stop()),
+      ...stores.map((s) => s.sim.close()),
+      bare.close(),
+    ]);
   }
-  const notes = ctx.peers ? [] : ['peers skipped: not installed (quick mode does not install them)'];
+  if (!ctx.peers) notes.push('peers skipped: not installed (quick mode does not install them)');
   if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
+  // At most one profile per kind of read: the largest store where it missed.
+  for (const kind of ['page', 'filtered', 'noMatch'] as const) {
+    const missed = [...stores].reverse().find((store) => {
+      const label = kind === 'noMatch' ? NO_MATCH(store.events).label : store[kind].scenario.label;
+      const row = comparisons.find((c) => c.scenario === label);
+      return row !== undefined && shouldProfile(ctx, row.verdict);
+    });
+    if (!missed) continue;
+    const scenario = kind === 'noMatch' ? NO_MATCH(missed.events) : missed[kind].scenario;
+    profiles.push(await profileRead(ctx, scenario));
+  }
+  const sizeList = sizes.map((n) => n.toLocaleString('en-US')).join(', ');
   return {
     id: 'read-throughput',
     title: 'Read throughput',
     method: [
-      `autocannon in the harness process (its own, apart from every server), ${connections} connections, no pipelining; ${rounds} paired rounds of ${roundSeconds} s per side: each round runs ours and bare Node back to back, which goes first alternating each round (after a warm-up of each: 1 s, 0.1 s in quick mode). The Ratio column is the median of the per-round ratios ours / bare with their lowest and highest; Ours and bare Node are the medians of their rounds. Peers run after each pair.`,
-      'Ours pages through the store with a different lastEventId on every request (every page full, 100 events); the events are stored through the bus before the run (in process, not over HTTP), spread over race days and all eight durable channels.',
-      'Bare Node gets the same requests (the same walk of paths with their query strings, the same authorization header) and does the least a page read must: parses the query, checks the header (401 otherwise) and sends the exact bytes of one of our pages, pre-serialised. Mockoon CLI and json-server serve the same page as a canned response (Mockoon: templating off; json-server: re-serialised with its default 2-space indentation).',
-      'Below each throughput row, the CPU time (user + system) each server process used per 1,000 requests over each turn (INFO, medians; the ratio is the median of per-round ratios).',
-      'On the filtered-events store, a query with trackId + raceNr + startNr over the whole date range that matches nothing (204) runs in paired rounds against a GET /customerapi/events page read on the same simulator: it should cost at most twice a page read.',
+      `Ours is the JSON simulator as users run it: \`node packages/cli/bin/racedata-sim.js json --port 0 --host 127.0.0.1 --no-replay\` (the port read from its start banner), one process per store size (${sizeList} events), with EVENT_STORE_MAX set to the size and EVENT_STORE_MAX_BYTES raised so the count alone decides what is kept. Each is filled once, over HTTP, with POST /_sim/events (NDJSON, ${'25,000'} events a body; start-list entries of about 340 bytes of JSON spread over race days and all eight durable channels), before any reads; the stores stay up side by side for the whole measure.`,
+      `autocannon in the harness process (apart from every server), ${connections} connections, no pipelining; ${rounds} rounds of ${roundSeconds} s turns (after a warm-up of each side: 0.5 s, 0.1 s in quick mode). A round runs, for each store, the no-match query, our page read, bare Node's page read, our filtered read and bare Node's filtered read back to back; every other round runs the whole sequence reversed, so each pair's order alternates. The Ratio column is the median of the per-round ratios with their lowest and highest; Ours and the baselines are the medians of their rounds. Peers run after each round.`,
+      'Page reads walk the store with a different lastEventId on every request (every page full, 100 events); filtered reads (channel + a date range) walk the range alike. Bare Node gets the same requests (the same walk of paths with their query strings, the same authorization header) and does the least a read must: parses the query, checks the header (401 otherwise) and sends the exact bytes of one of our pages for that read, pre-serialised (one bare process; its page is set before each of its turns, outside the timing). Mockoon CLI and json-server serve the page of the reference store as a canned response (Mockoon: templating off; json-server: re-serialised with its default 2-space indentation).',
+      `Targets: a page read at >= 70% of bare Node (>= 60% at 1,000,000 events); a filtered read at >= 50%; a trackId + raceNr + startNr query over the whole date range that matches nothing (204) at no more than twice the cost of a page read of the same store (its req/s over the page read's, per round); flatness: the page read's ours/bare at the largest store within 15% of the one at the store before it (per round, so drift cancels).`,
+      'Below each throughput row, the CPU time (user + system, all threads) each server process used per 1,000 requests over each turn, read from /proc/<pid>/stat (10 ms resolution; INFO, medians; the ratio is the median of per-round ratios).',
+      'On a miss, the profile reruns that read on the in-process simulator (the same packages, built into a forked child with V8 profiler access, filled through the bus) for the largest store that missed.',
     ],
     comparisons,
     notes,

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * What a process used, read from /proc (Linux) from the outside, as `top` would: the servers
+ * under test need no hook of ours for it, and every side is read the same way.
+ */
+
+/** Linux exports /proc times in USER_HZ, which is 100 on every current configuration. */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time of the process so far (all its threads), in ms; 10 ms resolution. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isFinite(ticks)) throw new Error(`/proc/${pid}/stat: cannot read utime/stime`);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident set size (VmRSS) of the process, in bytes. */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`/proc/${pid}/status: no VmRSS`);
+  return Number(match[1]) * 1024;
+}
+
+/** Runs `run`, charging it with the CPU time process `pid` used meanwhile. */
+export async function chargedTo<T>(
+  pid: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; cpuMs: number }> {
+  const before = cpuMs(pid);
+  const result = await run();
+  return { result, cpuMs: cpuMs(pid) - before };
+}

@@ -1,0 +1,123 @@
+import type { BenchContext } from '../context';
+import type { ChildServer } from './child-server';
+import { startCliJsonSim, type CliJsonSim } from './cli-json-sim';
+import { httpRequest } from './http-client';
+import type { LoadResult } from './load';
+import { JSON_TOKEN } from './payloads';
+import { FILTERED, NO_MATCH, PAGING, type ReadScenario } from './read-paths';
+import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
+
+export const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
+
+/** One server's part in the paired rounds of read-throughput. */
+export interface Side {
+  readonly name: string;
+  readonly port: number;
+  /** The process serving it, whose CPU time is read from /proc. */
+  readonly pid?: number;
+  readonly path: string | (() => string);
+  readonly headers?: Record<string, string>;
+  /** Runs before each of its turns, outside the timing (bare Node: the page it must send). */
+  readonly before?: () => Promise<unknown>;
+  readonly results: LoadResult[];
+  /** Server CPU (user + system) per 1,000 requests, per turn. */
+  readonly cpu: number[];
+}
+
+/** A read on our simulator and the same read on bare Node. */
+export interface Pair {
+  readonly scenario: ReadScenario;
+  readonly ours: Side;
+  readonly bare: Side;
+  /** One of our answers, for the peers to serve. */
+  readonly sample: Buffer;
+}
+
+/** One store size: its own CLI process, seeded once, with every read the measure makes of it. */
+export interface ReadStore {
+  readonly events: number;
+  readonly sim: CliJsonSim;
+  readonly seeded: Seeded;
+  readonly page: Pair;
+  readonly filtered: Pair;
+  /** The filter that matches nothing, against `page.ours` in the same rounds. */
+  readonly noMatch: Side;
+}
+
+const side = (
+  name: string,
+  port: number,
+  pid: number,
+  path: Side['path'],
+  extra: Partial<Side> = {},
+): Side => ({
+  name,
+  port,
+  pid,
+  path,
+  headers: AUTH,
+  results: [],
+  cpu: [],
+  ...extra,
+});
+
+/**
+ * Bare Node gets the same requests (the same walk of paths with their query strings, the same
+ * header) and sends the bytes of one of our answers; it serves every read of every store, so
+ * its page is set before each of its turns.
+ */
+async function pair(
+  ctx: BenchContext,
+  scenario: ReadScenario,
+  sim: CliJsonSim,
+  last: number,
+  bare: ChildServer,
+) {
+  const paths = scenario.paths(last);
+  const sample = await httpRequest({ port: sim.port, path: paths.sample, headers: AUTH });
+  if (sample.status !== 200) throw new Error(`${paths.sample}: HTTP ${sample.status}`);
+  const setBody = () =>
+    bare.call('set-body', { base64: sample.body.toString('base64'), authorization: AUTH.authorization });
+  await setBody();
+  const check = await httpRequest({ port: bare.port, path: paths.sample, headers: AUTH });
+  if (check.status !== 200 || check.body.length !== sample.body.length) {
+    throw new Error(`bare Node answered ${paths.sample} with HTTP ${check.status}, ${check.body.length} B`);
+  }
+  ctx.log(`    ${scenario.label}: ${sample.body.length} B a page`);
+  return {
+    scenario,
+    ours: side(`ours, ${scenario.events}`, sim.port, sim.pid, paths.next),
+    bare: side(`bare Node, ${scenario.events}`, bare.port, bare.pid, scenario.paths(last).next, {
+      before: setBody,
+    }),
+    sample: sample.body,
+  };
+}
+
+export async function openReadStore(
+  ctx: BenchContext,
+  events: number,
+  bare: ChildServer,
+): Promise<ReadStore> {
+  const sim = await startCliJsonSim(ctx, { maxEvents: events });
+  try {
+    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
+    if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
+    ctx.log(`    seeded ${events} events over HTTP in ${(seeded.wallMs / 1000).toFixed(1)} s`);
+    const noMatch = NO_MATCH(events);
+    const path = noMatch.paths(seeded.lastEventId).sample;
+    const answer = await httpRequest({ port: sim.port, path, headers: AUTH });
+    if (answer.status !== 204) throw new Error(`${path}: HTTP ${answer.status}, expected 204`);
+    return {
+      events,
+      sim,
+      seeded,
+      page: await pair(ctx, PAGING(events), sim, seeded.lastEventId, bare),
+      filtered: await pair(ctx, FILTERED(events), sim, seeded.lastEventId, bare),
+      noMatch: side(`no match, ${events}`, sim.port, sim.pid, path),
+    };
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+}

@@ -1,0 +1,41 @@
+import type { BenchContext } from '../context';
+import { startCliJsonSim } from './cli-json-sim';
+import { rssBytes } from './proc-stats';
+import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
+
+export interface MemoryReading {
+  readonly rss: number;
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+}
+
+export interface SeededMemory {
+  readonly events: number;
+  readonly idle: MemoryReading;
+  readonly full: MemoryReading;
+  readonly seeded: Seeded;
+}
+
+/**
+ * The JSON simulator as users run it (the CLI, its own process), idle and then filled with
+ * `events` over POST /_sim/events; each reading after two full GCs inside it, RSS from /proc
+ * and the heap from its GET /metrics.
+ */
+export async function seededMemory(ctx: BenchContext, events: number): Promise<SeededMemory> {
+  const sim = await startCliJsonSim(ctx, { maxEvents: events, gcHook: true });
+  const reading = async (): Promise<MemoryReading> => {
+    await sim.collectGarbage();
+    // RSS first: answering /metrics allocates a little.
+    const rss = rssBytes(sim.pid);
+    return { rss, ...(await sim.heap()) };
+  };
+  try {
+    const idle = await reading();
+    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
+    if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
+    const full = await reading();
+    return { events, idle, full, seeded };
+  } finally {
+    await sim.close();
+  }
+}
