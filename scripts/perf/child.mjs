@@ -1,5 +1,6 @@
-// A server under measurement, in its own process: the JSON simulator of the build at PERF_ROOT,
-// or a bare baseline (PERF_KIND bare-http / bare-ws). Commands arrive over the fork IPC channel.
+// A server under measurement, in its own process: the JSON simulator of the build at PERF_ROOT
+// (PERF_KIND sim), its legacy simulator (legacy), or a bare baseline (bare-http / bare-ws).
+// Commands arrive over the fork IPC channel.
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -117,6 +118,17 @@ if (kind === 'sim') {
     const used = process.cpuUsage(cpu);
     return { ...result, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
   };
+} else if (kind === 'legacy') {
+  // The legacy simulator, for STOMP fan-out: the same quiet settings as the JSON one.
+  const { createLegacySimulator } = require('./packages/legacy-sim/dist/index.js');
+  const sim = createLegacySimulator({
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    longPollTimeoutMs: 600_000,
+    wsAuthTimeoutMs: 600_000,
+    wsMaxSessionsPerUser: 100_000,
+  });
+  port = (await sim.listen(0, '127.0.0.1')).port;
 } else if (kind === 'bare-http') {
   let body = Buffer.from('{}');
   handlers.setBody = ({ text }) => ((body = Buffer.from(text, 'utf8')), body.length);

@@ -1,6 +1,7 @@
 // Before/after measures for the store, the read path, seeding and WebSocket fan-out: each
 // figure compares builds measured in the same run, interleaved, as ratios. Usage:
 //   node scripts/perf/measure.mjs [memory|reads|fanout|seed ...] [--sizes 10000,100000,1000000]
+//   fanout: [--transport json|stomp] [--clients 1000] [--rate 100] [--seconds 4] [--rounds 3]
 // PERF_BEFORE=<root of a built checkout> adds the "before" side (e.g. a worktree of main).
 // Results are printed and written to .tmp/perf/ (ignored by git).
 import { fork } from 'node:child_process';
@@ -250,31 +251,82 @@ async function throughput(size, sims, pagePath) {
   (out.throughput ??= []).push(...rows);
 }
 
-async function connectClients(port, count, sim) {
+/**
+ * How a fan-out subject is connected to and posted to. `json`: the JSON simulator's event stream
+ * (token as the first message). `stomp`: the legacy simulator's STOMP endpoint (token on the
+ * upgrade, CONNECT without heart-beats, one SUBSCRIBE confirmed by a RECEIPT), fed NonDurable
+ * posts to channel `id`. `bare`: a bare ws server; every open socket is a client.
+ */
+const TRANSPORTS = {
+  json: {
+    kind: 'sim',
+    socketPath: '/customerapi/event-stream',
+    options: {},
+    open: (ws) => ws.send(DEFAULT_TOKEN),
+    ready: (text) => text.includes('"Authenticated"'),
+    isData: () => true,
+    postPath: '/api/message',
+    body: (seq) =>
+      JSON.stringify({
+        channel: 'TimeToStartTrot',
+        date: '2025-06-01',
+        trackId: 901,
+        raceNr: 3,
+        payload: { seq, secondsToStart: 300 - (seq % 300), startTime: '2025-06-01T15:35:00+02:00' },
+      }),
+  },
+  stomp: {
+    kind: 'legacy',
+    socketPath: '/customerapi/channels/connect',
+    protocols: ['v12.stomp'],
+    options: { headers: { authorization: `Bearer ${DEFAULT_TOKEN}` } },
+    open: (ws) => ws.send('CONNECT\naccept-version:1.2\nhost:localhost\nheart-beat:0,0\n\n\0'),
+    ready: (text, ws) => {
+      if (text.startsWith('CONNECTED'))
+        ws.send('SUBSCRIBE\nid:sub-0\ndestination:/user/topic/publish\nreceipt:r0\n\n\0');
+      return text.startsWith('RECEIPT');
+    },
+    isData: (data) => data[0] === 0x4d, // 'M': a MESSAGE frame
+    postPath: '/customerapi/channel/id/NonDurable',
+    body: (seq) =>
+      `<TimeToStart><Seq>${seq}</Seq><TrackId>901</TrackId><RaceNr>3</RaceNr><SecondsToStart>${300 - (seq % 300)}</SecondsToStart></TimeToStart>`,
+  },
+  bare: {
+    kind: 'bare-ws',
+    socketPath: '/',
+    options: {},
+    ready: undefined,
+    isData: () => true,
+    postPath: '/broadcast',
+  },
+};
+
+async function connectClients(port, count, transport) {
   const clients = [];
   for (let i = 0; i < count; i += 50) {
     const batch = [];
     for (let k = i; k < Math.min(count, i + 50); k++) {
       batch.push(
         new Promise((resolve, reject) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${port}${sim ? '/customerapi/event-stream' : '/'}`, {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}${transport.socketPath}`, transport.protocols, {
             perMessageDeflate: false,
+            ...transport.options,
           });
           const client = { ws, times: [] };
           ws.on('error', reject);
-          if (!sim) ws.on('open', () => resolve(client));
-          let authenticated = !sim;
+          let ready = !transport.ready;
+          if (ready) ws.on('open', () => resolve(client));
+          else ws.on('open', () => transport.open(ws));
           ws.on('message', (data) => {
-            if (!authenticated) {
-              if (String(data).includes('"Authenticated"')) {
-                authenticated = true;
+            if (!ready) {
+              if (transport.ready(String(data), ws)) {
+                ready = true;
                 resolve(client);
               }
               return;
             }
-            client.times.push(performance.now());
+            if (transport.isData(data)) client.times.push(performance.now());
           });
-          if (sim) ws.on('open', () => ws.send(DEFAULT_TOKEN));
         }),
       );
     }
@@ -287,39 +339,38 @@ async function fanout() {
   const count = Number(flag('clients', '1000'));
   const rate = Number(flag('rate', '100'));
   const seconds = Number(flag('seconds', '4'));
-  const sims = await Promise.all(BUILDS.map((b) => startChild(b.name, 'sim', b.root)));
+  const rounds = Number(flag('rounds', '3'));
+  const transport = TRANSPORTS[flag('transport', 'json')];
+  const sims = await Promise.all(BUILDS.map((b) => startChild(b.name, transport.kind, b.root)));
   const bare = await startChild('bare', 'bare-ws');
-  const subjects = [...sims.map((s) => ({ server: s, sim: true })), { server: bare, sim: false }];
+  const subjects = [
+    ...sims.map((s) => ({ server: s, transport })),
+    { server: bare, transport: TRANSPORTS.bare },
+  ];
   for (const subject of subjects)
-    subject.clients = await connectClients(subject.server.port, count, subject.sim);
-  const message = (seq) =>
-    JSON.stringify({
-      channel: 'TimeToStartTrot',
-      date: '2025-06-01',
-      trackId: 901,
-      raceNr: 3,
-      payload: { seq, secondsToStart: 300 - (seq % 300), startTime: '2025-06-01T15:35:00+02:00' },
-    });
-  // The bare server is posted the exact frame text our clients receive.
+    subject.clients = await connectClients(subject.server.port, count, subject.transport);
+  // The bare server is posted the exact frame text our clients receive (for STOMP, one
+  // client's: the others differ only in their subscription and message-id headers).
   let frameText;
   {
     const probe = subjects[0].clients[0];
     const got = new Promise((resolve) => probe.ws.once('message', (d) => resolve(String(d))));
-    await post(subjects[0].server.port, '/api/message', message(0));
+    await post(subjects[0].server.port, transport.postPath, transport.body(0));
     frameText = await got;
     await new Promise((r) => setTimeout(r, 500));
   }
+  const bodyOf = (subject, seq) => (subject.transport === transport ? transport.body(seq) : frameText);
   const stats = new Map(
-    subjects.map((s) => [s.server.name, { cpuUs: 0, deliveries: 0, latencies: [], rates: [] }]),
+    subjects.map((s) => [s.server.name, { cpuRounds: [], deliveries: 0, latencies: [], rates: [] }]),
   );
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < rounds; r++) {
     const order = subjects.map((_, i) => subjects[(i + r) % subjects.length]);
     for (const subject of order) {
       const { server, clients } = subject;
       for (const c of clients) c.times = [];
       const total = rate * seconds;
       const postedAt = [];
-      const profile = process.env.PERF_PROFILE && r === 2 && subject.sim;
+      const profile = process.env.PERF_PROFILE && r === rounds - 1 && subject.transport === transport;
       if (profile) await server.call('profile-start');
       const cpu0 = await server.call('cpu');
       const t0 = performance.now();
@@ -328,11 +379,7 @@ async function fanout() {
         const wait = due - performance.now();
         if (wait > 1) await new Promise((res) => setTimeout(res, wait));
         postedAt.push(performance.now());
-        void post(
-          server.port,
-          subject.sim ? '/api/message' : '/broadcast',
-          subject.sim ? message(k + 1) : frameText,
-        );
+        void post(server.port, subject.transport.postPath, bodyOf(subject, k + 1));
       }
       const deadline = performance.now() + 20_000;
       while (clients.some((c) => c.times.length < total) && performance.now() < deadline)
@@ -342,24 +389,30 @@ async function fanout() {
       if (profile) {
         mkdirSync(process.env.PERF_PROFILE, { recursive: true });
         await server.call('profile-stop', {
-          file: path.join(process.env.PERF_PROFILE, `fanout-${server.name}.cpuprofile`),
+          file: path.join(
+            process.env.PERF_PROFILE,
+            `fanout-${flag('transport', 'json')}-${server.name}.cpuprofile`,
+          ),
         });
       }
       const s = stats.get(server.name);
-      s.cpuUs += cpu1.user + cpu1.system - cpu0.user - cpu0.system;
+      const delivered = clients.reduce((n, c) => n + c.times.length, 0);
+      s.cpuRounds.push((cpu1.user + cpu1.system - cpu0.user - cpu0.system) / delivered);
+      s.deliveries += delivered;
       for (const c of clients) {
-        s.deliveries += c.times.length;
         for (let k = 0; k < c.times.length; k += 4) s.latencies.push(c.times[k] - postedAt[k]);
       }
       s.rates.push(round(total / elapsed, 1));
     }
   }
+  // CPU per delivery is the median of the rounds; the ratio is the median of each round's
+  // ratio to the bare server's round next to it, so a noisy neighbour skews one pair at most.
   const bareStats = stats.get('bare');
-  const bareCpu = bareStats.cpuUs / bareStats.deliveries;
   const bareP99 = quantile(bareStats.latencies, 0.99);
   const rows = subjects.map(({ server }) => {
     const s = stats.get(server.name);
-    const cpu = s.cpuUs / s.deliveries;
+    const cpu = quantile(s.cpuRounds, 0.5);
+    const ratios = s.cpuRounds.map((c, r) => c / bareStats.cpuRounds[r]);
     const p99 = quantile(s.latencies, 0.99);
     return {
       subject: server.name,
@@ -367,7 +420,8 @@ async function fanout() {
       msgPerSec: `${rate} offered; kept up ${s.rates.join(' / ')}`,
       deliveries: s.deliveries,
       cpuUsPerDelivery: round(cpu, 2),
-      cpuVsBare: round(cpu / bareCpu, 2),
+      cpuVsBare: round(quantile(ratios, 0.5), 2),
+      cpuRatioRounds: ratios.map((x) => round(x, 2)).join(' '),
       p99ms: round(p99, 1),
       p99VsBare: round(p99 / bareP99, 2),
     };

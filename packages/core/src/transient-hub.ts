@@ -16,12 +16,13 @@ export class TransientHub<M> {
   private readonly subscribers = new Set<Subscriber<M>>();
 
   /**
-   * `onDelivered` is told of each message a subscriber took (the control plane's journal);
-   * `dropped` says whether a delivery is swallowed instead (a drop fault rule).
+   * `onDelivered` is told once per message of the subscribers that took it, in delivery order
+   * (the control plane's journal records them in one go); `dropped` says whether a delivery is
+   * swallowed instead (a drop fault rule).
    */
   constructor(
     private readonly logger?: Logger,
-    private readonly onDelivered?: (user: User, channel: string | null, message: M) => void,
+    private readonly onDelivered?: (users: readonly User[], channel: string | null, message: M) => void,
     private readonly dropped?: (user: User, channel: string | null, message: M) => boolean,
   ) {}
 
@@ -39,20 +40,18 @@ export class TransientHub<M> {
 
   /** Delivers to every matching subscriber; returns how many received it. */
   publish(channel: string | null, message: M): number {
-    let recipients = 0;
+    const recipients: User[] = [];
     for (const subscriber of this.subscribers) {
       if (!subscribes(subscriber.user, channel)) continue;
       if (this.dropped?.(subscriber.user, channel, message)) continue;
       try {
-        if (subscriber.deliver(message, channel) !== false) {
-          recipients++;
-          this.onDelivered?.(subscriber.user, channel, message);
-        }
+        if (subscriber.deliver(message, channel) !== false) recipients.push(subscriber.user);
       } catch (err) {
         // One broken connection must not stop delivery to the others.
         this.logger?.warn({ err, user: subscriber.user.key }, 'transient delivery failed');
       }
     }
-    return recipients;
+    if (recipients.length > 0) this.onDelivered?.(recipients, channel, message);
+    return recipients.length;
   }
 }

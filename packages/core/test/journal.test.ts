@@ -162,3 +162,28 @@ test('deliveredPage records one entry per event with one time, and wakes a waite
   ]);
   expect(journal.counts.delivered.get('events')).toBe(3);
 });
+
+test('deliveredEach records one entry per recipient in order with one time, and tells listeners', () => {
+  const clock = new ManualClock(7_000);
+  const journal = new Journal(clock, 10);
+  const told: string[] = [];
+  journal.onEntry((entry) => told.push('user' in entry ? String(entry.user) : '?'));
+  const answers: JournalPage[] = [];
+  journal.wait({ user: 'b', transport: 'stomp' }, 1, 1_000, (page) => answers.push(page));
+  journal.deliveredEach(['a', 'b', 'a'], { transport: 'stomp', channel: 'id', payloadKey: 'k', status: 101 });
+  journal.deliveredEach([], { transport: 'stomp', channel: 'id', status: 101 });
+  const entry = (seq: number, user: string) => ({
+    seq,
+    time: new Date(7_000).toISOString(),
+    kind: 'delivered',
+    user,
+    transport: 'stomp',
+    channel: 'id',
+    payloadKey: 'k',
+    status: 101,
+  });
+  expect(journal.list({}, 10).entries).toEqual([entry(1, 'a'), entry(2, 'b'), entry(3, 'a')]);
+  expect(told).toEqual(['a', 'b', 'a']);
+  expect(answers[0]?.entries).toEqual([entry(2, 'b')]);
+  expect(journal.counts.delivered.get('stomp')).toBe(3);
+});

@@ -152,4 +152,28 @@ describe('TransientHub', () => {
     expect(seen).toEqual(['a']);
     expect(other).toHaveBeenCalledTimes(2);
   });
+
+  test('onDelivered is told once per message of the users that took it, in order', () => {
+    const told: Array<[string[], string | null, string]> = [];
+    const hub = new TransientHub<string>(
+      undefined,
+      (users, channel, message) => told.push([users.map((u) => u.key), channel, message]),
+      (u) => u.key === 'dropped',
+    );
+    hub.subscribe(gallop, jest.fn());
+    hub.subscribe(trot, () => false);
+    hub.subscribe(user('dropped', ['TimeToStartGallop']), jest.fn());
+    hub.subscribe(trot, () => {
+      throw new Error('gone');
+    });
+    hub.subscribe(user('other', []), jest.fn());
+    hub.subscribe(trot, jest.fn());
+    expect(hub.publish(null, 'all')).toBe(3);
+    expect(hub.publish('TimeToStartGallop', 'g')).toBe(1);
+    expect(hub.publish('Last500MetersGallop', 'none')).toBe(0);
+    expect(told).toEqual([
+      [['gallop', 'other', 'trot'], null, 'all'],
+      [['gallop'], 'TimeToStartGallop', 'g'],
+    ]);
+  });
 });

@@ -68,14 +68,16 @@ export function createLegacySimulator(
   });
   const hub = new TransientHub<TransientXmlMessage>(
     logger,
-    (user, _target, message) => {
-      journal.delivered({
-        user: user.key,
-        transport: 'stomp',
-        channel: message.channel,
-        ...(message.payloadKey !== null && { payloadKey: message.payloadKey }),
-        status: 101,
-      });
+    (recipients, _target, message) => {
+      journal.deliveredEach(
+        recipients.map((user) => user.key),
+        {
+          transport: 'stomp',
+          channel: message.channel,
+          ...(message.payloadKey !== null && { payloadKey: message.payloadKey }),
+          status: 101,
+        },
+      );
     },
     (user, _target, message) => faults.drops(user.key, 'stomp', message.channel),
   );

@@ -160,6 +160,8 @@ export class Faults {
 
   /** Whether a transient delivery to this user is swallowed (a drop rule fires). */
   drops(user: string, transport: SessionTransport, channel: string | null): boolean {
+    // Asked once per delivery of a fan-out: with no rule at all, not even an iterator is made.
+    if (this.rules.size === 0) return false;
     for (const { rule } of this.rules.values()) {
       if (rule.action.type !== 'drop' || !this.active(rule)) continue;
       const m = rule.match;

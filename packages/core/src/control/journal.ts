@@ -197,6 +197,24 @@ export class Journal {
   }
 
   /**
+   * One delivered entry per recipient of one message (a transient fan-out), in `users` order:
+   * the same transport, channel, message and status, one clock read and one tally bump for
+   * all of them. Recorded one by one, the clock read and tally of each showed in the CPU a
+   * fan-out spends per client.
+   */
+  deliveredEach(users: readonly string[], input: Omit<DeliveredInput, 'user'>): void {
+    if (this.max === 0 || users.length === 0) return;
+    const at = this.clock.now();
+    const { transport, channel, eventId, payloadKey, status } = input;
+    this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + users.length);
+    const tell = this.listeners.size > 0 || this.waiters.size > 0;
+    for (const user of users) {
+      this.ring.push('delivered', ++this.seq, at, user, transport, channel, eventId, payloadKey, status);
+      if (tell) this.added();
+    }
+  }
+
+  /**
    * One delivered entry per event of a page written to a user: the same user, transport and
    * status, one clock read. A page of a hundred events is a hundred entries, and the per-entry
    * work (a clock read, a tally) showed in the read benchmark.

@@ -12,11 +12,13 @@ export interface SharedTextFrame extends FramedText {
   readonly text: string;
 }
 
-function headerLength(payloadBytes: number): number {
+/** Bytes of the header of a server text frame carrying `payloadBytes` (RFC 6455 section 5.2). */
+export function textFrameHeaderLength(payloadBytes: number): number {
   return payloadBytes < 126 ? 2 : payloadBytes < 65_536 ? 4 : 10;
 }
 
-function writeHeader(target: Buffer, payloadBytes: number): number {
+/** Writes that header at the start of `target`; returns its length. */
+export function writeTextFrameHeader(target: Buffer, payloadBytes: number): number {
   target[0] = FIN_TEXT;
   if (payloadBytes < 126) {
     target[1] = payloadBytes;
@@ -33,11 +35,27 @@ function writeHeader(target: Buffer, payloadBytes: number): number {
   return 10;
 }
 
+/**
+ * A frame built for one client (a STOMP MESSAGE with its own headers): the payload view is
+ * made only if someone asks for it (writeFrame's fallback through send()), since a frame
+ * written straight to the socket never needs it and one is built per client and message.
+ */
+export class ClientTextFrame implements FramedText {
+  constructor(
+    readonly frame: Buffer,
+    private readonly headerBytes: number,
+  ) {}
+
+  get payload(): Buffer {
+    return this.frame.subarray(this.headerBytes);
+  }
+}
+
 export function sharedTextFrame(text: string): SharedTextFrame {
   const bytes = Buffer.byteLength(text, 'utf8');
-  const head = headerLength(bytes);
+  const head = textFrameHeaderLength(bytes);
   const frame = Buffer.allocUnsafe(head + bytes);
-  writeHeader(frame, bytes);
+  writeTextFrameHeader(frame, bytes);
   frame.write(text, head, bytes, 'utf8');
   return { text, payload: frame.subarray(head), frame };
 }
@@ -50,10 +68,10 @@ export function sharedTextFrame(text: string): SharedTextFrame {
 export function prefixedTextFrame(prefix: string, shared: Buffer): FramedText {
   const prefixBytes = Buffer.byteLength(prefix, 'utf8');
   const bytes = prefixBytes + shared.length;
-  const head = headerLength(bytes);
+  const head = textFrameHeaderLength(bytes);
   const frame = Buffer.allocUnsafe(head + bytes);
-  writeHeader(frame, bytes);
+  writeTextFrameHeader(frame, bytes);
   frame.write(prefix, head, prefixBytes, 'utf8');
-  shared.copy(frame, head + prefixBytes);
-  return { frame, payload: frame.subarray(head) };
+  frame.set(shared, head + prefixBytes);
+  return new ClientTextFrame(frame, head);
 }

@@ -68,13 +68,11 @@ export class EventStream implements TransientFanOut {
   constructor(private readonly deps: EventStreamDeps) {
     this.hub = new TransientHub<SharedTextFrame>(
       deps.logger,
-      (user, channel) => {
-        deps.journal?.delivered({
-          user: user.key,
-          transport: 'event-stream',
-          channel: channel ?? '',
-          status: 101,
-        });
+      (users, channel) => {
+        deps.journal?.deliveredEach(
+          users.map((user) => user.key),
+          { transport: 'event-stream', channel: channel ?? '', status: 101 },
+        );
       },
       deps.faults && ((user, channel) => deps.faults?.drops(user.key, 'event-stream', channel) ?? false),
     );

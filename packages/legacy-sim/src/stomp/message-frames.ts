@@ -1,4 +1,9 @@
-import { prefixedTextFrame, type FramedText } from '@racedata/core';
+import {
+  ClientTextFrame,
+  textFrameHeaderLength,
+  writeTextFrameHeader,
+  type FramedText,
+} from '@racedata/core';
 import { escapeHeader, escapesHeaders, type StompVersion } from './stomp-frame';
 import type { Subscription } from './stomp-subscriptions';
 
@@ -22,7 +27,11 @@ export class MessageFrames {
     this.bodyBytes = Buffer.byteLength(this.body, 'utf8');
   }
 
-  /** The framed text; `head` comes from frameHead(), `sequence` ends the message-id. */
+  /**
+   * The framed text; `head` comes from frameHead(), `sequence` ends the message-id. Built from
+   * bytes: the head encoded when the session subscribed, the sequence's ASCII digits, the
+   * shared tail; no string is made or encoded per session.
+   */
   frame(head: FrameHead, sequence: number): FramedText {
     let tail = this.tails.get(head.destination);
     if (tail === undefined) {
@@ -32,8 +41,30 @@ export class MessageFrames {
       );
       this.tails.set(head.destination, tail);
     }
-    return prefixedTextFrame(`${head.text}${sequence}\n`, tail);
+    const digits = decimalDigits(sequence);
+    const bytes = head.bytes.length + digits + 1 + tail.length;
+    const headerBytes = textFrameHeaderLength(bytes);
+    const frame = Buffer.allocUnsafe(headerBytes + bytes);
+    writeTextFrameHeader(frame, bytes);
+    frame.set(head.bytes, headerBytes);
+    let at = headerBytes + head.bytes.length + digits;
+    frame[at] = NEWLINE;
+    for (let n = sequence; at > headerBytes + head.bytes.length; n = Math.floor(n / 10)) {
+      frame[--at] = ZERO + (n % 10);
+    }
+    frame.set(tail, headerBytes + bytes - tail.length);
+    return new ClientTextFrame(frame, headerBytes);
   }
+}
+
+const NEWLINE = 0x0a;
+const ZERO = 0x30;
+
+/** Digits of a non-negative integer written in decimal (the message-id's sequence). */
+function decimalDigits(n: number): number {
+  let digits = 1;
+  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
 }
 
 const framesByMessage = new WeakMap<object, MessageFrames>();
@@ -52,6 +83,8 @@ export function messageFrames(message: object): MessageFrames {
 export interface FrameHead {
   /** `MESSAGE`, `subscription:<id>` (when the subscription has one), `message-id:<session>-`. */
   readonly text: string;
+  /** `text` in UTF-8, copied into every frame as it is. */
+  readonly bytes: Buffer;
   /** The destination header's value, escaped for the session's STOMP version. */
   readonly destination: string;
 }
@@ -64,5 +97,6 @@ export function frameHead(subscription: Subscription, sessionId: string, version
   if (subscription.id !== undefined) lines.push(`subscription:${value(subscription.id)}`);
   // Escaping works character by character, so escaping the prefix escapes every full id.
   lines.push(`message-id:${value(`${sessionId}-`)}`);
-  return { text: lines.join('\n'), destination: value(subscription.destination) };
+  const text = lines.join('\n');
+  return { text, bytes: Buffer.from(text, 'utf8'), destination: value(subscription.destination) };
 }
