@@ -2,12 +2,17 @@
 export interface BenchConfig {
   readonly quick: boolean;
   readonly latency: { readonly clients: number; readonly messages: number; readonly rounds: number };
+  /** Open-loop fan-out: ours and bare in paired rounds at each offered rate. */
   readonly fanOut: {
     readonly clients: number;
+    /** Offered rates (messages posted per second, on a schedule that never waits). */
+    readonly rates: readonly number[];
+    /** Length of one side's posting in a round (the drain of the last deliveries comes on top). */
     readonly roundMs: number;
+    /** Paired rounds per rate (each: ours then bare, or bare then ours). */
     readonly rounds: number;
-    /** Messages posted but not yet delivered to every client; keeps buffers bounded. */
-    readonly window: number;
+    /** Each side's discarded first round, so both run warm. */
+    readonly warmupMs: number;
   };
   readonly read: {
     readonly connections: number;
@@ -54,7 +59,7 @@ export interface BenchConfig {
 export const FULL_CONFIG: BenchConfig = {
   quick: false,
   latency: { clients: 200, messages: 2000, rounds: 4 },
-  fanOut: { clients: 1000, roundMs: 4000, rounds: 3, window: 16 },
+  fanOut: { clients: 1000, rates: [100], roundMs: 3000, rounds: 7, warmupMs: 1000 },
   read: { connections: 32, roundSeconds: 1, rounds: 8, sizes: [10_000, 100_000, 1_000_000] },
   controlPlane: {
     streamClients: 500,
@@ -80,7 +85,7 @@ export const FULL_CONFIG: BenchConfig = {
 export const QUICK_CONFIG: BenchConfig = {
   quick: true,
   latency: { clients: 10, messages: 40, rounds: 2 },
-  fanOut: { clients: 50, roundMs: 400, rounds: 1, window: 8 },
+  fanOut: { clients: 50, rates: [100], roundMs: 400, rounds: 2, warmupMs: 200 },
   read: { connections: 8, roundSeconds: 0.5, rounds: 2, sizes: [2_000, 10_000] },
   controlPlane: {
     streamClients: 20,

@@ -62,6 +62,38 @@ describe('bench quick mode', () => {
     }
   });
 
+  it('runs fan-out open loop against a bare ws broadcast: CPU per delivery, p99 and delivered rate', () => {
+    const rows = report.measures.find((m) => m.id === 'fan-out')?.comparisons ?? [];
+    // Per scenario (JSON event-stream, then legacy STOMP): the three figures, in this order.
+    const figures = [
+      { suffix: 'server CPU per delivery', unit: 'µs', target: '<= 1.1x bare' },
+      { suffix: 'p99 latency', unit: 'ms', target: '<= 2x bare' },
+      { suffix: 'delivered msg/s', unit: 'msg/s', target: 'keeps up: >= 0.98x offered' },
+    ];
+    expect(rows.map((r) => r.scenario.split(' (')[0])).toEqual([
+      ...figures.map(() => 'JSON: transient /api/message -> WebSocket clients'),
+      ...figures.map(() => 'legacy: NonDurable -> STOMP subscribers'),
+    ]);
+    rows.forEach((row, k) => {
+      const figure = figures[k % figures.length];
+      expect(row.scenario.endsWith(`: ${figure?.suffix}`)).toBe(true);
+      expect(row.unit).toBe(figure?.unit);
+      expect(row.target).toBe(figure?.target);
+      expect(['PASS', 'MISS']).toContain(row.verdict);
+      expect(row.ours).toBeGreaterThan(0);
+      expect(row.baselines[0]?.name).toBe('bare ws broadcast');
+      expect(row.baselines[0]?.value).toBeGreaterThan(0);
+      expect(row.ratio).toBeGreaterThan(0);
+      const [low, high] = row.ratioSpread ?? [NaN, NaN];
+      expect(low).toBeLessThanOrEqual(row.ratio as number);
+      expect(high).toBeGreaterThanOrEqual(row.ratio as number);
+      // Every client got every message on both sides, and every post was accepted.
+      expect(row.note ?? '').not.toMatch(/LOST|failed posts/);
+    });
+    const offered = rows.filter((r) => r.unit === 'msg/s').map((r) => r.baselines[1]);
+    for (const figure of offered) expect(figure).toEqual({ name: 'offered', value: 100 });
+  });
+
   it('compares reads of each store size with bare Node in paired rounds, with CPU per request, a no-match filter and flatness', () => {
     const rows = report.measures.find((m) => m.id === 'read-throughput')?.comparisons ?? [];
     // Per store size (2,000 and 10,000 in quick mode): the page read and the filtered read, each

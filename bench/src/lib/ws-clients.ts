@@ -1,5 +1,12 @@
 import WebSocket from 'ws';
 
+/**
+ * Every harness client: no compression (the servers under test send plain frames) and no UTF-8
+ * check of text frames. The harness receives every delivery of every side; the check would cost
+ * it only on text frames, so a side sending text would pay a load-generator cost the other may not.
+ */
+const CLIENT_OPTIONS = { perMessageDeflate: false, skipUTF8Validation: true } as const;
+
 /** Opens many clients a batch at a time, so the listen backlog never overflows. */
 export async function connectMany(
   count: number,
@@ -31,14 +38,14 @@ function nextText(ws: WebSocket): Promise<string> {
 
 /** A plain WebSocket client of a bare baseline. */
 export async function connectBare(port: number): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { perMessageDeflate: false });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/`, CLIENT_OPTIONS);
   await opened(ws);
   return ws;
 }
 
 /** A JSON event-stream client: Connection, then the token, then Authenticated. */
 export async function connectEventStream(port: number, token: string): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/customerapi/event-stream`, { perMessageDeflate: false });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/customerapi/event-stream`, CLIENT_OPTIONS);
   const first = nextText(ws);
   await opened(ws);
   await first;
@@ -55,7 +62,7 @@ export const STOMP_DESTINATION = '/api/v1/channels/user/topic/publish';
 /** A STOMP 1.2 subscriber: token on the upgrade, no heart-beats, SUBSCRIBE confirmed by RECEIPT. */
 export async function connectStomp(port: number, token: string): Promise<WebSocket> {
   const ws = new WebSocket(`ws://127.0.0.1:${port}${STOMP_PATH}`, ['v12.stomp'], {
-    perMessageDeflate: false,
+    ...CLIENT_OPTIONS,
     headers: { authorization: `Bearer ${token}` },
   });
   await opened(ws);

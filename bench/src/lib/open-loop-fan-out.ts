@@ -1,0 +1,175 @@
+import type WebSocket from 'ws';
+import type { FanOutTarget } from './fan-out-run';
+import { sleep } from './http-client';
+import { closeAll, connectMany } from './ws-clients';
+
+/** One side's run of an open-loop fan-out round, as the clients saw it. */
+export interface OpenLoopRound {
+  /** Messages posted (each due to reach every client). */
+  readonly messages: number;
+  readonly offeredPerSecond: number;
+  /** Deliveries counted by the clients (at most messages x clients). */
+  readonly deliveries: number;
+  /** Deliveries that did not arrive (none for STALL_MS, or DRAIN_CAP_MS after the posts' answers). */
+  readonly lost: number;
+  /** Posts answered with an error status or not answered at all. */
+  readonly failedPosts: number;
+  /**
+   * Messages per second that reached the clients: deliveries per client over the time from the
+   * first post's due time to the last delivery plus one posting interval, so a server that
+   * delivers at once scores exactly the offered rate and one that falls behind scores less.
+   */
+  readonly deliveredPerSecond: number;
+  /** Receive time - post time of the message, in ms, one per delivery (unsorted). */
+  readonly latencies: Float64Array;
+  /** Mean of actual - due time of the posts (ms): whether the load generator kept its schedule. */
+  readonly postLagMs: number;
+  /** The harness's own CPU over the round, as a share of one core (it runs every client). */
+  readonly harnessCpuShare: number;
+}
+
+/** How long deliveries may stop arriving before the missing ones count as lost. */
+const STALL_MS = 3000;
+/**
+ * The longest wait for the posts' answers, and then for the last deliveries: a side far behind the offered rate has already failed
+ * to keep up, and waiting out its whole backlog would stretch the measure without bound.
+ */
+const DRAIN_CAP_MS = 10_000;
+
+/**
+ * Connected clients of one target, driven open loop: messages are posted on a fixed schedule
+ * (message k is due at t0 + k / rate) that never waits for deliveries, so a server that falls
+ * behind shows as latency and a lower delivered rate rather than as a slower posting rate.
+ *
+ * Each client records the receive time of every delivery. A WebSocket connection carries one
+ * client's frames in the order the server sent them, and the server sends every message to
+ * every client, so a client's n-th delivery of a round is the n-th message; two posts that
+ * overtake each other on the posting connections only swap neighbouring latencies. Latency runs
+ * from the moment the post was issued, not from its due time: the harness's own lateness (it
+ * receives every delivery) is reported apart, as postLagMs, rather than charged to a server.
+ */
+export class OpenLoopClients {
+  private sockets: WebSocket[] = [];
+  private times = new Float64Array(0);
+  private counts = new Uint32Array(0);
+  private capacity = 0;
+  private recording = false;
+  private received = 0;
+  private lastReceive = 0;
+  private disconnected = 0;
+  private seq = 0;
+  /** A frame client 0 received (the bare baseline is posted these exact bytes). */
+  sample: Buffer | undefined;
+
+  constructor(readonly target: FanOutTarget) {}
+
+  async connect(): Promise<void> {
+    this.sockets = await connectMany(this.target.clients, (i) => this.target.connect(i));
+    const isDelivery = this.target.isDelivery;
+    this.sockets.forEach((ws, i) => {
+      // Kept to a time stamp and two stores: the harness receives every delivery of both sides.
+      ws.on('message', (data: Buffer) => {
+        if (!this.recording || (isDelivery && !isDelivery(data))) return;
+        const now = performance.now();
+        const n = this.counts[i] as number;
+        if (n < this.capacity) this.times[i * this.capacity + n] = now;
+        this.counts[i] = n + 1;
+        this.received++;
+        this.lastReceive = now;
+        if (i === 0) this.sample = data;
+      });
+      ws.on('close', () => this.disconnected++);
+    });
+  }
+
+  /** Posts `rate` messages per second for `ms`, then waits until every client has them all. */
+  async round(rate: number, ms: number): Promise<OpenLoopRound> {
+    const clients = this.target.clients;
+    const messages = Math.max(1, Math.round((rate * ms) / 1000));
+    const interval = 1000 / rate;
+    this.capacity = messages;
+    this.times = new Float64Array(clients * messages);
+    this.counts = new Uint32Array(clients);
+    this.received = 0;
+    this.recording = true;
+    const cpuBefore = process.cpuUsage();
+    const t0 = performance.now() + interval;
+    this.lastReceive = t0;
+    const expected = messages * clients;
+    const sent = new Float64Array(messages);
+    let lagSum = 0;
+    let failedPosts = 0;
+    let answered = 0;
+    const answers: Promise<void>[] = [];
+    for (let k = 0; k < messages; k++) {
+      const due = t0 + k * interval;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      sent[k] = performance.now();
+      lagSum += (sent[k] as number) - due;
+      // Not awaited: the schedule never waits for a post's answer or its deliveries.
+      answers.push(
+        this.target.post(++this.seq).then(
+          (r) => {
+            answered++;
+            if (r.status >= 300) failedPosts++;
+          },
+          () => {
+            answered++;
+            failedPosts++;
+          },
+        ),
+      );
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(answers),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_CAP_MS))),
+    ]);
+    clearTimeout(timer);
+    // A post still unanswered by now has failed, whatever comes of it later.
+    failedPosts += messages - answered;
+    // Drain: wait for every delivery, or until none has arrived for STALL_MS.
+    let seen = -1;
+    let quietSince = performance.now();
+    const drainEnd = quietSince + DRAIN_CAP_MS;
+    while (this.received < expected && this.disconnected === 0 && performance.now() < drainEnd) {
+      if (this.received !== seen) {
+        seen = this.received;
+        quietSince = performance.now();
+      } else if (performance.now() - quietSince > STALL_MS) {
+        break;
+      }
+      await sleep(10);
+    }
+    this.recording = false;
+    const cpu = process.cpuUsage(cpuBefore);
+    const wallMs = performance.now() - t0 + interval;
+    if (this.disconnected > 0)
+      throw new Error(`${this.target.name}: ${this.disconnected} clients disconnected`);
+    const latencies = new Float64Array(Math.min(this.received, expected));
+    let d = 0;
+    for (let i = 0; i < clients; i++) {
+      const n = Math.min(this.counts[i] as number, messages);
+      for (let k = 0; k < n; k++)
+        latencies[d++] = (this.times[i * messages + k] as number) - (sent[k] as number);
+    }
+    const deliveries = d;
+    return {
+      messages,
+      offeredPerSecond: rate,
+      deliveries,
+      lost: expected - deliveries,
+      failedPosts,
+      deliveredPerSecond: deliveries / clients / ((this.lastReceive - t0 + interval) / 1000),
+      latencies: latencies.subarray(0, deliveries),
+      postLagMs: lagSum / messages,
+      harnessCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
+    };
+  }
+
+  close(): void {
+    this.recording = false;
+    closeAll(this.sockets);
+  }
+}
