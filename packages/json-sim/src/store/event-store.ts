@@ -4,21 +4,23 @@ import { dayNumber } from './day-number';
 import { ABSENT, EventColumns } from './event-columns';
 import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
 import type { IdList } from './id-list';
+import { EventJsonWriter, plainIds } from './event-json-writer';
 import { JsonBytesLog } from './json-bytes-log';
 import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
 
 /**
- * What one stored event is counted as against `maxBytes`: its UTF-8 JSON (kept once, packed in
- * slabs; no parsed copy is kept) plus a fixed overhead for its row of filter columns (30 bytes),
- * its place in the byte log's ring (24), its separator byte, and its entries in the id lists
- * (8 bytes each in up to 9 lists: the channel, the day and each combination of exact ids),
- * with the slack of arrays that grow by doubling. Calibrated on 1,000,000 start-list events
- * stored in-process: about 600 bytes of RSS each for 440 bytes of JSON (1,090 before this layout).
+ * What one stored event is counted as against `maxBytes`: the bytes it keeps in the byte log
+ * (its payload's UTF-8 JSON; its envelope head too when its ids are not plain) plus a fixed
+ * overhead for what it takes elsewhere: its row of columns (27 bytes), its place in the byte
+ * log's ring (12), its entries in the id lists (4 bytes each in up to 9 lists: the channel, the
+ * day and each combination of exact ids), with the slack of arrays that grow by doubling.
+ * Calibrated on 1,000,000 start-list events stored in-process: about 390 bytes of RSS each for
+ * 258 bytes of payload JSON (412 bytes of event JSON); 600 with the whole JSON stored.
  */
-export function storedEventCost(jsonBytes: number): number {
-  return jsonBytes + PER_EVENT_OVERHEAD;
+export function storedEventCost(storedBytes: number): number {
+  return storedBytes + PER_EVENT_OVERHEAD;
 }
-const PER_EVENT_OVERHEAD = 200;
+const PER_EVENT_OVERHEAD = 128;
 
 export interface EventStoreOptions {
   maxEvents: number;
@@ -45,34 +47,37 @@ export function prepareEvent(input: EventInput): PreparedEvent {
 }
 
 /**
- * The stored JSON of an event: byte for byte JSON.stringify of the StoredEvent object (keys
- * channel, date, trackId?, raceNr?, startNr?, payload, created_at, eventId), built around the
- * payload's JSON so the payload is serialised once.
+ * What the byte log keeps of an event: its payload's JSON, which the page writer wraps in an
+ * envelope rebuilt from the columns (EventJsonWriter); for an event whose ids the columns cannot
+ * give back as they were, the envelope head too, as JSON.stringify of the StoredEvent writes it.
  */
-function eventJson(p: PreparedEvent, createdAt: string, eventId: number): string {
+function storedText(p: PreparedEvent): string {
+  if (plainIds(p.trackId, p.raceNr, p.startNr)) return p.payloadJson;
   let text = `{"channel":${JSON.stringify(p.channel)},"date":${JSON.stringify(p.date)}`;
   if (p.trackId !== undefined) text += `,"trackId":${JSON.stringify(p.trackId)}`;
   if (p.raceNr !== undefined) text += `,"raceNr":${JSON.stringify(p.raceNr)}`;
   if (p.startNr !== undefined) text += `,"startNr":${JSON.stringify(p.startNr)}`;
-  return `${text},"payload":${p.payloadJson},"created_at":"${createdAt}","eventId":${eventId}}`;
+  return `${text},"payload":${p.payloadJson}`;
 }
 
 /**
- * At least the UTF-8 byte length of eventJson(event, ...) whatever its created_at and eventId:
- * 3 bytes per UTF-16 unit at most, 6 for a JSON-escaped one, and room for the keys, the
- * timestamp and four numbers of up to 22 characters.
+ * At least the UTF-8 byte length of storedText(event): 3 bytes per UTF-16 unit at most, 6 for a
+ * JSON-escaped one, and room for the keys and three numbers of up to 22 characters.
  */
-function maxJsonBytes(p: PreparedEvent): number {
-  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 300;
+function maxStoredBytes(p: PreparedEvent): number {
+  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 200;
 }
 
-// Only a number is an id: a missing one (or a null from an unchecked caller) never matches a filter.
-const idOrAbsent = (n: number | undefined) => (typeof n === 'number' ? n : ABSENT);
+// Only a whole number >= 0 is an id a filter can ask for: a missing one (or a null, a fraction
+// or a negative from an unchecked caller) never matches a filter, and is not indexed.
+const idOrAbsent = (n: number | undefined) =>
+  typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : ABSENT;
 
 /**
  * The durable event log: append-only, ascending eventId, bounded (oldest dropped first). An
- * event is its UTF-8 JSON (serialised once, at append, packed into slabs outside the heap the
- * garbage collector walks) and a row of typed-array filter columns; it is indexed by channel,
+ * event is its payload's UTF-8 JSON (serialised once, at append, packed into slabs outside the
+ * heap the garbage collector walks) and a row of typed-array columns, from which a page writes
+ * the envelope back (EventJsonWriter); it is indexed by channel,
  * by (channel, date) and by (channel, every combination of trackId / raceNr / startNr), so a
  * filtered read walks only candidates and a filter nothing matches costs one lookup.
  * eventIds in the log are consecutive, so an id is its position: no id is stored per row.
@@ -83,6 +88,7 @@ export class EventStore {
   private channels = new Map<string, ChannelIndex>();
   /** Channel names by the number the columns hold. */
   private channelNames: string[] = [];
+  private writer = new EventJsonWriter(this.columns, this.bytes, this.channelNames);
   private nextId = 1;
   private lastCreated = 0;
   private held = 0;
@@ -126,6 +132,7 @@ export class EventStore {
     this.bytes = new JsonBytesLog();
     this.channels = new Map();
     this.channelNames = [];
+    this.writer = new EventJsonWriter(this.columns, this.bytes, this.channelNames);
     this.held = 0;
     if (!continueIds) {
       this.nextId = 1;
@@ -145,9 +152,10 @@ export class EventStore {
     const created = this.createdNow();
     const createdAt = new Date(created).toISOString();
     const eventId = this.nextId;
-    const text = eventJson(prepared, createdAt, eventId);
-    this.checkFits(Buffer.byteLength(text, 'utf8'));
-    this.commit(prepared, text, created);
+    const text = storedText(prepared);
+    const byteLength = Buffer.byteLength(text, 'utf8');
+    this.checkFits(byteLength);
+    this.commit(prepared, text, byteLength, created);
     return Object.freeze({
       channel: input.channel,
       date: input.date,
@@ -168,18 +176,20 @@ export class EventStore {
   appendAll(events: readonly PreparedEvent[]): { firstEventId: number; lastEventId: number } | undefined {
     if (events.length === 0) return undefined;
     const created = this.createdNow();
-    const createdAt = new Date(created).toISOString();
+    // Refused like append() would: a clock reading no Date can hold.
+    new Date(created).toISOString();
     const first = this.nextId;
-    // An event that surely fits is not built twice; the others are measured exactly (and the
+    // An event that surely fits is not measured twice; the others are measured exactly (and the
     // text dropped: holding every text until the commit would double the memory of a seed).
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as PreparedEvent;
-      if (storedEventCost(maxJsonBytes(event)) <= this.maxBytes) continue;
-      this.checkFits(Buffer.byteLength(eventJson(event, createdAt, first + i), 'utf8'));
+      if (storedEventCost(maxStoredBytes(event)) <= this.maxBytes) continue;
+      this.checkFits(Buffer.byteLength(storedText(event), 'utf8'));
     }
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as PreparedEvent;
-      this.commit(event, eventJson(event, createdAt, first + i), created);
+      const text = storedText(event);
+      this.commit(event, text, Buffer.byteLength(text, 'utf8'), created);
     }
     return { firstEventId: first, lastEventId: this.nextId - 1 };
   }
@@ -194,10 +204,12 @@ export class EventStore {
     return this.channelNames[this.columns.channel[this.rowOf(eventId)] as number] as string;
   }
 
-  /** A held event as an object (parsed from its stored JSON); undefined when not held. */
+  /** A held event as an object (parsed from the JSON a page carries); undefined when not held. */
   event(eventId: number): StoredEvent | undefined {
     if (!this.holds(eventId)) return undefined;
-    return Object.freeze(JSON.parse(this.bytes.text(eventId - this.firstId)) as StoredEvent);
+    const json = Buffer.allocUnsafe(this.jsonByteLength(eventId));
+    this.joinedJsonTo([eventId], json, 0);
+    return Object.freeze(JSON.parse(json.toString('utf8')) as StoredEvent);
   }
 
   /** Held events as objects, for callers that need more than the bytes (tests, tools). */
@@ -205,36 +217,55 @@ export class EventStore {
     return ids.map((id) => this.event(id)).filter((e): e is StoredEvent => e !== undefined);
   }
 
-  /** The byte length of the held event's stored JSON. */
+  /** The byte length of the held event's JSON (what a page carries of it). */
   jsonByteLength(eventId: number): number {
-    return this.bytes.byteLength(eventId - this.firstId);
+    // Without the comma a page puts after it.
+    return this.writer.byteLength(eventId - this.firstId, eventId) - 1;
   }
 
   /** Bytes joinedJsonTo() writes for these held events: their JSON and a comma between each two. */
   joinedByteLength(ids: readonly number[]): number {
-    let size = Math.max(0, ids.length - 1);
+    // Each length counts a comma; the last event has none.
+    let size = ids.length > 0 ? -1 : 0;
     const first = this.firstId;
-    for (let i = 0; i < ids.length; i++) size += this.bytes.byteLength((ids[i] as number) - first);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      size += this.writer.byteLength(id - first, id);
+    }
     return size;
   }
 
   /**
-   * Copies the held events' stored JSON into target at `at`, separated by commas, and returns
-   * the bytes written: a page is assembled from bytes serialised once at append, one
-   * copy per run of events stored one after another.
+   * Writes the held events' JSON into target at `at`, separated by commas, and returns the bytes
+   * written: byte for byte JSON.stringify of each StoredEvent, rebuilt around its stored payload.
+   * The bytes after those written, up to target's end, are used as scratch: the payloads of a
+   * run of events stored one after another are copied there at once, then moved into place
+   * (see EventJsonWriter.writeRun).
    */
   joinedJsonTo(ids: readonly number[], target: Uint8Array, at: number): number {
     const first = this.firstId;
-    let written = 0;
+    let stored = 0;
+    for (let i = 0; i < ids.length; i++) stored += this.bytes.byteLength((ids[i] as number) - first);
+    let end = at;
     for (let i = 0; i < ids.length;) {
-      const pos = (ids[i] as number) - first;
+      const id = ids[i] as number;
+      const pos = id - first;
       let n = 1;
-      while (i + n < ids.length && ids[i + n] === (ids[i] as number) + n) n++;
+      while (i + n < ids.length && ids[i + n] === id + n) n++;
       n = this.bytes.runLength(pos, n);
       i += n;
-      written += this.bytes.copyRun(pos, n, target, at + written, i < ids.length);
+      let stagedAt = -1;
+      if (n > 1) {
+        // Staged as far back as the rest of the page allows, so nothing is written over it
+        // before it is moved.
+        stagedAt = target.length - stored;
+        stored -= this.bytes.copyRun(pos, n, target, stagedAt);
+      } else {
+        stored -= this.bytes.byteLength(pos);
+      }
+      end = this.writer.writeRun(pos, n, id, target, end, stagedAt, i < ids.length);
     }
-    return written;
+    return end - at;
   }
 
   /** The eventId of the newest event among the channels, if any. */
@@ -306,21 +337,21 @@ export class EventStore {
     if (cost > this.maxBytes) {
       throw coreError(
         'EVENT_TOO_LARGE',
-        `the event takes ${cost} bytes of store (its ${byteLength} bytes of JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
+        `the event takes ${cost} bytes of store (its ${byteLength} bytes of payload JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
       );
     }
   }
 
   // Only what cannot fail for want of anything but memory is left: the event was checked.
-  private commit(p: PreparedEvent, text: string, created: number): void {
+  private commit(p: PreparedEvent, text: string, byteLength: number, created: number): void {
     const day = dayNumber(p.date);
-    const byteLength = Buffer.byteLength(text, 'utf8');
     const index = this.indexFor(p.channel);
     const trackId = idOrAbsent(p.trackId);
     const raceNr = idOrAbsent(p.raceNr);
     const startNr = idOrAbsent(p.startNr);
     this.bytes.push(text, byteLength);
-    this.columns.push(index.id, day, trackId, raceNr, startNr);
+    const headStored = !plainIds(p.trackId, p.raceNr, p.startNr);
+    this.columns.push(index.id, day, trackId, raceNr, startNr, created, headStored);
     index.add(this.nextId, day, trackId, raceNr, startNr);
     this.nextId++;
     this.lastCreated = created;
