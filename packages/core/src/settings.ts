@@ -239,7 +239,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: undefined,
     env: 'EVENT_STORE_MAX_BYTES',
     description:
-      "memory budget for durable events, each counted as its payload's JSON size + 128 (oldest dropped first)",
+      'memory budget for durable events, each counted as its JSON size + 200 (oldest dropped first)',
     defaultFor: always(String(256 * 1024 * 1024)),
     parse: parseInteger(1),
   },

@@ -11,7 +11,7 @@ import {
 } from './helpers';
 
 // EVENT_STORE_MAX_BYTES bounds the memory the durable store takes: each event counts as its
-// payload JSON plus 128 bytes; the oldest go first, and one event larger than the budget is refused.
+// JSON plus 200 bytes; the oldest go first, and one event larger than the budget is refused.
 
 afterEach(closeAll);
 
@@ -23,7 +23,7 @@ const message = (i: number, chars: number) => ({
 
 describe('the byte budget of the durable store', () => {
   it('keeps the newest events within the budget, oldest dropped first', async () => {
-    // About 4,015 bytes of payload JSON each: 4,143 bytes of budget per event, so 4 fit in 20,000.
+    // About 4,100 bytes of JSON each: 4,300 bytes of budget per event, so 4 of them fit in 20,000.
     const s = await startSim({ eventStoreMaxBytes: 20_000 });
     for (let i = 1; i <= 10; i++) expect((await postMessage(s.base, message(i, 4000))).status).toBe(201);
     const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, ALL_TOKEN);

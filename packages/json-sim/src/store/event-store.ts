@@ -4,23 +4,21 @@ import { dayNumber } from './day-number';
 import { ABSENT, EventColumns } from './event-columns';
 import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
 import type { IdList } from './id-list';
-import { EventJsonWriter, plainIds } from './event-json-writer';
 import { JsonBytesLog } from './json-bytes-log';
 import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
 
 /**
- * What one stored event is counted as against `maxBytes`: the bytes it keeps in the byte log
- * (its payload's UTF-8 JSON; its envelope head too when its ids are not plain) plus a fixed
- * overhead for what it takes elsewhere: its row of columns (27 bytes), its place in the byte
- * log's ring (12), its entries in the id lists (4 bytes each in up to 9 lists: the channel, the
- * day and each combination of exact ids), with the slack of arrays that grow by doubling.
- * Calibrated on 1,000,000 start-list events stored in-process: about 390 bytes of RSS each for
- * 258 bytes of payload JSON (412 bytes of event JSON); 600 with the whole JSON stored.
+ * What one stored event is counted as against `maxBytes`: its UTF-8 JSON (kept once, packed in
+ * slabs; no parsed copy is kept) plus a fixed overhead for its row of filter columns (30 bytes),
+ * its place in the byte log's ring (24), its separator byte, and its entries in the id lists
+ * (8 bytes each in up to 9 lists: the channel, the day and each combination of exact ids),
+ * with the slack of arrays that grow by doubling. Calibrated on 1,000,000 start-list events
+ * stored in-process: about 600 bytes of RSS each for 440 bytes of JSON (1,090 before this layout).
  */
-export function storedEventCost(storedBytes: number): number {
-  return storedBytes + PER_EVENT_OVERHEAD;
+export function storedEventCost(jsonBytes: number): number {
+  return jsonBytes + PER_EVENT_OVERHEAD;
 }
-const PER_EVENT_OVERHEAD = 128;
+const PER_EVENT_OVERHEAD = 200;
 
 export interface EventStoreOptions {
   maxEvents: number;
@@ -47,37 +45,34 @@ export function prepareEvent(input: EventInput): PreparedEvent {
 }
 
 /**
- * What the byte log keeps of an event: its payload's JSON, which the page writer wraps in an
- * envelope rebuilt from the columns (EventJsonWriter); for an event whose ids the columns cannot
- * give back as they were, the envelope head too, as JSON.stringify of the StoredEvent writes it.
+ * The stored JSON of an event: byte for byte JSON.stringify of the StoredEvent object (keys
+ * channel, date, trackId?, raceNr?, startNr?, payload, created_at, eventId), built around the
+ * payload's JSON so the payload is serialised once.
  */
-function storedText(p: PreparedEvent): string {
-  if (plainIds(p.trackId, p.raceNr, p.startNr)) return p.payloadJson;
+function eventJson(p: PreparedEvent, createdAt: string, eventId: number): string {
   let text = `{"channel":${JSON.stringify(p.channel)},"date":${JSON.stringify(p.date)}`;
   if (p.trackId !== undefined) text += `,"trackId":${JSON.stringify(p.trackId)}`;
   if (p.raceNr !== undefined) text += `,"raceNr":${JSON.stringify(p.raceNr)}`;
   if (p.startNr !== undefined) text += `,"startNr":${JSON.stringify(p.startNr)}`;
-  return `${text},"payload":${p.payloadJson}`;
+  return `${text},"payload":${p.payloadJson},"created_at":"${createdAt}","eventId":${eventId}}`;
 }
 
 /**
- * At least the UTF-8 byte length of storedText(event): 3 bytes per UTF-16 unit at most, 6 for a
- * JSON-escaped one, and room for the keys and three numbers of up to 22 characters.
+ * At least the UTF-8 byte length of eventJson(event, ...) whatever its created_at and eventId:
+ * 3 bytes per UTF-16 unit at most, 6 for a JSON-escaped one, and room for the keys, the
+ * timestamp and four numbers of up to 22 characters.
  */
-function maxStoredBytes(p: PreparedEvent): number {
-  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 200;
+function maxJsonBytes(p: PreparedEvent): number {
+  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 300;
 }
 
-// Only a whole number >= 0 is an id a filter can ask for: a missing one (or a null, a fraction
-// or a negative from an unchecked caller) never matches a filter, and is not indexed.
-const idOrAbsent = (n: number | undefined) =>
-  typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : ABSENT;
+// Only a number is an id: a missing one (or a null from an unchecked caller) never matches a filter.
+const idOrAbsent = (n: number | undefined) => (typeof n === 'number' ? n : ABSENT);
 
 /**
  * The durable event log: append-only, ascending eventId, bounded (oldest dropped first). An
- * event is its payload's UTF-8 JSON (serialised once, at append, packed into slabs outside the
- * heap the garbage collector walks) and a row of typed-array columns, from which a page writes
- * the envelope back (EventJsonWriter); it is indexed by channel,
+ * event is its UTF-8 JSON (serialised once, at append, packed into slabs outside the heap the
+ * garbage collector walks) and a row of typed-array filter columns; it is indexed by channel,
  * by (channel, date) and by (channel, every combination of trackId / raceNr / startNr), so a
  * filtered read walks only candidates and a filter nothing matches costs one lookup.
  * eventIds in the log are consecutive, so an id is its position: no id is stored per row.
@@ -88,7 +83,6 @@ export class EventStore {
   private channels = new Map<string, ChannelIndex>();
   /** Channel names by the number the columns hold. */
   private channelNames: string[] = [];
-  private writer = new EventJsonWriter(this.columns, this.bytes, this.channelNames);
   private nextId = 1;
   private lastCreated = 0;
   private held = 0;
@@ -132,7 +126,6 @@ export class EventStore {
     this.bytes = new JsonBytesLog();
     this.channels = new Map();
     this.channelNames = [];
-    this.writer = new EventJsonWriter(this.columns, this.bytes, this.channelNames);
     this.held = 0;
     if (!continueIds) {
       this.nextId = 1;
@@ -152,10 +145,9 @@ export class EventStore {
     const created = this.createdNow();
     const createdAt = new Date(created).toISOString();
     const eventId = this.nextId;
-    const text = storedText(prepared);
-    const byteLength = Buffer.byteLength(text, 'utf8');
-    this.checkFits(byteLength);
-    this.commit(prepared, text, byteLength, created);
+    const text = eventJson(prepared, createdAt, eventId);
+    this.checkFits(Buffer.byteLength(text, 'utf8'));
+    this.commit(prepared, text, created);
     return Object.freeze({
       channel: input.channel,
       date: input.date,
@@ -176,20 +168,18 @@ export class EventStore {
   appendAll(events: readonly PreparedEvent[]): { firstEventId: number; lastEventId: number } | undefined {
     if (events.length === 0) return undefined;
     const created = this.createdNow();
-    // Refused like append() would: a clock reading no Date can hold.
-    new Date(created).toISOString();
+    const createdAt = new Date(created).toISOString();
     const first = this.nextId;
-    // An event that surely fits is not measured twice; the others are measured exactly (and the
+    // An event that surely fits is not built twice; the others are measured exactly (and the
     // text dropped: holding every text until the commit would double the memory of a seed).
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as PreparedEvent;
-      if (storedEventCost(maxStoredBytes(event)) <= this.maxBytes) continue;
-      this.checkFits(Buffer.byteLength(storedText(event), 'utf8'));
+      if (storedEventCost(maxJsonBytes(event)) <= this.maxBytes) continue;
+      this.checkFits(Buffer.byteLength(eventJson(event, createdAt, first + i), 'utf8'));
     }
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as PreparedEvent;
-      const text = storedText(event);
-      this.commit(event, text, Buffer.byteLength(text, 'utf8'), created);
+      this.commit(event, eventJson(event, createdAt, first + i), created);
     }
     return { firstEventId: first, lastEventId: this.nextId - 1 };
   }
@@ -204,12 +194,10 @@ export class EventStore {
     return this.channelNames[this.columns.channel[this.rowOf(eventId)] as number] as string;
   }
 
-  /** A held event as an object (parsed from the JSON a page carries); undefined when not held. */
+  /** A held event as an object (parsed from its stored JSON); undefined when not held. */
   event(eventId: number): StoredEvent | undefined {
     if (!this.holds(eventId)) return undefined;
-    const json = Buffer.allocUnsafe(this.jsonByteLength(eventId));
-    this.joinedJsonTo([eventId], json, 0);
-    return Object.freeze(JSON.parse(json.toString('utf8')) as StoredEvent);
+    return Object.freeze(JSON.parse(this.bytes.text(eventId - this.firstId)) as StoredEvent);
   }
 
   /** Held events as objects, for callers that need more than the bytes (tests, tools). */
@@ -217,55 +205,36 @@ export class EventStore {
     return ids.map((id) => this.event(id)).filter((e): e is StoredEvent => e !== undefined);
   }
 
-  /** The byte length of the held event's JSON (what a page carries of it). */
+  /** The byte length of the held event's stored JSON. */
   jsonByteLength(eventId: number): number {
-    // Without the comma a page puts after it.
-    return this.writer.byteLength(eventId - this.firstId, eventId) - 1;
+    return this.bytes.byteLength(eventId - this.firstId);
   }
 
   /** Bytes joinedJsonTo() writes for these held events: their JSON and a comma between each two. */
   joinedByteLength(ids: readonly number[]): number {
-    // Each length counts a comma; the last event has none.
-    let size = ids.length > 0 ? -1 : 0;
+    let size = Math.max(0, ids.length - 1);
     const first = this.firstId;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      size += this.writer.byteLength(id - first, id);
-    }
+    for (let i = 0; i < ids.length; i++) size += this.bytes.byteLength((ids[i] as number) - first);
     return size;
   }
 
   /**
-   * Writes the held events' JSON into target at `at`, separated by commas, and returns the bytes
-   * written: byte for byte JSON.stringify of each StoredEvent, rebuilt around its stored payload.
-   * The bytes after those written, up to target's end, are used as scratch: the payloads of a
-   * run of events stored one after another are copied there at once, then moved into place
-   * (see EventJsonWriter.writeRun).
+   * Copies the held events' stored JSON into target at `at`, separated by commas, and returns
+   * the bytes written: a page is assembled from bytes serialised once at append, one
+   * copy per run of events stored one after another.
    */
   joinedJsonTo(ids: readonly number[], target: Uint8Array, at: number): number {
     const first = this.firstId;
-    let stored = 0;
-    for (let i = 0; i < ids.length; i++) stored += this.bytes.byteLength((ids[i] as number) - first);
-    let end = at;
+    let written = 0;
     for (let i = 0; i < ids.length;) {
-      const id = ids[i] as number;
-      const pos = id - first;
+      const pos = (ids[i] as number) - first;
       let n = 1;
-      while (i + n < ids.length && ids[i + n] === id + n) n++;
+      while (i + n < ids.length && ids[i + n] === (ids[i] as number) + n) n++;
       n = this.bytes.runLength(pos, n);
       i += n;
-      let stagedAt = -1;
-      if (n > 1) {
-        // Staged as far back as the rest of the page allows, so nothing is written over it
-        // before it is moved.
-        stagedAt = target.length - stored;
-        stored -= this.bytes.copyRun(pos, n, target, stagedAt);
-      } else {
-        stored -= this.bytes.byteLength(pos);
-      }
-      end = this.writer.writeRun(pos, n, id, target, end, stagedAt, i < ids.length);
+      written += this.bytes.copyRun(pos, n, target, at + written, i < ids.length);
     }
-    return end - at;
+    return written;
   }
 
   /** The eventId of the newest event among the channels, if any. */
@@ -337,21 +306,21 @@ export class EventStore {
     if (cost > this.maxBytes) {
       throw coreError(
         'EVENT_TOO_LARGE',
-        `the event takes ${cost} bytes of store (its ${byteLength} bytes of payload JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
+        `the event takes ${cost} bytes of store (its ${byteLength} bytes of JSON plus ${PER_EVENT_OVERHEAD}); EVENT_STORE_MAX_BYTES is ${this.maxBytes}`,
       );
     }
   }
 
   // Only what cannot fail for want of anything but memory is left: the event was checked.
-  private commit(p: PreparedEvent, text: string, byteLength: number, created: number): void {
+  private commit(p: PreparedEvent, text: string, created: number): void {
     const day = dayNumber(p.date);
+    const byteLength = Buffer.byteLength(text, 'utf8');
     const index = this.indexFor(p.channel);
     const trackId = idOrAbsent(p.trackId);
     const raceNr = idOrAbsent(p.raceNr);
     const startNr = idOrAbsent(p.startNr);
     this.bytes.push(text, byteLength);
-    const headStored = !plainIds(p.trackId, p.raceNr, p.startNr);
-    this.columns.push(index.id, day, trackId, raceNr, startNr, created, headStored);
+    this.columns.push(index.id, day, trackId, raceNr, startNr);
     index.add(this.nextId, day, trackId, raceNr, startNr);
     this.nextId++;
     this.lastCreated = created;

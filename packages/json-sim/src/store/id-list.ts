@@ -1,20 +1,14 @@
-/** The largest id a Uint32Array holds. */
-const MAX_U32 = 0xffff_ffff;
-
 /**
- * Ascending eventIds, appended at the tail and dropped at the head, in a typed array: an index
- * entry costs 4 bytes (a Uint32Array) and no object the garbage collector walks. Every event is
- * in up to 9 lists, so this is a sixth of what a stored event costs. A list that is handed an id
- * beyond 32 bits (four billion events into a simulator's life) moves to a Float64Array, exact
- * for every safe integer, and stays there.
+ * Ascending eventIds, appended at the tail and dropped at the head, in a Float64Array (exact for
+ * every safe integer): an index entry costs 8 bytes and no object the garbage collector walks.
  */
 export class IdList {
-  private ids: Uint32Array | Float64Array;
+  private ids: Float64Array;
   private head = 0;
   private tail = 0;
 
   constructor(capacity = 4) {
-    this.ids = new Uint32Array(capacity);
+    this.ids = new Float64Array(capacity);
   }
 
   get length(): number {
@@ -22,7 +16,7 @@ export class IdList {
   }
 
   push(id: number): void {
-    if (this.tail === this.ids.length || (id > MAX_U32 && this.ids instanceof Uint32Array)) this.grow(id);
+    if (this.tail === this.ids.length) this.grow();
     this.ids[this.tail++] = id;
   }
 
@@ -56,17 +50,14 @@ export class IdList {
     return lo - this.head;
   }
 
-  // Makes room at the tail for `id`: slides the kept ids down when at least half the array is
-  // dropped ones, else doubles it, so both appends and drops stay O(1) amortised; widens it to
-  // Float64Array for an id a Uint32Array cannot hold.
-  private grow(id: number): void {
+  // Makes room at the tail: slides the kept ids down when at least half the array is dropped
+  // ones, else doubles it, so both appends and drops stay O(1) amortised.
+  private grow(): void {
     const kept = this.tail - this.head;
-    const wide = id > MAX_U32 || this.ids instanceof Float64Array;
-    if (kept * 2 <= this.ids.length && wide === this.ids instanceof Float64Array) {
+    if (kept * 2 <= this.ids.length) {
       this.ids.copyWithin(0, this.head, this.tail);
     } else {
-      const size = kept * 2 <= this.ids.length ? this.ids.length : this.ids.length * 2;
-      const next = wide ? new Float64Array(Math.max(4, size)) : new Uint32Array(Math.max(4, size));
+      const next = new Float64Array(Math.max(4, this.ids.length * 2));
       next.set(this.ids.subarray(this.head, this.tail));
       this.ids = next;
     }

@@ -8,11 +8,11 @@ const FIELDS = 3;
  * into large slabs addressed by numbers. Per text there is no JavaScript object at all (a Buffer
  * per text costs a heap object, and Node's shared 8 KB pool wastes about a quarter of each slab
  * on texts of a few hundred bytes), so a million stored events add nothing for the garbage
- * collector to walk, and 12 bytes of bookkeeping each (a Uint32Array ring). A slab is released
- * once every text in it has been dropped.
+ * collector to walk. A slab is released once every text in it has been dropped.
  *
- * Texts pushed one after another lie back to back in their slab, so a run of them is copied out
- * at once (copyRun), and a reader can find each one's bytes in the copy.
+ * Each text is followed in its slab by one separator byte (a comma by default), so texts stored
+ * one after another can be copied out joined, run by run, with one copy per run instead of one
+ * per text.
  */
 export class JsonBytesLog {
   private readonly slabs: Buffer[] = [];
@@ -20,9 +20,11 @@ export class JsonBytesLog {
   private firstSlabId = 0;
   /** Where the next text goes in the newest slab. */
   private fill = SLAB_BYTES;
-  private ring = new Uint32Array(FIELDS * 1024);
+  private ring = new Float64Array(FIELDS * 1024);
   private head = 0;
   private count = 0;
+
+  constructor(private readonly separator = 0x2c) {}
 
   get length(): number {
     return this.count;
@@ -35,17 +37,18 @@ export class JsonBytesLog {
   push(text: string, bytes = Buffer.byteLength(text, 'utf8')): void {
     if (this.count * FIELDS === this.ring.length) this.grow();
     let slab = this.slabs[this.slabs.length - 1];
-    if (slab === undefined || this.fill + bytes > slab.length) {
-      slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+    if (slab === undefined || this.fill + bytes + 1 > slab.length) {
+      slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes + 1));
       this.slabs.push(slab);
       this.fill = 0;
     }
     slab.write(text, this.fill, bytes, 'utf8');
+    slab[this.fill + bytes] = this.separator;
     const at = this.slot(this.count);
     this.ring[at] = this.firstSlabId + this.slabs.length - 1;
     this.ring[at + 1] = this.fill;
     this.ring[at + 2] = bytes;
-    this.fill += bytes;
+    this.fill += bytes + 1;
     this.count++;
   }
 
@@ -68,7 +71,13 @@ export class JsonBytesLog {
 
   /** Copies text i's bytes into target at `at`; returns how many were written. */
   copyTo(i: number, target: Uint8Array, at: number): number {
-    return this.copyRun(i, 1, target, at);
+    const s = this.slot(i);
+    const slab = this.slabs[(this.ring[s] as number) - this.firstSlabId] as Buffer;
+    const bytes = this.ring[s + 2] as number;
+    // A plain view and one native copy: Buffer#copy with a range makes the same view, and checks
+    // and wraps around it cost more than the copy of a few hundred bytes.
+    target.set(new Uint8Array(slab.buffer, slab.byteOffset + (this.ring[s + 1] as number), bytes), at);
+    return bytes;
   }
 
   /**
@@ -83,17 +92,16 @@ export class JsonBytesLog {
   }
 
   /**
-   * Copies texts i .. i + n - 1 (one runLength() run), back to back, into target at `at`;
-   * returns the bytes written.
+   * Copies texts i .. i + n - 1 (one runLength() run), each followed by the separator (the last
+   * one too unless `last` is false), into target at `at`; returns the bytes written.
    */
-  copyRun(i: number, n: number, target: Uint8Array, at: number): number {
+  copyRun(i: number, n: number, target: Uint8Array, at: number, last = true): number {
     const first = this.slot(i);
-    const lastSlot = n === 1 ? first : this.slot(i + n - 1);
+    const lastSlot = this.slot(i + n - 1);
     const slab = this.slabs[(this.ring[first] as number) - this.firstSlabId] as Buffer;
     const start = this.ring[first + 1] as number;
-    const bytes = (this.ring[lastSlot + 1] as number) + (this.ring[lastSlot + 2] as number) - start;
-    // A plain view and one native copy: Buffer#copy with a range makes the same view, and checks
-    // and wraps around it cost more than the copy of a few hundred bytes.
+    const end = (this.ring[lastSlot + 1] as number) + (this.ring[lastSlot + 2] as number) + (last ? 1 : 0);
+    const bytes = end - start;
     target.set(new Uint8Array(slab.buffer, slab.byteOffset + start, bytes), at);
     return bytes;
   }
@@ -111,7 +119,7 @@ export class JsonBytesLog {
 
   // Doubles the ring, unwrapping it so the oldest entry is first again.
   private grow(): void {
-    const next = new Uint32Array(this.ring.length * 2);
+    const next = new Float64Array(this.ring.length * 2);
     const tail = this.ring.subarray(this.head * FIELDS);
     next.set(tail, 0);
     next.set(this.ring.subarray(0, this.head * FIELDS), tail.length);

@@ -100,15 +100,14 @@ describe('EventStore indexes (property: any events, evictions, clears and filter
         fc.integer({ min: 1, max: 4 }),
         (inputs, fit) => {
           const clock = new ManualClock(Date.UTC(2026, 2, 1));
-          // Events of 158 to 357 bytes of cost each (their payload JSON plus 128): a few fit.
+          // Events of about 340 to 370 bytes of cost each: `fit` of them fit the budget.
           const store = new EventStore({ maxEvents: 1000, maxBytes: 400 * fit, clock });
           const held: StoredEvent[] = [];
-          inputs.forEach((input, i) => {
-            const payload = { pad: 'x'.repeat(20 + ((i * 37) % 200)) };
-            held.push(store.append({ ...withoutUndefined(input), payload }));
-            const cost = (e: StoredEvent) => Buffer.byteLength(JSON.stringify(e.payload)) + 128;
-            while (held.reduce((sum, e) => sum + cost(e), 0) > 400 * fit) held.shift();
-          });
+          for (const input of inputs) {
+            held.push(store.append({ ...withoutUndefined(input), payload: { pad: 'x'.repeat(20) } }));
+            while (held.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)) + 200, 0) > 400 * fit)
+              held.shift();
+          }
           expect(store.size).toBe(held.length);
           const f: EventFilter = { channels: CHANNELS, afterId: 0, limit: 1000 };
           expect(store.query(f).ids).toEqual(naive(held, f).ids);
