@@ -36,11 +36,13 @@ describe('MESSAGE frames built once per hub message', () => {
             );
             const framed = frames.frame(head, sequence);
             expect(framed.payload.toString('utf8')).toBe(expected);
-            // The WebSocket frame around it: FIN + text opcode, unmasked, the payload's length.
-            expect(framed.frame[0]).toBe(0x81);
-            expect(
-              framed.frame.subarray(framed.frame.length - framed.payload.length).equals(framed.payload),
-            ).toBe(true);
+            // The WebSocket frame around it, as written (the session's part, then the shared
+            // tail): FIN + text opcode, unmasked, the payload after the header.
+            const wire = Buffer.concat([framed.frame, framed.tail ?? Buffer.alloc(0)]);
+            expect(wire[0]).toBe(0x81);
+            expect(wire.subarray(wire.length - framed.payload.length).equals(framed.payload)).toBe(true);
+            // The tail is one buffer for every session of a destination, never a copy.
+            expect(frames.frame(frameHead(subscription, 'other', version), 7).tail).toBe(framed.tail);
           }
         }
       }

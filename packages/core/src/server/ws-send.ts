@@ -23,9 +23,14 @@ export interface SendLimit {
 
 /** A text message already framed (ws-frame.ts): the whole frame, and its UTF-8 payload. */
 export interface FramedText {
-  /** Header and payload. */
+  /** Header and payload; with `tail`, the header and the payload's first part. */
   readonly frame: Buffer;
-  /** The UTF-8 payload (a view into `frame`). */
+  /**
+   * The rest of the frame, shared by every client it goes to (a STOMP MESSAGE's headers and
+   * body after its per-session lines): written after `frame` in the same writev.
+   */
+  readonly tail?: Buffer | undefined;
+  /** The UTF-8 payload (a view into `frame`, or a copy when there is a tail). */
   readonly payload: Buffer;
 }
 
@@ -48,7 +53,7 @@ export function sendBounded(ws: WsLike, data: string | FramedText, limit: SendLi
 
 /** The parts of a `ws` (8.x) WebSocket writeFrame looks at; none is public API, so each is checked. */
 interface WsInternals {
-  readonly _socket?: { write(chunk: Buffer): boolean };
+  readonly _socket?: { write(chunk: Buffer): boolean; cork(): void; uncork(): void };
   readonly _sender?: { readonly _state?: number; readonly _queue?: readonly unknown[] };
 }
 
@@ -57,12 +62,22 @@ interface WsInternals {
  * blob read in progress; this server negotiates neither), the frame is written straight to the
  * TCP socket: the same bytes for every client, no per-client encoding, header or two-part write,
  * and still counted by bufferedAmount (it reads the socket's own buffer). Otherwise, and for any
- * other WebSocket implementation, it goes through send() as a text message.
+ * other WebSocket implementation, it goes through send() as a text message. A frame with a
+ * shared tail is written as its two parts, so the tail is never copied per client.
  */
 function writeFrame(ws: WsLike, data: FramedText): void {
   const { _socket: socket, _sender: sender } = ws as WsLike & WsInternals;
   if (socket && sender && sender._state === 0 && (sender._queue?.length ?? 0) === 0) {
+    const tail = data.tail;
+    if (tail === undefined) {
+      socket.write(data.frame);
+      return;
+    }
+    // Corked, the two parts leave in one writev, as ws sends a header and a payload.
+    socket.cork();
     socket.write(data.frame);
+    socket.write(tail);
+    socket.uncork();
     return;
   }
   ws.send(data.payload, { binary: false });

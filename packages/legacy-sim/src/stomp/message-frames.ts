@@ -1,9 +1,4 @@
-import {
-  ClientTextFrame,
-  textFrameHeaderLength,
-  writeTextFrameHeader,
-  type FramedText,
-} from '@racedata/core';
+import { SplitTextFrame, textFrameHeaderLength, writeTextFrameHeader, type FramedText } from '@racedata/core';
 import { escapeHeader, escapesHeaders, type StompVersion } from './stomp-frame';
 import type { Subscription } from './stomp-subscriptions';
 
@@ -29,8 +24,8 @@ export class MessageFrames {
 
   /**
    * The framed text; `head` comes from frameHead(), `sequence` ends the message-id. Built from
-   * bytes: the head encoded when the session subscribed, the sequence's ASCII digits, the
-   * shared tail; no string is made or encoded per session.
+   * bytes: the head encoded when the session subscribed and the sequence's ASCII digits, then
+   * the shared tail as a second part; no string is made or encoded per session.
    */
   frame(head: FrameHead, sequence: number): FramedText {
     let tail = this.tails.get(head.destination);
@@ -44,7 +39,9 @@ export class MessageFrames {
     const digits = decimalDigits(sequence);
     const bytes = head.bytes.length + digits + 1 + tail.length;
     const headerBytes = textFrameHeaderLength(bytes);
-    const frame = Buffer.allocUnsafe(headerBytes + bytes);
+    // Only the WebSocket header and the session's lines are this session's; the shared tail
+    // follows in the same writev (writeFrame), never copied per session.
+    const frame = Buffer.allocUnsafe(headerBytes + head.bytes.length + digits + 1);
     writeTextFrameHeader(frame, bytes);
     frame.set(head.bytes, headerBytes);
     let at = headerBytes + head.bytes.length + digits;
@@ -52,8 +49,7 @@ export class MessageFrames {
     for (let n = sequence; at > headerBytes + head.bytes.length; n = Math.floor(n / 10)) {
       frame[--at] = ZERO + (n % 10);
     }
-    frame.set(tail, headerBytes + bytes - tail.length);
-    return new ClientTextFrame(frame, headerBytes);
+    return new SplitTextFrame(frame, headerBytes, tail);
   }
 }
 
