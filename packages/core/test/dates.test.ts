@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { isCalendarDate, isoDate } from '@racedata/core';
 
 describe('isCalendarDate', () => {
@@ -44,6 +45,48 @@ describe('isCalendarDate', () => {
     (text) => {
       expect(isCalendarDate(text)).toBe(true);
     },
+  );
+});
+
+// The calendar as JavaScript's Date keeps it: the date must survive a round trip unchanged.
+function dateRoundTrips(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+test('isCalendarDate agrees with a round trip through Date for any ten characters of that shape', () => {
+  const digit = fc.constantFrom(...'0123456789');
+  const twoDigits = fc.tuple(digit, digit).map(([a, b]) => a + b);
+  const text = fc.oneof(
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 14 }),
+        fc.integer({ min: 0, max: 33 }),
+      )
+      .map(
+        ([y, m, d]) =>
+          `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+      ),
+    fc
+      .tuple(
+        twoDigits,
+        twoDigits,
+        fc.constantFrom('-', '/', 'x'),
+        twoDigits,
+        fc.constantFrom('-', ' '),
+        twoDigits,
+      )
+      .map(([a, b, s1, m, s2, d]) => `${a}${b}${s1}${m}${s2}${d}`),
+    fc.string({ minLength: 10, maxLength: 10 }),
+  );
+  fc.assert(
+    fc.property(text, (t) => isCalendarDate(t) === dateRoundTrips(t)),
+    { numRuns: 5000 },
   );
 });
 

@@ -10,7 +10,8 @@ import {
 } from '@racedata/core';
 import { EventStore } from './store/event-store';
 import { LongPollHub } from './store/long-poll';
-import type { PreparedEvent, StoredEvent } from './store/types';
+import type { StagedEvents } from './store/staged-events';
+import type { StoredEvent } from './store/types';
 
 export type PublishResult =
   | { readonly delivery: 'durable'; readonly event: StoredEvent }
@@ -84,11 +85,9 @@ export class ChannelBus {
    * Bulk seeding (POST /_sim/events, --seed): stores checked events all or nothing and wakes
    * the long polls of their channels. Set-up, not traffic: nothing is journalled per event.
    */
-  seed(events: readonly PreparedEvent[]): { firstEventId: number; lastEventId: number } | undefined {
-    const ids = this.store.appendAll(events);
-    const channels = new Set<string>();
-    for (const event of events) channels.add(event.channel);
-    for (const channel of channels) this.polls.notify(channel);
+  seed(events: StagedEvents): { firstEventId: number; lastEventId: number } | undefined {
+    const ids = this.store.appendStaged(events);
+    for (const channel of events.channelNames) this.polls.notify(channel);
     return ids;
   }
 

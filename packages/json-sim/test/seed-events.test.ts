@@ -67,6 +67,37 @@ describe('POST /_sim/events', () => {
     expect(next.body).toMatchObject({ data: { event: { eventId: 6 } } });
   });
 
+  it('serves a seeded event byte for byte as the same event posted to /api/message', async () => {
+    const s = await startSim();
+    // Whitespace, escapes and number forms the line writes its own way; the store keeps the
+    // canonical JSON form, as for a posted body. Optional ids left out and given as null.
+    const line =
+      '{ "channel" : "RaceDayTrot", "date":"2026-03-14", "raceNr": null, "startNr": 7,' +
+      ' "payload": {"name":"\\u00c5by \\"north\\"","odds":1.50,"big":1e3,"tab":"\\t","emoji":"🐎"} }';
+    const posted = JSON.parse(line) as Record<string, unknown>;
+    expect((await postMessage(s.base, posted)).status).toBe(201);
+    expect((await postRaw(s.base, SEED_PATH, line, null)).status).toBe(201);
+    const res = await fetch(`${s.base}${EVENTS_PATH}?lastEventId=0&limit=10`, {
+      headers: { authorization: `Bearer ${ALL_TOKEN}` },
+    });
+    const text = await res.text();
+    const events = (JSON.parse(text) as EventPageBody).data?.events ?? [];
+    expect(events).toHaveLength(2);
+    // The page is the canonical JSON of its events, and the two differ only in what the store assigns.
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    const [first, second] = events.map((e) => {
+      const rest: Record<string, unknown> = { ...e };
+      delete rest.eventId;
+      delete rest.created_at;
+      return JSON.stringify(rest);
+    });
+    expect(second).toBe(first);
+    expect(second).toBe(
+      '{"channel":"RaceDayTrot","date":"2026-03-14","startNr":7,' +
+        '"payload":{"name":"Åby \\"north\\"","odds":1.5,"big":1000,"tab":"\\t","emoji":"🐎"}}',
+    );
+  });
+
   it('skips blank lines, takes \\r\\n line ends and a last line without a newline', async () => {
     const s = await startSim();
     const body = `${JSON.stringify(event(1))}\r\n\r\n  \n${JSON.stringify(event(2))}`;

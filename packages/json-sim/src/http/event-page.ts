@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { EventStore } from '../store/event-store';
 import type { EventPage } from '../store/types';
 import { joinEventJson } from './event-json';
+import { endPooled } from './response-slab';
 
 /**
  * The body of an event page (interface 2.6), byte for byte what JSON.stringify gives for
@@ -21,7 +22,8 @@ export function pageBody(store: EventStore, page: EventPage): Buffer {
 export function sendJson(res: ServerResponse, status: number, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes });
-  res.end(body);
+  if (typeof body === 'string') res.end(body);
+  else endPooled(res, body);
 }
 
 /** Writes an event page (interface 2.6), or 204 when it is empty. */

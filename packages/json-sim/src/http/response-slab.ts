@@ -1,25 +1,38 @@
-/** Bytes per slab responses are cut from. */
-const SLAB_BYTES = 1 << 20;
-/** A body larger than this gets a buffer of its own, so it does not waste most of a slab. */
-const OWN_BUFFER_FROM = SLAB_BYTES / 4;
+import type { ServerResponse } from 'node:http';
 
-let slab: Buffer | undefined;
-let used = 0;
+/** Size of the pooled buffers: a full page of 100 events (about 41 KB) fits with room. */
+const POOLED_BYTES = 64 * 1024;
+/** Buffers kept for reuse at most (4 MiB); more in flight at once are simply let go. */
+const POOL_MAX = 64;
+
+const spare: Buffer[] = [];
 
 /**
- * A buffer for one response body, cut from a shared 1 MiB slab (like Node's own 8 KiB pool, for
- * the 40 KB bodies of event pages): one native allocation per couple of dozen pages instead of
- * one per page. Each body gets bytes of its own, never handed out again, so a body still being
- * written to a slow socket cannot be overwritten; a slab is freed when its last body is.
+ * A buffer for one response body of `size` bytes (a view of its own memory). Bodies up to 64 KB
+ * (every page of the default limit) come from a pool and go back to it once written, so a
+ * busy read path writes into the same few buffers, warm in the cache, instead of touching fresh
+ * memory for every page: each new page of memory costs a page fault, and on some virtual
+ * machines a fault costs more than copying the page itself. Send it with sendPooled().
  */
 export function responseBuffer(size: number): Buffer {
-  if (size > OWN_BUFFER_FROM) return Buffer.allocUnsafe(size);
-  if (slab === undefined || used + size > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-    used = 0;
+  if (size > POOLED_BYTES) return Buffer.allocUnsafe(size);
+  const whole = spare.pop() ?? Buffer.allocUnsafeSlow(POOLED_BYTES);
+  return whole.subarray(0, size);
+}
+
+/**
+ * Ends the response with `body` (from responseBuffer()) and returns its memory to the pool
+ * once Node has handed every byte to the kernel. A response that fails or is cut short never
+ * returns it: the socket may still be reading it, so it is left to the garbage collector.
+ */
+export function endPooled(res: ServerResponse, body: Buffer): void {
+  // Pooled memory is exactly POOLED_BYTES; a larger body has memory of its own size, and
+  // Node's shared pool for small buffers is 8 KB.
+  if (body.buffer.byteLength !== POOLED_BYTES) {
+    res.end(body);
+    return;
   }
-  const body = slab.subarray(used, used + size);
-  // Aligned, as Node aligns its pool, so copies into the next body start on a word.
-  used = (used + size + 7) & ~7;
-  return body;
+  res.end(body, (err?: Error | null) => {
+    if (!err && spare.length < POOL_MAX) spare.push(Buffer.from(body.buffer, body.byteOffset, POOLED_BYTES));
+  });
 }

@@ -4,6 +4,7 @@ import type { ChannelBus } from '../channel-bus';
 import { generatedEvents } from './generated-events';
 import { NdjsonLines } from './ndjson-lines';
 import { SeedLines } from './seed-lines';
+import { StagedEvents } from '../store/staged-events';
 
 /** The answer of a seed: how many events were stored and their eventIds (null for none). */
 export interface SeedResult {
@@ -36,7 +37,10 @@ export function jsonSeeder(bus: ChannelBus, now: () => number): JsonSeeder {
       let first: number | null = null;
       let last: number | null = null;
       for (const events of generatedEvents(count, bus.catalog.names('durable'), now())) {
-        const ids = bus.seed(events);
+        const staged = new StagedEvents();
+        for (const event of events) staged.add(event);
+        const ids = bus.seed(staged);
+        staged.release();
         first ??= ids?.firstEventId ?? null;
         last = ids?.lastEventId ?? last;
       }
@@ -46,9 +50,11 @@ export function jsonSeeder(bus: ChannelBus, now: () => number): JsonSeeder {
 }
 
 function result(bus: ChannelBus, lines: SeedLines): SeedResult {
+  const seeded = lines.events.length;
   const ids = bus.seed(lines.events);
+  lines.events.release();
   return {
-    seeded: lines.events.length,
+    seeded,
     firstEventId: ids?.firstEventId ?? null,
     lastEventId: ids?.lastEventId ?? null,
   };

@@ -3,21 +3,27 @@ import { jsonSimError } from '../errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import { parseMessageInput } from '../message-input';
 import { prepareEvent } from '../store/event-store';
-import type { PreparedEvent } from '../store/types';
+import { StagedEvents } from '../store/staged-events';
+import { CanonicalLines } from './canonical-line';
 
 /**
  * The events of an NDJSON seed, checked line by line as POST /api/message checks a body, and
- * held half serialised (filter fields and payload JSON, no parsed objects) until the whole seed
- * is known to be good. Blank lines are skipped; anything else that is not a durable event
+ * staged as bytes (StagedEvents: no string or object per event) until the whole seed is known
+ * to be good. Blank lines are skipped; anything else that is not a durable event
  * refuses the seed, naming its line.
  */
 export class SeedLines {
-  readonly events: PreparedEvent[] = [];
+  readonly events = new StagedEvents();
+  private readonly canonical: CanonicalLines;
 
-  constructor(private readonly catalog: ChannelCatalog) {}
+  constructor(private readonly catalog: ChannelCatalog) {
+    this.canonical = new CanonicalLines(catalog);
+  }
 
   /** Checks one line; throws a 400 SimError `line N: <reason>`. */
   add(line: Buffer, number: number): void {
+    // Most seeds are written by JSON.stringify: such a line is stored as it is.
+    if (this.canonical.stage(line, this.events)) return;
     if (isBlank(line)) return;
     const fail = (why: string) => jsonSimError('INVALID_MESSAGE', `line ${number}: ${why}`);
     if (jsonDepthExceeds(line, MAX_JSON_DEPTH)) {
@@ -39,7 +45,7 @@ export class SeedLines {
     if (this.catalog.kindOf(input.channel) !== 'durable') {
       throw fail(`channel "${input.channel}" is transient; only durable events can be seeded`);
     }
-    this.events.push(prepareEvent(input));
+    this.events.add(prepareEvent(input));
   }
 }
 

@@ -1,10 +1,11 @@
 import { coreError, type Clock, type EventInput } from '@racedata/core';
 import { ChannelIndex, idKey, lowerBound, RACE, START, TRACK } from './channel-index';
 import { dayNumber } from './day-number';
-import { ABSENT, EventColumns } from './event-columns';
+import { EventColumns, idOrAbsent } from './event-columns';
 import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
 import type { IdList } from './id-list';
 import { JsonBytesLog } from './json-bytes-log';
+import type { StagedEvents } from './staged-events';
 import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
 
 /**
@@ -56,18 +57,6 @@ function eventJson(p: PreparedEvent, createdAt: string, eventId: number): string
   if (p.startNr !== undefined) text += `,"startNr":${JSON.stringify(p.startNr)}`;
   return `${text},"payload":${p.payloadJson},"created_at":"${createdAt}","eventId":${eventId}}`;
 }
-
-/**
- * At least the UTF-8 byte length of eventJson(event, ...) whatever its created_at and eventId:
- * 3 bytes per UTF-16 unit at most, 6 for a JSON-escaped one, and room for the keys, the
- * timestamp and four numbers of up to 22 characters.
- */
-function maxJsonBytes(p: PreparedEvent): number {
-  return 3 * p.payloadJson.length + 6 * (p.channel.length + p.date.length) + 300;
-}
-
-// Only a number is an id: a missing one (or a null from an unchecked caller) never matches a filter.
-const idOrAbsent = (n: number | undefined) => (typeof n === 'number' ? n : ABSENT);
 
 /**
  * The durable event log: append-only, ascending eventId, bounded (oldest dropped first). An
@@ -161,25 +150,34 @@ export class EventStore {
   }
 
   /**
-   * Stores prepared events in order, all or nothing: every event is checked against the budget
+   * Stores staged events in order, all or nothing: every event is checked against the budget
    * before the first is stored. They share one created_at (one clock reading). Returns the
    * eventIds of the first and the last (undefined for none).
    */
-  appendAll(events: readonly PreparedEvent[]): { firstEventId: number; lastEventId: number } | undefined {
-    if (events.length === 0) return undefined;
+  appendStaged(staged: StagedEvents): { firstEventId: number; lastEventId: number } | undefined {
+    if (staged.length === 0) return undefined;
     const created = this.createdNow();
-    const createdAt = new Date(created).toISOString();
     const first = this.nextId;
-    // An event that surely fits is not built twice; the others are measured exactly (and the
-    // text dropped: holding every text until the commit would double the memory of a seed).
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i] as PreparedEvent;
-      if (storedEventCost(maxJsonBytes(event)) <= this.maxBytes) continue;
-      this.checkFits(Buffer.byteLength(eventJson(event, createdAt, first + i), 'utf8'));
+    // What follows each staged event's JSON: the fields the store assigns, then its eventId.
+    const assigned = `,"created_at":"${new Date(created).toISOString()}","eventId":`;
+    const idDigits = String(first + staged.length - 1).length;
+    for (let i = 0; i < staged.length; i++) {
+      // Measured with the widest eventId of the batch: at most a few bytes over, never under.
+      const most = staged.byteLength(i) + assigned.length + idDigits + 1;
+      if (storedEventCost(most) > this.maxBytes) this.checkFits(most - idDigits + String(first + i).length);
     }
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i] as PreparedEvent;
-      this.commit(event, eventJson(event, createdAt, first + i), created);
+    for (let i = 0; i < staged.length; i++) {
+      const suffix = `${assigned}${this.nextId}}`;
+      this.bytes.pushJoined(staged.chunk(i), staged.start(i), staged.byteLength(i), suffix);
+      this.commitRow(
+        staged.channelNames[staged.channel[i] as number] as string,
+        staged.day[i] as number,
+        staged.trackId[i] as number,
+        staged.raceNr[i] as number,
+        staged.startNr[i] as number,
+        staged.byteLength(i) + suffix.length,
+        created,
+      );
     }
     return { firstEventId: first, lastEventId: this.nextId - 1 };
   }
@@ -313,13 +311,30 @@ export class EventStore {
 
   // Only what cannot fail for want of anything but memory is left: the event was checked.
   private commit(p: PreparedEvent, text: string, created: number): void {
-    const day = dayNumber(p.date);
     const byteLength = Buffer.byteLength(text, 'utf8');
-    const index = this.indexFor(p.channel);
-    const trackId = idOrAbsent(p.trackId);
-    const raceNr = idOrAbsent(p.raceNr);
-    const startNr = idOrAbsent(p.startNr);
     this.bytes.push(text, byteLength);
+    this.commitRow(
+      p.channel,
+      dayNumber(p.date),
+      idOrAbsent(p.trackId),
+      idOrAbsent(p.raceNr),
+      idOrAbsent(p.startNr),
+      byteLength,
+      created,
+    );
+  }
+
+  // The event's bytes were just pushed: its row, its index entries and the budget follow.
+  private commitRow(
+    channel: string,
+    day: number,
+    trackId: number,
+    raceNr: number,
+    startNr: number,
+    byteLength: number,
+    created: number,
+  ): void {
+    const index = this.indexFor(channel);
     this.columns.push(index.id, day, trackId, raceNr, startNr);
     index.add(this.nextId, day, trackId, raceNr, startNr);
     this.nextId++;

@@ -1,6 +1,6 @@
 /** Bytes per slab; a text larger than this gets a slab of its own size. */
 const SLAB_BYTES = 1 << 20;
-/** Numbers kept per entry in the ring: slab id, offset in the slab, byte length. */
+/** Numbers kept per entry in the ring (Uint32, 12 bytes an entry): slab id, offset in the slab, byte length. */
 const FIELDS = 3;
 
 /**
@@ -20,7 +20,7 @@ export class JsonBytesLog {
   private firstSlabId = 0;
   /** Where the next text goes in the newest slab. */
   private fill = SLAB_BYTES;
-  private ring = new Float64Array(FIELDS * 1024);
+  private ring = new Uint32Array(FIELDS * 1024);
   private head = 0;
   private count = 0;
 
@@ -35,6 +35,13 @@ export class JsonBytesLog {
    * nothing: both allocations come before anything is written or counted.
    */
   push(text: string, bytes = Buffer.byteLength(text, 'utf8')): void {
+    const slab = this.room(bytes);
+    slab.write(text, this.fill, bytes, 'utf8');
+    this.record(slab, bytes);
+  }
+
+  // Both allocations (ring and slab) come before anything is written or counted.
+  private room(bytes: number): Buffer {
     if (this.count * FIELDS === this.ring.length) this.grow();
     let slab = this.slabs[this.slabs.length - 1];
     if (slab === undefined || this.fill + bytes + 1 > slab.length) {
@@ -42,7 +49,11 @@ export class JsonBytesLog {
       this.slabs.push(slab);
       this.fill = 0;
     }
-    slab.write(text, this.fill, bytes, 'utf8');
+    return slab;
+  }
+
+  // Counts the text just written at `fill` and puts its separator after it.
+  private record(slab: Buffer, bytes: number): void {
     slab[this.fill + bytes] = this.separator;
     const at = this.slot(this.count);
     this.ring[at] = this.firstSlabId + this.slabs.length - 1;
@@ -50,6 +61,18 @@ export class JsonBytesLog {
     this.ring[at + 2] = bytes;
     this.fill += bytes + 1;
     this.count++;
+  }
+
+  /**
+   * Appends a text given as `length` bytes of `source` from `start` followed by `suffix` (ASCII):
+   * a staged event and the fields the store assigns it, copied without a string in between.
+   */
+  pushJoined(source: Uint8Array, start: number, length: number, suffix: string): void {
+    const bytes = length + suffix.length;
+    const slab = this.room(bytes);
+    slab.set(source.subarray(start, start + length), this.fill);
+    slab.write(suffix, this.fill + length, 'latin1');
+    this.record(slab, bytes);
   }
 
   /** Drops the oldest text, and its slab once nothing in it is left. */
@@ -119,7 +142,7 @@ export class JsonBytesLog {
 
   // Doubles the ring, unwrapping it so the oldest entry is first again.
   private grow(): void {
-    const next = new Float64Array(this.ring.length * 2);
+    const next = new Uint32Array(this.ring.length * 2);
     const tail = this.ring.subarray(this.head * FIELDS);
     next.set(tail, 0);
     next.set(this.ring.subarray(0, this.head * FIELDS), tail.length);

@@ -11,7 +11,12 @@ import { naive } from './event-store-support';
 const CHANNELS = ['A', 'B', 'C', 'D'];
 const DATES = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'];
 
-const optionalId = fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined });
+// Now and then an id past 32 bits: the columns widen for it and must still answer exactly.
+const idValue = fc.oneof(
+  { weight: 12, arbitrary: fc.integer({ min: 0, max: 3 }) },
+  { weight: 1, arbitrary: fc.constantFrom(2 ** 31, 2 ** 40 + 1) },
+);
+const optionalId = fc.option(idValue, { nil: undefined });
 const eventArb = fc.record({
   channel: fc.constantFrom(...CHANNELS),
   date: fc.constantFrom(...DATES),
@@ -26,8 +31,8 @@ const filterArb = fc.record({
   limit: fc.integer({ min: 1, max: 40 }),
   startDate: fc.option(fc.constantFrom(...DATES, '2026-02-28', '2026-03-09'), { nil: undefined }),
   endDate: fc.option(fc.constantFrom(...DATES, '2026-02-28', '2026-03-09'), { nil: undefined }),
-  trackId: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
-  raceNr: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+  trackId: fc.option(fc.oneof(idValue, fc.constant(4)), { nil: undefined }),
+  raceNr: fc.option(fc.oneof(idValue, fc.constant(4)), { nil: undefined }),
   startNr: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
 });
 
@@ -150,5 +155,24 @@ describe('EventStore: a filter no event matches', () => {
     expect(
       store.query({ channels: ['A'], afterId: 0, limit: 100, trackId: 0, raceNr: 0, startNr: 0 }).ids,
     ).toHaveLength(100);
+  });
+});
+
+describe('EventStore: ids of any size', () => {
+  test('a filter on an id past 32 bits finds exactly its events, before and after the columns widen', () => {
+    const store = new EventStore({ maxEvents: 100, clock: new ManualClock(Date.UTC(2026, 2, 1)) });
+    const ids = [1, 2 ** 31 - 1, 2 ** 31, 2 ** 40 + 1, Number.MAX_SAFE_INTEGER, 1, 2 ** 31];
+    for (const trackId of ids) {
+      store.append({ channel: 'A', date: '2026-03-01', trackId, startNr: trackId, payload: {} });
+    }
+    const find = (trackId: number) =>
+      store.query({ channels: ['A'], afterId: 0, limit: 100, trackId, startNr: trackId }).ids;
+    expect(find(1)).toEqual([1, 6]);
+    expect(find(2 ** 31 - 1)).toEqual([2]);
+    expect(find(2 ** 31)).toEqual([3, 7]);
+    expect(find(2 ** 40 + 1)).toEqual([4]);
+    expect(find(Number.MAX_SAFE_INTEGER)).toEqual([5]);
+    expect(find(-(2 ** 31))).toEqual([]);
+    expect(find(0)).toEqual([]);
   });
 });

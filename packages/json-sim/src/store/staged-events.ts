@@ -1,0 +1,160 @@
+import { dayNumber } from './day-number';
+import { idOrAbsent } from './event-columns';
+import type { PreparedEvent } from './types';
+
+/** Bytes per chunk the staged JSON is written into; a larger event gets a chunk of its own. */
+const CHUNK_BYTES = 1 << 20;
+/** Chunks kept for the next batch at most (16 MiB): a seed body of 25,000 events needs about 9. */
+const SPARE_MAX = 16;
+const spare: Buffer[] = [];
+
+/**
+ * A batch of checked events waiting to be stored all or nothing (a bulk seed): each event's
+ * filter fields in typed arrays and its stored JSON up to the fields the store assigns
+ * (`{"channel":…,"date":…,…,"payload":{…}`), as UTF-8 in large chunks. Holding a seed this way
+ * instead of as a string and an object per event keeps hundreds of thousands of waiting events
+ * out of the garbage collector's way, and the store's commit is a copy of bytes.
+ */
+export class StagedEvents {
+  /** Channel names by the number `channel` holds, in order of first use. */
+  readonly channelNames: string[] = [];
+  private readonly channelNumbers = new Map<string, number>();
+  private readonly chunks: Buffer[] = [];
+  private fill = CHUNK_BYTES;
+  private count = 0;
+  private capacity = 0;
+  channel = new Uint16Array(0);
+  day = new Int32Array(0);
+  trackId = new Float64Array(0);
+  raceNr = new Float64Array(0);
+  startNr = new Float64Array(0);
+  private chunkOf = new Uint32Array(0);
+  private offset = new Uint32Array(0);
+  private bytes = new Uint32Array(0);
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Stages one event; `date` must be a checked YYYY-MM-DD date (the day column is its number). */
+  add(event: PreparedEvent): void {
+    const day = dayNumber(event.date);
+    let head = `{"channel":${JSON.stringify(event.channel)},"date":"${event.date}"`;
+    if (typeof event.trackId === 'number') head += `,"trackId":${event.trackId}`;
+    if (typeof event.raceNr === 'number') head += `,"raceNr":${event.raceNr}`;
+    if (typeof event.startNr === 'number') head += `,"startNr":${event.startNr}`;
+    const text = `${head},"payload":${event.payloadJson}`;
+    // At most 3 UTF-8 bytes per UTF-16 unit: room is checked without measuring the text first.
+    const chunk = this.room(3 * text.length);
+    const written = chunk.write(text, this.fill, 'utf8');
+    this.record(event.channel, day, event.trackId, event.raceNr, event.startNr, written);
+  }
+
+  /**
+   * Stages one event whose staged JSON is already written: `source` from `start` to `end` holds
+   * exactly what add() would write for it (a seed line in canonical form, but its closing brace).
+   */
+  addJson(
+    channel: string,
+    day: number,
+    trackId: number | undefined,
+    raceNr: number | undefined,
+    startNr: number | undefined,
+    source: Uint8Array,
+    start: number,
+    end: number,
+  ): void {
+    const chunk = this.room(end - start);
+    chunk.set(source.subarray(start, end), this.fill);
+    this.record(channel, day, trackId, raceNr, startNr, end - start);
+  }
+
+  // A chunk with `bytes` free at `fill`, and a free row.
+  private room(bytes: number): Buffer {
+    let chunk = this.chunks[this.chunks.length - 1];
+    if (chunk === undefined || this.fill + bytes > chunk.length) {
+      chunk = (bytes <= CHUNK_BYTES && spare.pop()) || Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
+      this.chunks.push(chunk);
+      this.fill = 0;
+    }
+    if (this.count === this.capacity) this.grow();
+    return chunk;
+  }
+
+  // Counts the event whose JSON was just written at `fill`.
+  private record(
+    channel: string,
+    day: number,
+    trackId: number | undefined,
+    raceNr: number | undefined,
+    startNr: number | undefined,
+    bytes: number,
+  ): void {
+    const at = this.count++;
+    this.channel[at] = this.channelNumber(channel);
+    this.day[at] = day;
+    this.trackId[at] = idOrAbsent(trackId);
+    this.raceNr[at] = idOrAbsent(raceNr);
+    this.startNr[at] = idOrAbsent(startNr);
+    this.chunkOf[at] = this.chunks.length - 1;
+    this.offset[at] = this.fill;
+    this.bytes[at] = bytes;
+    this.fill += bytes;
+  }
+
+  /**
+   * Hands the chunks on to the next batch once this one is stored (or dropped): memory touched
+   * again is cheaper than fresh memory, which costs a page fault per 4 KB. The batch is empty after.
+   */
+  release(): void {
+    for (const chunk of this.chunks.splice(0)) {
+      if (chunk.length === CHUNK_BYTES && spare.length < SPARE_MAX) spare.push(chunk);
+    }
+    this.count = 0;
+    this.fill = CHUNK_BYTES;
+    this.channelNames.length = 0;
+    this.channelNumbers.clear();
+  }
+
+  /** Byte length of event i's staged JSON. */
+  byteLength(i: number): number {
+    return this.bytes[i] as number;
+  }
+
+  /** The chunk holding event i's staged JSON and where it starts there. */
+  chunk(i: number): Buffer {
+    return this.chunks[this.chunkOf[i] as number] as Buffer;
+  }
+
+  start(i: number): number {
+    return this.offset[i] as number;
+  }
+
+  private channelNumber(name: string): number {
+    let n = this.channelNumbers.get(name);
+    if (n === undefined) {
+      n = this.channelNames.length;
+      this.channelNames.push(name);
+      this.channelNumbers.set(name, n);
+    }
+    return n;
+  }
+
+  private grow(): void {
+    const size = Math.max(256, this.capacity * 2);
+    this.channel = grown(this.channel, new Uint16Array(size));
+    this.day = grown(this.day, new Int32Array(size));
+    this.trackId = grown(this.trackId, new Float64Array(size));
+    this.raceNr = grown(this.raceNr, new Float64Array(size));
+    this.startNr = grown(this.startNr, new Float64Array(size));
+    this.chunkOf = grown(this.chunkOf, new Uint32Array(size));
+    this.offset = grown(this.offset, new Uint32Array(size));
+    this.bytes = grown(this.bytes, new Uint32Array(size));
+    this.capacity = size;
+  }
+}
+
+function grown<T extends Uint16Array | Int32Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from as never);
+  return to;
+}
