@@ -4,7 +4,7 @@ import { dayNumber } from './day-number';
 import { EventColumns, idOrAbsent } from './event-columns';
 import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
 import type { IdList } from './id-list';
-import { JsonBytesLog } from './json-bytes-log';
+import { decimalDigits, JsonBytesLog } from './json-bytes-log';
 import type { StagedEvents } from './staged-events';
 import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
 
@@ -159,23 +159,21 @@ export class EventStore {
     const created = this.createdNow();
     const first = this.nextId;
     // What follows each staged event's JSON: the fields the store assigns, then its eventId.
-    const assigned = `,"created_at":"${new Date(created).toISOString()}","eventId":`;
-    const idDigits = String(first + staged.length - 1).length;
+    const assigned = Buffer.from(`,"created_at":"${new Date(created).toISOString()}","eventId":`, 'latin1');
     for (let i = 0; i < staged.length; i++) {
-      // Measured with the widest eventId of the batch: at most a few bytes over, never under.
-      const most = staged.byteLength(i) + assigned.length + idDigits + 1;
-      if (storedEventCost(most) > this.maxBytes) this.checkFits(most - idDigits + String(first + i).length);
+      const bytes = staged.byteLength(i) + assigned.length + decimalDigits(first + i) + 1;
+      if (storedEventCost(bytes) > this.maxBytes) this.checkFits(bytes);
     }
     for (let i = 0; i < staged.length; i++) {
-      const suffix = `${assigned}${this.nextId}}`;
-      this.bytes.pushJoined(staged.chunk(i), staged.start(i), staged.byteLength(i), suffix);
+      const id = this.nextId;
+      this.bytes.pushAssigned(staged.chunk(i), staged.start(i), staged.byteLength(i), assigned, id);
       this.commitRow(
         staged.channelNames[staged.channel[i] as number] as string,
         staged.day[i] as number,
         staged.trackId[i] as number,
         staged.raceNr[i] as number,
         staged.startNr[i] as number,
-        staged.byteLength(i) + suffix.length,
+        staged.byteLength(i) + assigned.length + decimalDigits(id) + 1,
         created,
       );
     }

@@ -60,12 +60,12 @@ export class StagedEvents {
     trackId: number | undefined,
     raceNr: number | undefined,
     startNr: number | undefined,
-    source: Uint8Array,
+    source: Buffer,
     start: number,
     end: number,
   ): void {
     const chunk = this.room(end - start);
-    chunk.set(source.subarray(start, end), this.fill);
+    source.copy(chunk, this.fill, start, end);
     this.record(channel, day, trackId, raceNr, startNr, end - start);
   }
 
