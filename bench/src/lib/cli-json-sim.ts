@@ -16,8 +16,16 @@ export interface CliJsonSim {
   /** Two full collections inside the process (only when started with `gcHook`). */
   collectGarbage(): Promise<void>;
   /** The simulator's own view of its heap, from GET /metrics (prom-client's nodejs_* gauges). */
-  heap(): Promise<{ heapUsed: number; heapTotal: number }>;
+  heap(): Promise<HeapReading>;
   close(): Promise<void>;
+}
+
+/** The heap as a whole and without its young generation (prom-client's nodejs_heap_* gauges). */
+export interface HeapReading {
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly oldUsed: number;
+  readonly oldTotal: number;
 }
 
 export interface CliJsonSimOptions {
@@ -72,9 +80,18 @@ export async function startCliJsonSim(ctx: BenchContext, options: CliJsonSimOpti
       const answer = await httpRequest({ port, path: '/metrics' });
       if (answer.status !== 200) throw new Error(`GET /metrics: HTTP ${answer.status}`);
       const text = answer.body.toString('utf8');
+      const heapUsed = gauge(text, 'nodejs_heap_size_used_bytes');
+      const heapTotal = gauge(text, 'nodejs_heap_size_total_bytes');
+      // The young generation is a reserve V8 sizes to the allocation rate (up to 2 x 16 MB
+      // semi-spaces), whatever the store holds; what outlives it is the rest of the heap.
+      const young = (kind: 'total' | 'used') =>
+        gauge(text, `nodejs_heap_space_size_${kind}_bytes{space="new"}`) +
+        gauge(text, `nodejs_heap_space_size_${kind}_bytes{space="new_large_object"}`);
       return {
-        heapUsed: gauge(text, 'nodejs_heap_size_used_bytes'),
-        heapTotal: gauge(text, 'nodejs_heap_size_total_bytes'),
+        heapUsed,
+        heapTotal,
+        oldUsed: heapUsed - young('used'),
+        oldTotal: heapTotal - young('total'),
       };
     },
     close: () => stopProcess(child),
@@ -108,8 +125,11 @@ function bannerPort(child: ChildProcess, stderr: () => string, timeoutMs = 30_00
   });
 }
 
+/** A gauge's value; `name` may carry its labels (`name{label="value"}`) to pick one series. */
 function gauge(metrics: string, name: string): number {
-  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics);
+  const labelled = name.includes('{');
+  const pattern = labelled ? name.replace(/[{}"]/g, (c) => `\\${c}`) : `${name}(?:\\{[^}]*\\})?`;
+  const match = new RegExp(`^${pattern} (\\S+)$`, 'm').exec(metrics);
   if (!match) throw new Error(`GET /metrics has no ${name}`);
   return Number(match[1]);
 }

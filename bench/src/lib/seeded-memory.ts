@@ -1,12 +1,10 @@
 import type { BenchContext } from '../context';
-import { startCliJsonSim } from './cli-json-sim';
+import { startCliJsonSim, type HeapReading } from './cli-json-sim';
 import { rssBytes } from './proc-stats';
 import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
 
-export interface MemoryReading {
+export interface MemoryReading extends HeapReading {
   readonly rss: number;
-  readonly heapUsed: number;
-  readonly heapTotal: number;
 }
 
 export interface SeededMemory {
