@@ -98,6 +98,17 @@ describe('POST /_sim/events', () => {
     );
   });
 
+  it('stores a line whose payload has 200,000 keys, the same as posted', async () => {
+    const s = await startSim();
+    const payload = Object.fromEntries(
+      Array.from({ length: 200_000 }, (_, k) => [`k${String(k).padStart(6, '0')}`, k]),
+    );
+    const res = await postRaw(s.base, SEED_PATH, JSON.stringify(event(1, { payload })), null);
+    expect(res.body).toEqual({ seeded: 1, firstEventId: 1, lastEventId: 1 });
+    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    expect(page.body.data?.events[0]?.payload).toEqual(payload);
+  });
+
   it('skips blank lines, takes \\r\\n line ends and a last line without a newline', async () => {
     const s = await startSim();
     const body = `${JSON.stringify(event(1))}\r\n\r\n  \n${JSON.stringify(event(2))}`;

@@ -20,6 +20,9 @@ const UPPER_E = 0x45;
 const SHORT_ESCAPE = new Uint8Array(128);
 for (const c of '"\\bfnrt') SHORT_ESCAPE[c.charCodeAt(0)] = 1;
 
+/** Keys an object may have for this check to say yes. */
+const MAX_KEYS = 64;
+
 const IN_OBJECT = 1;
 const IN_ARRAY = 2;
 
@@ -29,7 +32,8 @@ const IN_ARRAY = 2;
  * by any JSON.stringify is in this form, so its lines can be stored as they are instead of being
  * parsed and serialised again. The check is strict and only ever says yes when sure: anything
  * it does not recognise (white space, a \u escape, a number in another form, a key that is an
- * array index, a key twice in one object, a byte sequence that is not UTF-8) is a no, and the
+ * array index, a key twice in one object, an object of more than 64 keys, a byte sequence that
+ * is not UTF-8) is a no, and the
  * caller parses that text the ordinary way, which also gives the errors.
  */
 export class CanonicalJson {
@@ -61,7 +65,10 @@ export class CanonicalJson {
         const end = stringEnd(b, i);
         if (end < 0) return -1;
         if (end > i + 2 && hasHighByte(b, i + 1, end - 1)) highBytes = true;
-        if (this.repeatsKey(b, this.keyBase[depth - 1] as number, keys, i + 1, end - 1)) return -1;
+        const base = this.keyBase[depth - 1] as number;
+        // Each key is compared with those before it: past a few dozen, leave the object to the
+        // parser rather than spend quadratic time on a hostile one.
+        if (keys - base === MAX_KEYS || this.repeatsKey(b, base, keys, i + 1, end - 1)) return -1;
         if (keys === this.keyStart.length) this.growKeys();
         this.keyStart[keys] = i + 1;
         this.keyEnd[keys] = end - 1;

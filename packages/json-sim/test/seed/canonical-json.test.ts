@@ -95,6 +95,17 @@ describe('CanonicalJson', () => {
     expect(accepts(text)).toBe(expected);
   });
 
+  test('leaves an object of more than 64 keys to the parser, so a hostile one costs linear time', () => {
+    const object = (n: number) =>
+      JSON.stringify(
+        Object.fromEntries(Array.from({ length: n }, (_, k) => [`k${String(k).padStart(6, '0')}`, k])),
+      );
+    expect(accepts(object(64))).toBe(true);
+    expect(accepts(object(65))).toBe(false);
+    expect(accepts(`{"a":[${object(64)},${object(64)}],"b":${object(64)}}`)).toBe(true);
+    expect(accepts(object(200_000))).toBe(false);
+  });
+
   test('refuses invalid UTF-8, which a parser would read as U+FFFD', () => {
     const bytes = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
     expect(scanner.valueEnd(bytes, 0, 64)).toBe(-1);
