@@ -43,15 +43,6 @@ async function main(): Promise<void> {
   );
   if (!probe) throw new Error('the simulator handed out no probe');
   const { publish, queues } = probe;
-  // Held listens, counted around the queue's take() (the simulator keeps no such count).
-  let held = 0;
-  const take = queues.take.bind(queues);
-  queues.take = (user, options) => {
-    held++;
-    const lease = take(user, options);
-    void lease.then(() => held--);
-    return lease;
-  };
   const address = await sim.listen(0, '127.0.0.1');
   serveIpc(address.port, {
     /** Queues messages through the bus, the path POST .../Durable takes after reading the body. */
@@ -64,7 +55,8 @@ async function main(): Promise<void> {
       return { queued: queues.totalDepth, ms: performance.now() - started };
     },
     memory: () => ({ ...measuredMemory(), queued: queues.totalDepth }),
-    waiting: () => held,
+    /** Held listens: polls waiting on the queues. */
+    waiting: () => queues.totalWaiting,
     close: async () => {
       await sim.close();
       return exitSoon();

@@ -1,9 +1,12 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { Journal, Logger, TokenService, UserTable } from '@racedata/core';
 import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
 import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
 import { Delivery } from './http/delivery';
 import { injectRoute } from './http/inject-routes';
+import { directListen, LISTEN_PATH } from './http/direct-listen';
+import { ListenEndpoint } from './http/listen-poll';
 import { listenRoute } from './http/listen-route';
 import type { LegacyBus } from './legacy-bus';
 import type { LegacyQueues } from './queue/legacy-queues';
@@ -19,8 +22,14 @@ export interface LegacyAppDeps {
   journal?: Journal;
 }
 
+export interface LegacyHttp {
+  readonly app: Express;
+  /** The server's request listener: held listens directly, everything else through `app`. */
+  readonly handler: RequestListener;
+}
+
 /** The legacy simulator's HTTP surface; the STOMP endpoint is attached to the server separately. */
-export function createLegacyApp(deps: LegacyAppDeps): Express {
+export function createLegacyHttp(deps: LegacyAppDeps): LegacyHttp {
   const app = express();
   app.disable('x-powered-by');
   // No ETags: a conditional request must never turn an answer into a 304 without a body.
@@ -29,6 +38,7 @@ export function createLegacyApp(deps: LegacyAppDeps): Express {
   const inject = { bus: deps.bus, maxBodyBytes: deps.maxBodyBytes };
 
   const delivery = new Delivery();
+  const listen = new ListenEndpoint({ ...deps, delivery });
   app.use(delivery.confirmOnNextRequest);
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', simulator: 'legacy' });
@@ -37,12 +47,12 @@ export function createLegacyApp(deps: LegacyAppDeps): Express {
   app.post('/customerapi/authenticate/subscription', ...subscriptionAuthenticate(auth));
   app.post('/authenticate', ...basicAuthenticate(auth));
   // Express answers HEAD with the GET handler; a HEAD must not take a message it cannot carry.
-  app.head('/customerapi/channels/listen', onlyGet());
-  app.get('/customerapi/channels/listen', listenRoute({ ...deps, delivery }));
-  app.all('/customerapi/channels/listen', onlyGet());
+  app.head(LISTEN_PATH, onlyGet());
+  app.get(LISTEN_PATH, listenRoute(deps.tokens, listen));
+  app.all(LISTEN_PATH, onlyGet());
   app.post('/customerapi/channel/:channelId/Durable', ...injectRoute('durable', inject));
   app.post('/customerapi/channel/:channelId/NonDurable', ...injectRoute('transient', inject));
   app.use(notFound());
   app.use(errorMiddleware(deps.logger));
-  return app;
+  return { app, handler: directListen({ app, tokens: deps.tokens, listen, delivery }) };
 }

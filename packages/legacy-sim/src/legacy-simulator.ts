@@ -12,7 +12,7 @@ import {
   type SimulatorSettings,
   type UserState,
 } from '@racedata/core';
-import { createLegacyApp } from './app';
+import { createLegacyHttp } from './app';
 import { legacySimulatorDocs } from './docs/legacy-docs';
 import { LegacyQueues } from './queue/legacy-queues';
 import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
@@ -94,7 +94,7 @@ export function createLegacySimulator(
   const stomp = new StompEndpoint({ tokens, hub, clock, logger, options: stompOptions, faults, journal });
   const upgrades = new UpgradeRouter();
   for (const path of STOMP_PATHS) upgrades.add(path, stomp.handleUpgrade);
-  const app = createLegacyApp({
+  const { app, handler } = createLegacyHttp({
     users,
     tokens,
     queues,
@@ -115,6 +115,7 @@ export function createLegacySimulator(
   });
   const simulator = assembleSimulator({
     app,
+    handler,
     settings,
     upgrades,
     replay,

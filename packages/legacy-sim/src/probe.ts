@@ -10,10 +10,10 @@ import type { LegacyQueues } from './queue/legacy-queues';
 export interface LegacySimulatorProbe {
   /** What the injection endpoints do after reading the body, without HTTP. */
   publish(input: LegacyPublishInput): LegacyPublishResult;
-  /** The per-user queues of the long poll. */
+  /** The per-user queues of the long poll (totalWaiting: the held polls). */
   readonly queues: Pick<
     LegacyQueues,
-    'depth' | 'totalDepth' | 'totalLeased' | 'queuedBytes' | 'dropCounts' | 'droppedCount' | 'take'
+    'depth' | 'totalDepth' | 'totalLeased' | 'totalWaiting' | 'queuedBytes' | 'dropCounts' | 'droppedCount'
   >;
   /** The transient fan-out to STOMP sessions. */
   readonly hub: Pick<TransientHub<TransientXmlMessage>, 'size' | 'subscribe'>;

@@ -51,23 +51,6 @@ export class ClientTextFrame implements FramedText {
   }
 }
 
-/**
- * A frame in two parts: the header and a per-client start in `frame`, then a `tail` shared by
- * every client. The payload is put together only if someone asks for it (writeFrame's fallback
- * through send()).
- */
-export class SplitTextFrame implements FramedText {
-  constructor(
-    readonly frame: Buffer,
-    private readonly headerBytes: number,
-    readonly tail: Buffer,
-  ) {}
-
-  get payload(): Buffer {
-    return Buffer.concat([this.frame.subarray(this.headerBytes), this.tail]);
-  }
-}
-
 export function sharedTextFrame(text: string): SharedTextFrame {
   const bytes = Buffer.byteLength(text, 'utf8');
   const head = textFrameHeaderLength(bytes);

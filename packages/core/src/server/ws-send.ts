@@ -23,64 +23,71 @@ export interface SendLimit {
 
 /** A text message already framed (ws-frame.ts): the whole frame, and its UTF-8 payload. */
 export interface FramedText {
-  /** Header and payload; with `tail`, the header and the payload's first part. */
+  /** Header and payload. */
   readonly frame: Buffer;
-  /**
-   * The rest of the frame, shared by every client it goes to (a STOMP MESSAGE's headers and
-   * body after its per-session lines): written after `frame` in the same writev.
-   */
-  readonly tail?: Buffer | undefined;
-  /** The UTF-8 payload (a view into `frame`, or a copy when there is a tail). */
+  /** The UTF-8 payload (a view into `frame`). */
   readonly payload: Buffer;
 }
 
 /**
  * Sends unless the socket is no longer open; a client that does not read is dropped (its socket
  * terminated) rather than buffered for without bound. True when the data was handed to the socket.
- * A FramedText is sent as a text message, its frame bytes written as they are (see writeFrame).
+ * A FramedText is sent as a text message, its frame bytes written as they are (see sendFrame).
  */
 export function sendBounded(ws: WsLike, data: string | FramedText, limit: SendLimit): boolean {
+  if (typeof data !== 'string') return sendFrame(ws, data, limit) !== 'dropped';
   if (ws.readyState !== OPEN) return false;
   if (ws.bufferedAmount > limit.maxBufferedBytes) {
     limit.onDrop(ws.bufferedAmount);
     ws.terminate();
     return false;
   }
-  if (typeof data !== 'string') writeFrame(ws, data);
-  else ws.send(data, limit.binary === undefined ? undefined : { binary: limit.binary });
+  ws.send(data, limit.binary === undefined ? undefined : { binary: limit.binary });
   return true;
 }
 
-/** The parts of a `ws` (8.x) WebSocket writeFrame looks at; none is public API, so each is checked. */
+/**
+ * What became of a framed text: `written` when the socket passed its bytes on at once and holds
+ * no reference to them (the frame's memory may be reused), `queued` when it was sent but its
+ * bytes wait in a queue, `dropped` when it was not sent (socket not open, or client dropped).
+ */
+export type FrameSent = 'written' | 'queued' | 'dropped';
+
+/** The parts of a `ws` (8.x) WebSocket sendFrame looks at; none is public API, so each is checked. */
 interface WsInternals {
-  readonly _socket?: { write(chunk: Buffer): boolean; cork(): void; uncork(): void };
-  readonly _sender?: { readonly _state?: number; readonly _queue?: readonly unknown[] };
+  readonly _socket?: { write(chunk: Buffer): boolean; readonly writableLength: number };
+  readonly _sender?: {
+    readonly _state?: number;
+    readonly _queue?: readonly unknown[];
+    readonly _bufferedBytes?: number;
+  };
 }
 
 /**
- * Writes a framed text message. When the socket's sender has nothing queued (no compression or
+ * sendBounded for a framed text. When the socket's sender has nothing queued (no compression or
  * blob read in progress; this server negotiates neither), the frame is written straight to the
- * TCP socket: the same bytes for every client, no per-client encoding, header or two-part write,
- * and still counted by bufferedAmount (it reads the socket's own buffer). Otherwise, and for any
- * other WebSocket implementation, it goes through send() as a text message. A frame with a
- * shared tail is written as its two parts, so the tail is never copied per client.
+ * TCP socket: the same bytes for every client, no per-client encoding, header or two-part write.
+ * Its unsent bytes are read as ws's bufferedAmount reads them (the socket's buffer and the
+ * sender's queue), once before and once after the write, without the getter's extra work: at a
+ * fan-out to a thousand sessions these run per delivery. Otherwise, and for any other WebSocket
+ * implementation, the frame goes through send() as a text message, and counts as queued.
  */
-function writeFrame(ws: WsLike, data: FramedText): void {
+export function sendFrame(ws: WsLike, data: FramedText, limit: SendLimit): FrameSent {
+  if (ws.readyState !== OPEN) return 'dropped';
   const { _socket: socket, _sender: sender } = ws as WsLike & WsInternals;
-  if (socket && sender && sender._state === 0 && (sender._queue?.length ?? 0) === 0) {
-    const tail = data.tail;
-    if (tail === undefined) {
-      socket.write(data.frame);
-      return;
-    }
-    // Corked, the two parts leave in one writev, as ws sends a header and a payload.
-    socket.cork();
-    socket.write(data.frame);
-    socket.write(tail);
-    socket.uncork();
-    return;
+  const direct = socket !== undefined && sender?._state === 0 && (sender._queue?.length ?? 0) === 0;
+  const buffered = direct ? socket.writableLength + (sender._bufferedBytes ?? 0) : ws.bufferedAmount;
+  if (buffered > limit.maxBufferedBytes) {
+    limit.onDrop(buffered);
+    ws.terminate();
+    return 'dropped';
   }
-  ws.send(data.payload, { binary: false });
+  if (!direct) {
+    ws.send(data.payload, { binary: false });
+    return 'queued';
+  }
+  socket.write(data.frame);
+  return socket.writableLength === 0 ? 'written' : 'queued';
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { coreError, toSimError, type Logger, type SimError } from '@racedata/core';
 import { legacySimError } from '../errors';
@@ -27,18 +28,33 @@ function fromBodyParser(err: unknown): SimError | undefined {
   return undefined;
 }
 
-/** The one place errors become responses: `{"status":"fail","code":...,"message":...}`. */
+/**
+ * The one place errors become responses: `{"status":"fail","code":...,"message":...}`. Plain
+ * Node, so the listen path served outside express (direct-listen.ts) answers with the same bytes
+ * express's res.status().json() gave (header names as express writes them).
+ */
+export function sendError(err: unknown, req: IncomingMessage, res: ServerResponse, logger: Logger): void {
+  const error = toSimError(err, fromBodyParser, () =>
+    logger.error({ err, method: req.method, path: pathOf(req.url ?? '') }, 'unexpected error'),
+  );
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify({ status: 'fail', code: error.code, message: error.message });
+  res.statusCode = error.status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
+  res.end(body);
+}
+
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, req, res, _next) => {
-    const error = toSimError(err, fromBodyParser, () =>
-      logger.error({ err, method: req.method, path: req.path }, 'unexpected error'),
-    );
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    res.status(error.status).json({ status: 'fail', code: error.code, message: error.message });
-  };
+  return (err: unknown, req, res, _next) => sendError(err, req, res, logger);
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 /** For a path whose only method is GET: other methods (HEAD included) must not reach its handler. */

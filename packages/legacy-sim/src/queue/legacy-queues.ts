@@ -48,13 +48,56 @@ interface Entry {
   leased: boolean;
 }
 
-interface Taker {
-  resolve(lease: Lease | undefined): void;
+/** A poll waiting for a message (see LegacyQueues.hold). */
+export interface Waiter {
+  /** The lease, or undefined after the timeout, on close or on clear; called at most once. */
+  answer(lease: Lease | undefined): void;
+}
+
+/** A waiting poll's place in its user's queue. */
+export interface HeldPoll {
+  /** Gives up the place (the client hung up); the waiter is not answered. */
+  cancel(): void;
 }
 
 interface UserQueue {
   entries: Entry[];
   readonly takers: Taker[];
+}
+
+/**
+ * A held poll: an object with methods rather than a promise, an abort signal and their
+ * closures, since one is made for every long poll a client sends.
+ */
+class Taker implements HeldPoll {
+  timer: TimerHandle | undefined;
+  private done = false;
+
+  constructor(
+    private readonly queue: UserQueue,
+    private readonly waiter: Waiter,
+  ) {}
+
+  /** Leaves the queue and answers the waiter, once. */
+  settle(lease: Lease | undefined): void {
+    if (!this.leave()) return;
+    this.waiter.answer(lease);
+  }
+
+  cancel(): void {
+    this.leave();
+  }
+
+  private leave(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    const takers = this.queue.takers;
+    // Usually the first: dispatch answers the oldest poll.
+    const at = takers[0] === this ? 0 : takers.indexOf(this);
+    if (at >= 0) takers.splice(at, 1);
+    this.timer?.cancel();
+    return true;
+  }
 }
 
 /** How often at most the drop summary is logged: a flood must not become a log flood. */
@@ -114,35 +157,53 @@ export class LegacyQueues {
     for (const queue of targets) {
       if (queue.entries.length >= this.options.maxPerUser) this.dropOldest(queue);
       queue.entries.push({ stored, leased: false });
-      this.hold(stored, queue);
+      this.addHolder(stored, queue);
     }
     for (const queue of targets) this.dispatch(queue);
     return users.length;
   }
 
-  /** The next message for the user, waiting up to timeoutMs; undefined on timeout, abort or close. */
-  take(user: User, options: { timeoutMs: number; signal?: AbortSignal }): Promise<Lease | undefined> {
-    if (this.closed || options.signal?.aborted) return Promise.resolve(undefined);
+  /**
+   * Hands the user's next message to `waiter`: at once (before hold returns) when one is
+   * queued and no other poll waits, else when one arrives; undefined after timeoutMs, on close
+   * or on clear. Returns the poll's place in the queue; cancel() does nothing once answered.
+   */
+  hold(user: User, timeoutMs: number, waiter: Waiter): HeldPoll | undefined {
+    if (this.closed) {
+      waiter.answer(undefined);
+      return undefined;
+    }
     const queue = this.queueOf(user);
     this.prune(queue);
-    const entry = queue.entries.find((e) => !e.leased);
-    if (entry && queue.takers.length === 0) return Promise.resolve(this.lease(queue, entry));
+    const entry = queue.takers.length === 0 ? queue.entries.find((e) => !e.leased) : undefined;
+    if (entry) {
+      waiter.answer(this.lease(queue, entry));
+      return undefined;
+    }
+    const taker = new Taker(queue, waiter);
+    queue.takers.push(taker);
+    taker.timer = this.options.clock.setTimeout(() => taker.settle(undefined), timeoutMs);
+    this.dispatch(queue);
+    return taker;
+  }
+
+  /** The next message for the user, waiting up to timeoutMs; undefined on timeout, abort or close. */
+  take(user: User, options: { timeoutMs: number; signal?: AbortSignal }): Promise<Lease | undefined> {
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const signal = options.signal;
-      // Callbacks below only run after every binding exists: the timer fires later, dispatch runs last.
-      const timer: TimerHandle = this.options.clock.setTimeout(() => finish(undefined), options.timeoutMs);
-      const finish = (lease: Lease | undefined) => {
-        const at = queue.takers.indexOf(taker);
-        if (at >= 0) queue.takers.splice(at, 1);
-        timer.cancel();
-        signal?.removeEventListener('abort', onAbort);
-        resolve(lease);
-      };
-      const taker: Taker = { resolve: finish };
-      const onAbort = () => finish(undefined);
-      queue.takers.push(taker);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.dispatch(queue);
+      // Declared as a function so the answer (maybe given before hold returns) can name it.
+      function onAbort(): void {
+        held?.cancel();
+        resolve(undefined);
+      }
+      const held = this.hold(user, options.timeoutMs, {
+        answer: (lease) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(lease);
+        },
+      });
+      if (held) signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -158,6 +219,13 @@ export class LegacyQueues {
   get totalDepth(): number {
     let n = 0;
     for (const queue of this.queues.values()) n += queue.entries.length;
+    return n;
+  }
+
+  /** Polls waiting for a message, across users. */
+  get totalWaiting(): number {
+    let n = 0;
+    for (const queue of this.queues.values()) n += queue.takers.length;
     return n;
   }
 
@@ -191,7 +259,7 @@ export class LegacyQueues {
         messages++;
       }
       for (const taker of [...queue.takers]) {
-        taker.resolve(undefined);
+        taker.settle(undefined);
         polls++;
       }
     }
@@ -202,7 +270,7 @@ export class LegacyQueues {
   close(): void {
     this.closed = true;
     for (const queue of this.queues.values()) {
-      for (const taker of [...queue.takers]) taker.resolve(undefined);
+      for (const taker of [...queue.takers]) taker.settle(undefined);
     }
     this.summaryTimer?.cancel();
     this.summaryTimer = undefined;
@@ -223,7 +291,7 @@ export class LegacyQueues {
       const entry = queue.entries.find((e) => !e.leased);
       if (!entry) return;
       const taker = queue.takers[0] as Taker;
-      taker.resolve(this.lease(queue, entry));
+      taker.settle(this.lease(queue, entry));
     }
   }
 
@@ -247,7 +315,7 @@ export class LegacyQueues {
     };
   }
 
-  private hold(stored: Stored, queue: UserQueue): void {
+  private addHolder(stored: Stored, queue: UserQueue): void {
     if (stored.holders.size === 0) this.bytes += stored.bytes;
     stored.holders.add(queue);
   }

@@ -1,4 +1,10 @@
-import { SplitTextFrame, textFrameHeaderLength, writeTextFrameHeader, type FramedText } from '@racedata/core';
+import {
+  ClientTextFrame,
+  textFrameHeaderLength,
+  writeTextFrameHeader,
+  type FramedText,
+} from '@racedata/core';
+import type { FrameMemory } from './frame-memory';
 import { escapeHeader, escapesHeaders, type StompVersion } from './stomp-frame';
 import type { Subscription } from './stomp-subscriptions';
 
@@ -16,6 +22,13 @@ export class MessageFrames {
   private readonly bodyBytes: number;
   /** The frame after the per-session headers, by the escaped destination (all it depends on). */
   private readonly tails = new Map<string, Buffer>();
+  /**
+   * The last destination asked for and its tail: sessions nearly always share one, and the
+   * destination is then the same string (StompSubscriptions keeps the known one), so this check
+   * spares a hash lookup per session.
+   */
+  private lastDestination: string | undefined;
+  private lastTail: Buffer | undefined;
 
   constructor(message: unknown) {
     this.body = JSON.stringify(message);
@@ -23,33 +36,43 @@ export class MessageFrames {
   }
 
   /**
-   * The framed text; `head` comes from frameHead(), `sequence` ends the message-id. Built from
-   * bytes: the head encoded when the session subscribed and the sequence's ASCII digits, then
-   * the shared tail as a second part; no string is made or encoded per session.
+   * The framed text; `head` comes from frameHead(), `sequence` ends the message-id. One buffer
+   * per session, written to its socket in one write: the WebSocket header, the head encoded when
+   * the session subscribed, the sequence's ASCII digits, then the shared tail copied in. The
+   * buffer comes from `memory` (see FrameMemory: call its keep() if the socket queued the frame).
    */
-  frame(head: FrameHead, sequence: number): FramedText {
-    let tail = this.tails.get(head.destination);
-    if (tail === undefined) {
-      tail = Buffer.from(
-        `destination:${head.destination}\ncontent-type:application/json\ncontent-length:${this.bodyBytes}\n\n${this.body}\0`,
-        'utf8',
-      );
-      this.tails.set(head.destination, tail);
-    }
+  frame(head: FrameHead, sequence: number, memory: FrameMemory): FramedText {
+    const tail =
+      head.destination === this.lastDestination ? (this.lastTail as Buffer) : this.tailOf(head.destination);
     const digits = decimalDigits(sequence);
-    const bytes = head.bytes.length + digits + 1 + tail.length;
+    const lines = head.bytes.length + digits + 1;
+    const bytes = lines + tail.length;
     const headerBytes = textFrameHeaderLength(bytes);
-    // Only the WebSocket header and the session's lines are this session's; the shared tail
-    // follows in the same writev (writeFrame), never copied per session.
-    const frame = Buffer.allocUnsafe(headerBytes + head.bytes.length + digits + 1);
+    const frame = memory.take(headerBytes + bytes);
     writeTextFrameHeader(frame, bytes);
     frame.set(head.bytes, headerBytes);
-    let at = headerBytes + head.bytes.length + digits;
+    let at = headerBytes + lines - 1;
     frame[at] = NEWLINE;
     for (let n = sequence; at > headerBytes + head.bytes.length; n = Math.floor(n / 10)) {
       frame[--at] = ZERO + (n % 10);
     }
-    return new SplitTextFrame(frame, headerBytes, tail);
+    frame.set(tail, headerBytes + lines);
+    return new ClientTextFrame(frame, headerBytes);
+  }
+
+  /** Everything after the per-session lines, built and encoded once per destination. */
+  private tailOf(destination: string): Buffer {
+    let tail = this.tails.get(destination);
+    if (tail === undefined) {
+      tail = Buffer.from(
+        `destination:${destination}\ncontent-type:application/json\ncontent-length:${this.bodyBytes}\n\n${this.body}\0`,
+        'utf8',
+      );
+      this.tails.set(destination, tail);
+    }
+    this.lastDestination = destination;
+    this.lastTail = tail;
+    return tail;
   }
 }
 
@@ -64,14 +87,18 @@ function decimalDigits(n: number): number {
 }
 
 const framesByMessage = new WeakMap<object, MessageFrames>();
+/** The message every session asks about during one fan-out, so most asks skip the WeakMap. */
+let last: { message: object; frames: MessageFrames } | undefined;
 
 /** The frames of a hub message, built by the first session it reaches and shared by the rest. */
 export function messageFrames(message: object): MessageFrames {
+  if (last?.message === message) return last.frames;
   let frames = framesByMessage.get(message);
   if (!frames) {
     frames = new MessageFrames(message);
     framesByMessage.set(message, frames);
   }
+  last = { message, frames };
   return frames;
 }
 

@@ -15,6 +15,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { legacySimError } from '../errors';
 import type { TransientXmlMessage } from '../legacy-bus';
 import type { StompOptions } from './stomp-options';
+import { FrameMemory } from './frame-memory';
 import { StompSession } from './stomp-session';
 
 export interface StompEndpointOptions {
@@ -42,6 +43,7 @@ export class StompEndpoint {
   private readonly perUser = new Map<string, number>();
   private nextId = 1;
   private closing = false;
+  private readonly frameMemory = new FrameMemory();
 
   constructor(private readonly deps: StompEndpointOptions) {
     this.wss = new WebSocketServer({
@@ -109,7 +111,15 @@ export class StompEndpoint {
     }
     const id = `s${this.nextId++}`;
     const { hub, clock, logger, options } = this.deps;
-    const session = new StompSession(ws, { id, user, hub, clock, logger, options });
+    const session = new StompSession(ws, {
+      id,
+      user,
+      hub,
+      clock,
+      logger,
+      options,
+      frameMemory: this.frameMemory,
+    });
     this.sessions.add(session);
     const open = (this.perUser.get(user.key) ?? 0) + 1;
     this.perUser.set(user.key, open);

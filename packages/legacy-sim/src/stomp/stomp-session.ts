@@ -1,6 +1,7 @@
 import {
   closeWithGrace,
   sendBounded,
+  sendFrame,
   WS_CLOSE,
   type Clock,
   type FramedText,
@@ -24,6 +25,7 @@ import { HeartBeatTimers } from './stomp-heart-beat';
 import { formatHeartBeat, negotiateHeartBeat, negotiateVersion, parseHeartBeat } from './stomp-negotiation';
 import type { StompOptions } from './stomp-options';
 import { StompParser } from './stomp-parser';
+import type { FrameMemory } from './frame-memory';
 import { frameHead, messageFrames, type FrameHead } from './message-frames';
 import { isProblem, StompSubscriptions } from './stomp-subscriptions';
 
@@ -34,6 +36,8 @@ export interface StompSessionContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly options: StompOptions;
+  /** Where MESSAGE frames are built, shared by the endpoint's sessions. */
+  readonly frameMemory: FrameMemory;
 }
 
 type State = 'awaiting-connect' | 'connected' | 'closed';
@@ -271,9 +275,14 @@ export class StompSession {
     this.heads ??= this.subscriptions
       .delivering()
       .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
+    const memory = this.ctx.frameMemory;
     for (const head of this.heads) {
       this.sent += 1;
-      if (!this.write(frames.frame(head, this.sent))) return;
+      const framed = frames.frame(head, this.sent, memory);
+      const sent = sendFrame(this.ws, framed, this.sendLimit);
+      if (sent === 'dropped') return;
+      // A queued frame's memory is still to be read by the socket.
+      if (sent === 'queued') memory.keep(framed.frame);
     }
   }
 

@@ -42,7 +42,10 @@ export class StompSubscriptions {
         details: `a session may hold at most ${this.maxSubscriptions} subscriptions (STOMP_MAX_SUBSCRIPTIONS)`,
       };
     }
-    const subscription = { id, destination, delivers: this.destinations.includes(destination) };
+    // A destination that delivers is kept as the configured string, so every session's MESSAGE
+    // frames name the same string object (message-frames.ts compares it once per session).
+    const known = this.destinations.find((d) => d === destination);
+    const subscription = { id, destination: known ?? destination, delivers: known !== undefined };
     this.byKey.set(key, subscription);
     return subscription;
   }
