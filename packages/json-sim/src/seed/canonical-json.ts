@@ -142,22 +142,20 @@ export class CanonicalJson {
   }
 
   private growLevels(): void {
-    const kinds = new Uint8Array(this.kinds.length * 2);
-    kinds.set(this.kinds);
-    this.kinds = kinds;
-    const base = new Int32Array(this.keyBase.length * 2);
-    base.set(this.keyBase);
-    this.keyBase = base;
+    this.kinds = doubled(this.kinds);
+    this.keyBase = doubled(this.keyBase);
   }
 
   private growKeys(): void {
-    const start = new Int32Array(this.keyStart.length * 2);
-    start.set(this.keyStart);
-    this.keyStart = start;
-    const end = new Int32Array(this.keyEnd.length * 2);
-    end.set(this.keyEnd);
-    this.keyEnd = end;
+    this.keyStart = doubled(this.keyStart);
+    this.keyEnd = doubled(this.keyEnd);
   }
+}
+
+function doubled<T extends Uint8Array | Int32Array>(array: T): T {
+  const next = new (array.constructor as new (length: number) => T)(array.length * 2);
+  next.set(array);
+  return next;
 }
 
 /** The index after the string opening at `i` (a quote), or -1 if it is not in canonical form. */
@@ -230,9 +228,15 @@ const LITERALS = ['true', 'false', 'null'].map((word) => Buffer.from(word, 'lati
 
 function literalEnd(b: Uint8Array, i: number): number {
   for (const word of LITERALS) {
-    if (b[i] !== word[0]) continue;
-    for (let j = 1; j < word.length; j++) if (b[i + j] !== word[j]) return -1;
-    return i + word.length;
+    const end = matchAt(b, i, word);
+    if (end >= 0) return end;
   }
   return -1;
+}
+
+/** The index after `word` if `b` has it at `at`, else -1. */
+export function matchAt(b: Uint8Array, at: number, word: Uint8Array): number {
+  if (at + word.length > b.length) return -1;
+  for (let j = 0; j < word.length; j++) if (b[at + j] !== word[j]) return -1;
+  return at + word.length;
 }

@@ -2,7 +2,7 @@ import { isCalendarDate, type ChannelCatalog } from '@racedata/core';
 import { MAX_JSON_DEPTH } from '../json-depth';
 import { dayNumber } from '../store/day-number';
 import type { StagedEvents } from '../store/staged-events';
-import { CanonicalJson } from './canonical-json';
+import { CanonicalJson, matchAt } from './canonical-json';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -62,13 +62,6 @@ export class CanonicalLines {
     into.addJson(channel, dayNumber(date), trackId.value, raceNr.value, startNr.value, line, 0, end);
     return true;
   }
-}
-
-/** The index after `word` if the line has it at `at`, else -1. */
-function matchAt(line: Buffer, at: number, word: Buffer): number {
-  if (at + word.length > line.length) return -1;
-  for (let j = 0; j < word.length; j++) if (line[at + j] !== word[j]) return -1;
-  return at + word.length;
 }
 
 // A channel name needs no escape in JSON: the index of the quote that closes it, or -1.

@@ -2,7 +2,7 @@ import { SimError, type ChannelCatalog } from '@racedata/core';
 import { jsonSimError } from '../errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import { parseMessageInput } from '../message-input';
-import { prepareEvent } from '../store/event-store';
+import { prepareEvent } from '../store/stored-json';
 import { StagedEvents } from '../store/staged-events';
 import { CanonicalLines } from './canonical-line';
 

@@ -6,20 +6,8 @@ import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-rea
 import type { IdList } from './id-list';
 import { decimalDigits, JsonBytesLog } from './json-bytes-log';
 import type { StagedEvents } from './staged-events';
+import { eventJson, PER_EVENT_OVERHEAD, prepareEvent, storedEventCost } from './stored-json';
 import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
-
-/**
- * What one stored event is counted as against `maxBytes`: its UTF-8 JSON (kept once, packed in
- * slabs; no parsed copy is kept) plus a fixed overhead for its row of filter columns (30 bytes),
- * its place in the byte log's ring (24), its separator byte, and its entries in the id lists
- * (8 bytes each in up to 9 lists: the channel, the day and each combination of exact ids),
- * with the slack of arrays that grow by doubling. Calibrated on 1,000,000 start-list events
- * stored in-process: about 600 bytes of RSS each for 440 bytes of JSON (1,090 before this layout).
- */
-export function storedEventCost(jsonBytes: number): number {
-  return jsonBytes + PER_EVENT_OVERHEAD;
-}
-const PER_EVENT_OVERHEAD = 200;
 
 export interface EventStoreOptions {
   maxEvents: number;
@@ -29,34 +17,6 @@ export interface EventStoreOptions {
 }
 
 const EMPTY: EventPage = Object.freeze({ ids: Object.freeze([]) as readonly number[], hasMore: false });
-
-/** The half-serialised form of an event: what append() and bulk seeding store. */
-export function prepareEvent(input: EventInput): PreparedEvent {
-  // Throws for a payload JSON cannot hold (too deep, circular, a BigInt): before any change.
-  const payloadJson = JSON.stringify(input.payload);
-  if (payloadJson === undefined) throw new TypeError('the payload has no JSON form');
-  return {
-    channel: input.channel,
-    date: input.date,
-    trackId: input.trackId,
-    raceNr: input.raceNr,
-    startNr: input.startNr,
-    payloadJson,
-  };
-}
-
-/**
- * The stored JSON of an event: byte for byte JSON.stringify of the StoredEvent object (keys
- * channel, date, trackId?, raceNr?, startNr?, payload, created_at, eventId), built around the
- * payload's JSON so the payload is serialised once.
- */
-function eventJson(p: PreparedEvent, createdAt: string, eventId: number): string {
-  let text = `{"channel":${JSON.stringify(p.channel)},"date":${JSON.stringify(p.date)}`;
-  if (p.trackId !== undefined) text += `,"trackId":${JSON.stringify(p.trackId)}`;
-  if (p.raceNr !== undefined) text += `,"raceNr":${JSON.stringify(p.raceNr)}`;
-  if (p.startNr !== undefined) text += `,"startNr":${JSON.stringify(p.startNr)}`;
-  return `${text},"payload":${p.payloadJson},"created_at":"${createdAt}","eventId":${eventId}}`;
-}
 
 /**
  * The durable event log: append-only, ascending eventId, bounded (oldest dropped first). An

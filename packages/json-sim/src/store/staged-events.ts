@@ -1,5 +1,6 @@
 import { dayNumber } from './day-number';
 import { idOrAbsent } from './event-columns';
+import { eventJsonHead } from './stored-json';
 import type { PreparedEvent } from './types';
 
 /** Bytes per chunk the staged JSON is written into; a larger event gets a chunk of its own. */
@@ -22,7 +23,6 @@ export class StagedEvents {
   private readonly chunks: Buffer[] = [];
   private fill = CHUNK_BYTES;
   private count = 0;
-  private capacity = 0;
   channel = new Uint16Array(0);
   day = new Int32Array(0);
   trackId = new Float64Array(0);
@@ -39,11 +39,7 @@ export class StagedEvents {
   /** Stages one event; `date` must be a checked YYYY-MM-DD date (the day column is its number). */
   add(event: PreparedEvent): void {
     const day = dayNumber(event.date);
-    let head = `{"channel":${JSON.stringify(event.channel)},"date":"${event.date}"`;
-    if (typeof event.trackId === 'number') head += `,"trackId":${event.trackId}`;
-    if (typeof event.raceNr === 'number') head += `,"raceNr":${event.raceNr}`;
-    if (typeof event.startNr === 'number') head += `,"startNr":${event.startNr}`;
-    const text = `${head},"payload":${event.payloadJson}`;
+    const text = eventJsonHead(event);
     // At most 3 UTF-8 bytes per UTF-16 unit: room is checked without measuring the text first.
     const chunk = this.room(3 * text.length);
     const written = chunk.write(text, this.fill, 'utf8');
@@ -77,7 +73,7 @@ export class StagedEvents {
       this.chunks.push(chunk);
       this.fill = 0;
     }
-    if (this.count === this.capacity) this.grow();
+    if (this.count === this.channel.length) this.grow();
     return chunk;
   }
 
@@ -141,7 +137,7 @@ export class StagedEvents {
   }
 
   private grow(): void {
-    const size = Math.max(256, this.capacity * 2);
+    const size = Math.max(256, this.channel.length * 2);
     this.channel = grown(this.channel, new Uint16Array(size));
     this.day = grown(this.day, new Int32Array(size));
     this.trackId = grown(this.trackId, new Float64Array(size));
@@ -150,7 +146,6 @@ export class StagedEvents {
     this.chunkOf = grown(this.chunkOf, new Uint32Array(size));
     this.offset = grown(this.offset, new Uint32Array(size));
     this.bytes = grown(this.bytes, new Uint32Array(size));
-    this.capacity = size;
   }
 }
 

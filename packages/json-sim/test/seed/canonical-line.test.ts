@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { jsonChannelCatalog } from '@racedata/core';
 import { parseMessageInput } from '../../src/message-input';
 import { CanonicalLines } from '../../src/seed/canonical-line';
-import { prepareEvent } from '../../src/store/event-store';
+import { prepareEvent } from '../../src/store/stored-json';
 import { StagedEvents } from '../../src/store/staged-events';
 
 const catalog = jsonChannelCatalog();

@@ -1,6 +1,7 @@
 import { ManualClock, SimError, type Clock } from '@racedata/core';
 import { joinEventJson } from '../../src/http/event-json';
-import { EventStore, storedEventCost } from '../../src/store/event-store';
+import { EventStore } from '../../src/store/event-store';
+import { storedEventCost } from '../../src/store/stored-json';
 import type { StoredEvent } from '../../src/store/types';
 import { filter, ids, input, read } from './event-store-support';
 
