@@ -1,33 +1,34 @@
 /**
- * Hang-up storm against the legacy long poll: 200 durable messages for one user, 50 pollers that
- * abort after a random 0-20 ms, then one polite poller draining until 204. Prints how many
- * messages no completed response carried (lost) and how many two responses carried (duplicates).
+ * Hang-up storm against the legacy long poll of the racedata-sim command in a process of its own:
+ * durable messages injected in bursts of 10 while pollers destroy their connection 0-20 ms after
+ * sending and a few keep-alive pollers read every answer; then a polite drain until 204. Prints
+ * how many messages no complete answer carried (lost) and how many two answers carried.
  *
- *   npm run build && npx tsx scripts/legacy/hangup-storm.ts [messages] [pollers] [maxAbortMs] [seed]
+ *   npm run build && npx tsx scripts/legacy/hangup-storm.ts [messages] [pollers] [honest] [seed]
+ *   CONTROL_API=off npx tsx scripts/legacy/hangup-storm.ts 2000 100 3 1
  */
-import { legacyChannelCatalog, UserTable } from '@racedata/core';
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { startCliSimulator } from '../../test-support/cli-process';
 import { stormLegacyListen } from '../../packages/legacy-sim/test/listen-storm';
 
 async function main(): Promise<void> {
-  const [messages = 200, pollers = 50, maxAbortMs = 20, seed = 1] = process.argv.slice(2).map(Number);
-  const catalog = legacyChannelCatalog();
-  const users = UserTable.fromJSON(
-    [{ name: 'one', key: 'testuser', secret: 'testpassword', token: 'dGVzdHVzZXI=', channels: '*' }],
-    catalog,
-  );
-  const sim = createLegacySimulator({ longPollTimeoutMs: 300 }, { users, catalog });
-  const { port } = await sim.listen(0, '127.0.0.1');
+  const [messages = 2000, pollers = 100, honestPollers = 3, seed = 1] = process.argv.slice(2).map(Number);
+  const env: Record<string, string> = process.env.CONTROL_API ? { CONTROL_API: process.env.CONTROL_API } : {};
+  const sim = await startCliSimulator('legacy', ['--long-poll-timeout', '300'], { env });
   try {
+    const started = Date.now();
     const result = await stormLegacyListen({
-      base: `http://127.0.0.1:${port}`,
+      base: sim.base,
       token: 'dGVzdHVzZXI=',
       messages,
       pollers,
-      maxAbortMs,
+      honestPollers,
+      maxAbortMs: 20,
+      burst: 10,
       seed,
     });
-    console.log(JSON.stringify({ messages, pollers, maxAbortMs, seed, ...result }));
+    console.log(
+      JSON.stringify({ messages, pollers, honestPollers, seed, ms: Date.now() - started, ...result }),
+    );
   } finally {
     await sim.close();
   }

@@ -20,6 +20,12 @@ export interface PollClientsOptions {
    * an answer already on its way (which no server can tell from one that was read).
    */
   readonly hangUpStyle?: 'close' | 'reset';
+  /**
+   * A hang-up this many ms or less after the request destroys the socket whatever the style: a
+   * client that gives up right after sending, whose FIN reaches the server before the answer
+   * leaves it (the hang-up a server can least easily tell from a read answer). Default 20.
+   */
+  readonly destroyWithinMs?: number;
 }
 
 /** `count` clients each holding one long poll, re-polling as soon as an answer arrives. */
@@ -109,7 +115,8 @@ export class PollClients {
         hungUp = true;
         this.hangUps++;
         // 'close': the poll ends when the server answers or closes; 'error' or 'end' polls again.
-        if (this.options.hangUpStyle === 'reset' || !req.socket) req.destroy();
+        const early = hangUpMs <= (this.options.destroyWithinMs ?? 20);
+        if (early || this.options.hangUpStyle === 'reset' || !req.socket) req.destroy();
         else req.socket.end();
       }, hangUpMs);
     }

@@ -29,6 +29,9 @@ export interface LegacyPollersOptions {
   readonly odd: OddAnswers;
 }
 
+/** Hang-ups this soon after sending destroy the socket (PollClients' destroyWithinMs). */
+const EARLY_HANG_UP_MS = 20;
+
 /** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
 export function hangsUp(i: number, share: number): boolean {
   return Math.floor((i + 1) * share) > Math.floor(i * share);
@@ -36,7 +39,8 @@ export function hangsUp(i: number, share: number): boolean {
 
 /**
  * Legacy long-pollers of GET /customerapi/channels/listen. The hang-up share abandon half of
- * their polls at a random moment before the long-poll timeout, and poll again at once.
+ * their polls and poll again at once: half of those at a random moment before the long-poll
+ * timeout, half 0-20 ms after sending (destroying the socket before any byte of the answer).
  */
 export function legacyPollers(options: LegacyPollersOptions): PollClients {
   const userOf = roundRobin(options.users.length);
@@ -48,9 +52,10 @@ export function legacyPollers(options: LegacyPollersOptions): PollClients {
     initialPath: '/customerapi/channels/listen',
     nextPath: (_body, current) => current,
     hangUpStyle: options.hangUpStyle,
+    destroyWithinMs: EARLY_HANG_UP_MS,
     hangUpAfter: (i) =>
       options.hangingUp() && hangsUp(i, options.hangUpShare) && Math.random() < 0.5
-        ? Math.random() * options.longPollTimeoutMs
+        ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : options.longPollTimeoutMs)
         : undefined,
     onResponse: (status, body, at, client) => {
       if (status === 204) return;

@@ -132,7 +132,7 @@ export function soakMarkdown(report: SoakReport): string {
       .map(([k, v]) => `${v} ${k}`)
       .join(
         ', ',
-      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up at random mid-poll (${s.hangUpStyle === 'close' ? 'closing their side and reading what was already sent' : 'resetting the connection at once'}).`,
+      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${s.hangUpStyle === 'close' ? 'closing their side and reading what was already sent' : 'resetting the connection at once'}).`,
     '',
     '## Verdict',
     '',

@@ -18,6 +18,7 @@ export interface UserState {
   sockets: number;
   heldPolls: number;
   queueDepth: number;
+  unconfirmed: number;
 }
 
 export interface ReplayView {

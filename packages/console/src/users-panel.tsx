@@ -56,8 +56,13 @@ export function UsersPanel({ users, state }: { users: SimUser[]; state: SimState
                 <td class="num" data-field="heldPolls">
                   {live?.heldPolls ?? 0}
                 </td>
-                <td class="num" data-field="queueDepth">
+                <td
+                  class="num"
+                  data-field="queueDepth"
+                  title="Waiting for a poll; + written to a poll, not yet shown read by the client"
+                >
                   {live?.queueDepth ?? 0}
+                  {(live?.unconfirmed ?? 0) > 0 && ` +${live?.unconfirmed}`}
                 </td>
               </tr>
             );

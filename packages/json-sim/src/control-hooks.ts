@@ -29,6 +29,7 @@ export function jsonControlHooks({ bus, stream, users, replay, settings }: JsonC
           sockets: stream.sessionsByUser.get(user.key) ?? 0,
           heldPolls: polls.get(user.key) ?? 0,
           queueDepth: 0,
+          unconfirmed: 0,
         };
       }
       const { store } = bus;

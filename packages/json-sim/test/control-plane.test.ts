@@ -32,6 +32,7 @@ describe('JSON simulator control plane', () => {
       journal: { entries: 1, max: 10000 },
     });
     expect((state.users as Record<string, unknown>).testuser).toEqual({
+      unconfirmed: 0,
       sockets: 0,
       heldPolls: 0,
       queueDepth: 0,

@@ -155,6 +155,7 @@ export function createLegacySimulator(
               sockets: stomp.sessionsByUser.get(user.key) ?? 0,
               heldPolls: queued.get(user.key)?.waiting ?? 0,
               queueDepth: queued.get(user.key)?.depth ?? 0,
+              unconfirmed: queued.get(user.key)?.unconfirmed ?? 0,
             };
           }
           return {

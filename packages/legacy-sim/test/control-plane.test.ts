@@ -22,7 +22,7 @@ describe('legacy simulator control plane', () => {
     expect((await post(s.base, '/customerapi/channel/id/Durable?payloadKey=k1', '<a/>')).status).toBe(200);
     const before = (await (await control(s.base, 'state')).json()) as State;
     expect(before.simulator).toBe('legacy');
-    expect(before.users.testuser).toEqual({ sockets: 0, heldPolls: 0, queueDepth: 1 });
+    expect(before.users.testuser).toEqual({ sockets: 0, heldPolls: 0, queueDepth: 1, unconfirmed: 0 });
     expect((await postControl(s.base, 'clock/advance', { ms: 25 * 3_600_000 })).status).toBe(200);
     const after = (await (await control(s.base, 'state')).json()) as State;
     expect(after.users.testuser?.queueDepth).toBe(0);

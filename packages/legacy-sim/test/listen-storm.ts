@@ -21,6 +21,10 @@ export interface StormOptions {
   seed: number;
   /** Polls each rude poller makes after the last injection (bounds the storm). */
   pollsAfterInjection?: number;
+  /** Pollers on keep-alive connections that read every answer, beside the rude ones. */
+  honestPollers?: number;
+  /** Messages injected at once; the next burst waits for the answers of this one. */
+  burst?: number;
 }
 
 export interface StormResult {
@@ -43,7 +47,7 @@ interface Poll {
   closed: Promise<void>;
 }
 
-function poll(base: string, token: string, abortAfterMs?: number): Promise<Poll> {
+function poll(base: string, token: string, abortAfterMs?: number, agent?: http.Agent): Promise<Poll> {
   return new Promise((resolve) => {
     const url = new URL(`${base}/customerapi/channels/listen`);
     let closedResolve: () => void = () => undefined;
@@ -54,8 +58,10 @@ function poll(base: string, token: string, abortAfterMs?: number): Promise<Poll>
       settled = true;
       resolve({ body, closed });
     };
-    const req = http.get(url, { headers: { authorization: `Bearer ${token}` }, agent: false });
-    req.on('socket', (socket) => socket.once('close', () => closedResolve()));
+    const req = http.get(url, { headers: { authorization: `Bearer ${token}` }, agent: agent ?? false });
+    // A kept-alive socket outlives the poll: its poll is over once the answer ends.
+    if (agent) closedResolve();
+    else req.on('socket', (socket) => socket.once('close', () => closedResolve()));
     req.on('error', () => settle(undefined));
     req.on('close', () => settle(undefined));
     req.on('response', (res) => {
@@ -108,11 +114,22 @@ export async function stormLegacyListen(options: StormOptions): Promise<StormRes
       record(result.body);
     }
   };
+  const agents: http.Agent[] = [];
+  const honest = async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    agents.push(agent);
+    while (injecting) record((await poll(options.base, options.token, undefined, agent)).body);
+  };
   const rudeLoops = Array.from({ length: options.pollers }, rude);
+  const honestLoops = Array.from({ length: options.honestPollers ?? 0 }, honest);
+  const burst = options.burst ?? 1;
   try {
-    for (let n = 1; n <= options.messages; n++) {
-      const res = await inject(options.base, n);
-      if (res.status !== 200) throw new Error(`injection ${n} answered ${res.status}`);
+    for (let first = 1; first <= options.messages; first += burst) {
+      const last = Math.min(options.messages, first + burst - 1);
+      const answers = [];
+      for (let n = first; n <= last; n++) answers.push(inject(options.base, n));
+      for (const [i, res] of (await Promise.all(answers)).entries())
+        if (res.status !== 200) throw new Error(`injection ${first + i} answered ${res.status}`);
     }
   } finally {
     // A failed injection (or a test that timed out and closed the simulator) must stop the
@@ -120,6 +137,8 @@ export async function stormLegacyListen(options: StormOptions): Promise<StormRes
     injecting = false;
   }
   await Promise.all(rudeLoops);
+  await Promise.all(honestLoops);
+  for (const agent of agents) agent.destroy();
   await Promise.all(closings);
   let drained = 0;
   for (let i = 0; i < options.messages * 2 + 10; i++) {

@@ -18,7 +18,7 @@ describe('ControlClient: state, reset, journal, clock, metrics', () => {
       replay: { on: false, mode: null },
       journal: { entries: 1, lastSeq: 1 },
     });
-    expect(state.users.testuser).toEqual({ sockets: 0, heldPolls: 0, queueDepth: 0 });
+    expect(state.users.testuser).toEqual({ sockets: 0, heldPolls: 0, queueDepth: 0, unconfirmed: 0 });
     await legacy.inject('<a/>');
     expect(await legacy.state()).toMatchObject({ simulator: 'legacy', queues: { messages: 1 } });
   });

@@ -35,8 +35,14 @@ export interface UserState {
   readonly sockets: number;
   /** Long polls held now (events or listen). */
   readonly heldPolls: number;
-  /** Legacy messages queued for the user; always 0 on the JSON simulator. */
+  /** Legacy messages waiting for a poll; always 0 on the JSON simulator. */
   readonly queueDepth: number;
+  /**
+   * Legacy messages written to a listen answer whose client has not yet shown it read them (its
+   * next request or a clean close); each goes back to the queue if the connection ends in a reset.
+   * Always 0 on the JSON simulator.
+   */
+  readonly unconfirmed: number;
 }
 
 export interface ReplayState {

@@ -5,3 +5,4 @@ export * from './ws-constants';
 export * from './ws-send';
 export * from './ws-frame';
 export * from './pending-io';
+export * from './peer-reset';

@@ -1,23 +1,42 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
-import { destroyAfterPendingIo } from '@racedata/core';
+import { destroyAfterPendingIo, peerHasReset } from '@racedata/core';
 import type { Lease, LegacyMessage } from '../queue/legacy-queues';
 
 /** How long a closing connection waits for the client's own close before it is cut. */
 const LINGER_MS = 5_000;
+/**
+ * How long a client's close is held open before its verdict: a reset caused by an answer the
+ * client never read travels one round trip behind the answer, and may arrive after the client's
+ * FIN (which it sent before the answer reached it).
+ */
+const RESET_GRACE_MS = 200;
+
+/** One message on its way to the client of a connection, until the connection shows its fate. */
+interface InFlight {
+  /** The kernel took every byte of the answer. */
+  written: boolean;
+  settle(delivered: boolean): void;
+}
 
 /**
  * Hands leased messages to long-poll responses and settles each lease by what the connection
  * shows afterwards. A write's callback only says the kernel took the bytes: a client that hung up
  * with them unread answers with a reset, and its message must go back to the head of the queue.
  * So a written message is acked only on evidence the client read it: its next request on the
- * same connection, or a clean close; a reset (or a close before the write completed) releases it.
+ * same connection, or a close that was no reset.
+ *
+ * A client that hangs up just before the answer reaches it has sent its FIN first; after that,
+ * Node reads only end-of-stream, never the reset its kernel sends when the answer arrives. So a
+ * connection carrying a message asks the kernel (peerHasReset) right after the write, and again
+ * when the client's FIN is read, and holds our own FIN until then: after both sides' FINs a
+ * connection has no peer whichever way it ended, and the question has no answer any more.
  */
 export class Delivery {
-  private readonly unconfirmed = new WeakMap<Socket, Set<() => void>>();
-  /** Sockets whose close already waits for the client's answer (see lingerOnClose). */
-  private readonly lingering = new WeakSet<Socket>();
+  private readonly inFlight = new WeakMap<Socket, Set<InFlight>>();
+  /** Sockets whose close already waits for the client's answer (see watch). */
+  private readonly watched = new WeakSet<Socket>();
   private readonly bodies = new MessageBodies();
 
   /** App-level middleware: a request confirms every response written earlier on its connection. */
@@ -28,35 +47,31 @@ export class Delivery {
 
   /** A request arrived on `socket`: the client read every response written before it. */
   confirmEarlier(socket: Socket): void {
-    const waiting = this.unconfirmed.get(socket);
-    if (waiting) {
-      this.unconfirmed.delete(socket);
-      for (const confirm of waiting) confirm();
-    }
+    const messages = this.inFlight.get(socket);
+    if (!messages) return;
+    for (const message of messages) if (message.written) message.settle(true);
   }
 
   deliver(req: IncomingMessage, res: ServerResponse, lease: Lease): void {
     const socket = req.socket;
     const body = this.bodies.of(lease.message);
-    let written = false;
-    let settled = false;
-    const settle = (delivered: boolean) => {
-      if (settled) return;
-      settled = true;
-      socket.off('close', onClose);
-      this.unconfirmed.get(socket)?.delete(confirm);
-      if (delivered) lease.ack();
-      else lease.release();
+    let messages = this.inFlight.get(socket);
+    if (!messages) this.inFlight.set(socket, (messages = new Set()));
+    const onClose = (hadError: boolean) => message.settle(message.written && !hadError);
+    const message: InFlight = {
+      written: false,
+      settle: (delivered) => {
+        if (!messages.delete(message)) return;
+        socket.off('close', onClose);
+        if (delivered) lease.ack();
+        else lease.release();
+      },
     };
-    const onClose = (hadError: boolean) => settle(written && !hadError);
-    const confirm = () => settle(true);
+    messages.add(message);
     socket.once('close', onClose);
-    // Node destroys a Connection: close socket as soon as the response is written, which would
-    // hide the client's answer; half-closing instead waits for its FIN (read) or RST (unread).
-    // Once per connection: the change stays for the socket's life.
-    if (!this.lingering.has(socket)) {
-      this.lingering.add(socket);
-      lingerOnClose(socket);
+    if (!this.watched.has(socket)) {
+      this.watched.add(socket);
+      this.watch(socket);
     }
     // One string for head and body: Node then sends the response in one write, not a writev of
     // the two (that write was the largest part of a delivery's CPU).
@@ -69,13 +84,66 @@ export class Delivery {
       body.bytes,
     ]);
     res.end(body.text, () => {
-      written = true;
-      if (socket.destroyed) return;
-      let waiting = this.unconfirmed.get(socket);
-      if (!waiting) this.unconfirmed.set(socket, (waiting = new Set()));
-      waiting.add(confirm);
+      message.written = true;
+      // On loopback the reset of a client gone before the answer arrived is back by now.
+      if (socket.destroyed || peerHasReset(socket)) message.settle(false);
     });
   }
+
+  /** Messages on the connection that its client has not yet shown it read. */
+  private carrying(socket: Socket): boolean {
+    return (this.inFlight.get(socket)?.size ?? 0) > 0;
+  }
+
+  private settleAll(socket: Socket, delivered: boolean): void {
+    for (const message of this.inFlight.get(socket) ?? []) message.settle(delivered);
+  }
+
+  /** Installed once per connection: the changes stay for the socket's life. */
+  private watch(socket: Socket): void {
+    // Before the HTTP server's own listener, which ends our side as soon as the client's ends.
+    socket.prependListener('end', () => {
+      if (!this.carrying(socket)) return;
+      if (peerHasReset(socket)) {
+        this.settleAll(socket, false);
+        return;
+      }
+      holdEndFor(socket, RESET_GRACE_MS, () => {
+        if (peerHasReset(socket)) this.settleAll(socket, false);
+      });
+    });
+    // Node destroys a Connection: close socket as soon as the response is written, which would
+    // hide the client's answer; waiting for its FIN (read) or reset (unread) shows it.
+    const s = socket as Socket & SoonDestroyable;
+    if (typeof s.destroySoon !== 'function') return;
+    s.destroySoon = () => {
+      // A message still in flight: our FIN waits for the client's, so the verdict stays possible.
+      if (!this.carrying(socket)) socket.end();
+      // After a stall, the linger's timer runs before the client's reset is read (see pending-io).
+      socket.setTimeout(LINGER_MS, () => {
+        socket.end();
+        destroyAfterPendingIo(socket);
+      });
+    };
+  }
+}
+
+/**
+ * Defers the next socket.end() (the HTTP server's answer to the client's FIN) by `ms`, then runs
+ * `before` and ends. The socket stays half-open meanwhile, which costs the client nothing: it has
+ * already closed its side.
+ */
+function holdEndFor(socket: Socket, ms: number, before: () => void): void {
+  const end = socket.end;
+  socket.end = function heldEnd(this: Socket, ...args: unknown[]) {
+    socket.end = end;
+    const timer = setTimeout(() => {
+      before();
+      (end as (...a: unknown[]) => Socket).apply(socket, args);
+    }, ms);
+    socket.once('close', () => clearTimeout(timer));
+    return socket;
+  } as typeof socket.end;
 }
 
 /** A listen answer's body: the XML document as a JSON string, with its UTF-8 length. */
@@ -101,14 +169,4 @@ class MessageBodies {
 
 interface SoonDestroyable {
   destroySoon?: () => void;
-}
-
-function lingerOnClose(socket: Socket): void {
-  const s = socket as Socket & SoonDestroyable;
-  if (typeof s.destroySoon !== 'function') return;
-  s.destroySoon = () => {
-    socket.end();
-    // After a stall, the linger's timer runs before the client's reset is read (see pending-io).
-    socket.setTimeout(LINGER_MS, () => destroyAfterPendingIo(socket));
-  };
 }

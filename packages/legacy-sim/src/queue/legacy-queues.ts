@@ -236,12 +236,21 @@ export class LegacyQueues {
     return n;
   }
 
-  /** Queued messages (leased included) and waiting polls by user key. */
-  usersState(): Map<string, { depth: number; waiting: number }> {
-    const state = new Map<string, { depth: number; waiting: number }>();
+  /**
+   * By user key: messages waiting for a poll, messages leased to one (written or being written,
+   * not yet acked), and waiting polls.
+   */
+  usersState(): Map<string, { depth: number; unconfirmed: number; waiting: number }> {
+    const state = new Map<string, { depth: number; unconfirmed: number; waiting: number }>();
     for (const [key, queue] of this.queues) {
       this.prune(queue);
-      state.set(key, { depth: queue.entries.length, waiting: queue.takers.length });
+      let unconfirmed = 0;
+      for (const entry of queue.entries) if (entry.leased) unconfirmed++;
+      state.set(key, {
+        depth: queue.entries.length - unconfirmed,
+        unconfirmed,
+        waiting: queue.takers.length,
+      });
     }
     return state;
   }

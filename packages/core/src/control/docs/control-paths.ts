@@ -225,7 +225,16 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
         UserState: objectSchema({
           sockets: integer(0, undefined, 'Open event-stream (JSON) or STOMP (legacy) connections'),
           heldPolls: integer(0, undefined, 'Long polls held now'),
-          queueDepth: integer(0, undefined, 'Legacy messages queued; always 0 on the JSON simulator'),
+          queueDepth: integer(
+            0,
+            undefined,
+            'Legacy messages waiting for a poll; always 0 on the JSON simulator',
+          ),
+          unconfirmed: integer(
+            0,
+            undefined,
+            'Legacy messages written to a listen answer and not yet shown read by the client; always 0 on the JSON simulator',
+          ),
         }),
         SimulatorState: stateSchema(ctx, shape),
         ...JOURNAL_SCHEMAS,
