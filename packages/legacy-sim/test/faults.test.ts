@@ -150,7 +150,12 @@ describe('hold and delay rules', () => {
     await firedOnce(s, rule.id);
 
     // Held in front of the simulator: not a waiting poll, the message still queued, nothing sent.
-    expect((await state(s)).users.testuser).toEqual({ sockets: 0, heldPolls: 0, queueDepth: 1, unconfirmed: 0 });
+    expect((await state(s)).users.testuser).toEqual({
+      sockets: 0,
+      heldPolls: 0,
+      queueDepth: 1,
+      unconfirmed: 0,
+    });
     expect((await journal(s, 'kind=delivered')).entries).toEqual([]);
     // No long-poll deadline runs for it: time well past LONG_POLL_TIMEOUT (2 s here) answers nothing.
     await advance(s, 10_000);
