@@ -35,7 +35,7 @@ async function waiting(sim: SimProcess): Promise<Record<string, number>> {
 
 /** Scrapes until the waiting counts are `expected`; bounded, so a leak fails with what it saw. */
 async function waitingBecomes(sim: SimProcess, expected: Record<string, number>): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 10_000;
   let seen = await waiting(sim);
   while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
