@@ -2,6 +2,7 @@ import type { ChannelCatalog } from '../channel-catalog';
 import type { SimulatorKind } from '../settings';
 import type { UserTable } from '../users';
 import { invalid, isObject, onlyKeys } from './body-checks';
+import { checkMatchCanFire } from './fault-match-check';
 
 export const FAULT_TRANSPORTS = [
   'events',
@@ -166,6 +167,7 @@ export function parseFaultRule(body: unknown, ctx: FaultValidationContext): Faul
   if (!isObject(body)) throw invalid('fault body must be a JSON object like {"match":{...},"action":{...}}');
   onlyKeys(body, ['match', 'action', 'times', 'forMs'], 'fault');
   const match = parseMatch(body.match, ctx);
+  checkMatchCanFire(match);
   const action = parseAction(body.action);
   if (action.type === 'drop') {
     if (match.transport !== undefined && match.transport !== 'event-stream' && match.transport !== 'stomp') {

@@ -5,6 +5,8 @@ import type { Duplex } from 'node:stream';
 import type { Clock, TimerHandle } from '../clock';
 import { coreError } from '../errors';
 import type { TokenService } from '../tokens';
+import { httpRouteOf, pathMatches, upgradeRouteOf } from './fault-routes';
+import { FaultWaits, type WaitKind } from './fault-waits';
 import type {
   FaultAction,
   FaultMatch,
@@ -21,8 +23,6 @@ export interface FaultRule extends FaultRuleInput {
 interface ActiveRule {
   readonly rule: FaultRule;
   readonly expiry: TimerHandle | undefined;
-  /** Requests a hold rule keeps open; released when the rule goes. */
-  readonly held: Set<() => void>;
 }
 
 /** A live WebSocket session the control plane may close. */
@@ -33,24 +33,9 @@ export interface LiveSession {
   close(code: number, reason: string): void;
 }
 
-const STOMP_PATHS = ['/customerapi/channels/connect', '/api/v1/channels/connect'];
-
-/** Which transport a request path belongs to (undefined: none of the customer transports). */
+/** Which transport an HTTP request path reaches (undefined: none of the customer transports). */
 export function transportOfPath(path: string): FaultTransport | undefined {
-  const p = path.replace(/\/+$/, '');
-  if (p === '/customerapi/events') return 'events';
-  if (p === '/customerapi/filtered-events') return 'filtered-events';
-  if (p === '/customerapi/event-stream') return 'event-stream';
-  if (p === '/customerapi/channels/listen') return 'listen';
-  if (STOMP_PATHS.includes(p)) return 'stomp';
-  if (p === '/customerapi/authenticate/subscription' || p === '/authenticate') return 'authenticate';
-  if (p === '/api/message') return 'message';
-  if (/^\/customerapi\/channel\/[^/]+\/(Durable|NonDurable)$/.test(p)) return 'inject';
-  return undefined;
-}
-
-function pathMatches(pattern: string, path: string): boolean {
-  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+  return httpRouteOf(path).transport;
 }
 
 const HTTP_ACTIONS: ReadonlySet<FaultAction['type']> = new Set(['status', 'delay', 'hold', 'disconnect']);
@@ -65,19 +50,23 @@ export class Faults {
   private readonly rules = new Map<string, ActiveRule>();
   private readonly sessions = new Set<LiveSession>();
   /**
-   * Requests a delay rule keeps waiting, by their release. Kept apart from the rules: a delay
-   * rule used up by its last firing is gone while its request still waits, and close() must
-   * still let that request go and cancel its timer (or the timer, up to 24 h on the real clock,
-   * keeps the process alive after close() and the request is cut instead of answered).
+   * Requests hold and delay rules keep waiting. Kept apart from the rules: a delay rule used up
+   * by its last firing is gone while its request still waits, and reset and close() must still
+   * let that request go and cancel its timer (or the timer, up to 24 h on the real clock, keeps
+   * the process alive after close() and the request is cut instead of answered).
    */
-  private readonly delayed = new Set<() => void>();
+  readonly waits: FaultWaits;
+  /** Close codes the control plane has closed sessions with (metrics label them; see close-code-label.ts). */
+  readonly closeCodes = new Set<number>();
   private readonly fireListeners: Array<(rule: FaultRule) => void> = [];
   private nextId = 1;
 
   constructor(
     private readonly clock: Clock,
     private readonly tokens: TokenService,
-  ) {}
+  ) {
+    this.waits = new FaultWaits(clock);
+  }
 
   get size(): number {
     return this.rules.size;
@@ -90,8 +79,8 @@ export class Faults {
   add(input: FaultRuleInput): FaultRule {
     const rule: FaultRule = { id: `f${this.nextId++}`, ...input, fired: 0 };
     const expiry =
-      input.forMs === undefined ? undefined : this.clock.setTimeout(() => this.remove(rule.id), input.forMs);
-    this.rules.set(rule.id, { rule, expiry, held: new Set() });
+      input.forMs === undefined ? undefined : this.clock.setTimeout(() => this.expire(rule.id), input.forMs);
+    this.rules.set(rule.id, { rule, expiry });
     if (rule.action.type === 'disconnect') {
       for (const session of [...this.sessions]) {
         if (!this.active(rule)) break;
@@ -101,19 +90,18 @@ export class Faults {
     return { ...rule };
   }
 
-  /** Removes one rule, releasing what it holds; false when there is no such rule. */
+  /** Removes one rule, letting what it holds or delays go on now; false when there is none. */
   remove(id: string): boolean {
-    const active = this.rules.get(id);
-    if (!active) return false;
-    this.rules.delete(id);
-    active.expiry?.cancel();
-    for (const release of [...active.held]) release();
+    if (!this.drop(id)) return false;
+    this.waits.releaseRule(id);
     return true;
   }
 
+  /** Removes every rule and lets every held or delayed request go on now (reset, DELETE /_sim/faults). */
   clear(): number {
     const ids = [...this.rules.keys()];
-    for (const id of ids) this.remove(id);
+    for (const id of ids) this.drop(id);
+    this.waits.releaseAll();
     return ids.length;
   }
 
@@ -123,7 +111,19 @@ export class Faults {
    */
   close(): void {
     this.clear();
-    for (const release of [...this.delayed]) release();
+  }
+
+  /** `forMs` ran out: what the rule holds goes on; what it delays still waits its own time. */
+  private expire(id: string): void {
+    if (this.drop(id)) this.waits.releaseRule(id, 'hold');
+  }
+
+  private drop(id: string): boolean {
+    const active = this.rules.get(id);
+    if (!active) return false;
+    this.rules.delete(id);
+    active.expiry?.cancel();
+    return true;
   }
 
   /** Tracks a live session; it is closed at once if a disconnect rule matches it. */
@@ -152,6 +152,7 @@ export class Faults {
       if (filter.user !== undefined && session.user !== filter.user) continue;
       if (filter.transport !== undefined && session.transport !== filter.transport) continue;
       this.sessions.delete(session);
+      this.closeCodes.add(code);
       session.close(code, 'closed by the control plane');
       closed++;
     }
@@ -186,7 +187,7 @@ export class Faults {
       case 'disconnect':
         return cut(req.socket, action.reset === true);
       default:
-        return this.wait(rule, action, () => res.destroyed, proceed);
+        return this.waits.waitRequest(rule.id, ...waitOf(action), res, proceed);
     }
   }
 
@@ -209,36 +210,14 @@ export class Faults {
       case 'disconnect':
         return cut(socket as Socket, true);
       default:
-        return this.wait(rule, action, () => socket.destroyed, proceed);
+        return this.waits.waitUpgrade(rule.id, ...waitOf(action), socket, proceed);
     }
-  }
-
-  private wait(rule: FaultRule, action: FaultAction, gone: () => boolean, proceed: () => void): void {
-    const go = () => {
-      if (!gone()) proceed();
-    };
-    if (action.type === 'delay') {
-      const release = () => {
-        this.delayed.delete(release);
-        timer.cancel();
-        go();
-      };
-      const timer = this.clock.setTimeout(release, action.ms);
-      this.delayed.add(release);
-      return;
-    }
-    const active = this.rules.get(rule.id);
-    if (!active) return go();
-    const release = () => {
-      active.held.delete(release);
-      go();
-    };
-    active.held.add(release);
   }
 
   private httpRule(req: IncomingMessage, upgrade: boolean): FaultRule | undefined {
     const path = (req.url ?? '/').split('?')[0] as string;
-    const transport = transportOfPath(path);
+    // The route the request will take, not its spelling: /CUSTOMERAPI/EVENTS/ is the events route.
+    const route = upgrade ? upgradeRouteOf(path) : httpRouteOf(path);
     let user: string | null | undefined;
     const userOf = (): string | null => {
       if (user === undefined) {
@@ -254,8 +233,8 @@ export class Faults {
       const { action, match } = rule;
       if (!HTTP_ACTIONS.has(action.type) || !this.active(rule)) continue;
       if (upgrade && action.type === 'disconnect' && action.reset !== true) continue;
-      if (match.transport !== undefined && match.transport !== transport) continue;
-      if (match.path !== undefined && !pathMatches(match.path, path)) continue;
+      if (match.transport !== undefined && match.transport !== route.transport) continue;
+      if (match.path !== undefined && !pathMatches(match.path, route)) continue;
       if (match.user !== undefined && userOf() !== match.user) continue;
       return rule;
     }
@@ -265,7 +244,7 @@ export class Faults {
   private matchesSession(match: FaultMatch, session: LiveSession): boolean {
     if (match.transport !== undefined && match.transport !== session.transport) return false;
     if (match.user !== undefined && match.user !== session.user) return false;
-    if (match.path !== undefined && !pathMatches(match.path, session.path)) return false;
+    if (match.path !== undefined && !pathMatches(match.path, upgradeRouteOf(session.path))) return false;
     return true;
   }
 
@@ -274,6 +253,7 @@ export class Faults {
     if (action.type !== 'disconnect') return;
     this.fire(rule);
     this.sessions.delete(session);
+    this.closeCodes.add(action.code ?? 1011);
     session.close(action.code ?? 1011, `fault ${rule.id}`);
   }
 
@@ -290,8 +270,14 @@ export class Faults {
   private fire(rule: FaultRule): void {
     rule.fired++;
     for (const listener of this.fireListeners) listener(rule);
-    if (rule.action.type !== 'hold' && !this.active(rule)) this.remove(rule.id);
+    // Used up: gone without releasing what it delays, which still waits its time.
+    if (rule.action.type !== 'hold' && !this.active(rule)) this.drop(rule.id);
   }
+}
+
+/** The wait a hold or delay action asks for (the other HTTP actions never wait). */
+function waitOf(action: FaultAction): [WaitKind, number] {
+  return action.type === 'delay' ? ['delay', action.ms] : ['hold', 0];
 }
 
 function statusBody(

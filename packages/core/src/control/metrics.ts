@@ -4,6 +4,7 @@ import { toSimError } from '../errors';
 import type { Logger } from '../logger';
 import type { SimulatorSettings } from '../settings';
 import { CONTROL_PREFIX, checkToken, type ControlHooks } from './control-plane';
+import { closeCodeLabel } from './close-code-label';
 import type { Faults } from './faults';
 import type { Journal } from './journal';
 import { RequestCounts } from './request-counts';
@@ -70,6 +71,7 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
       registers: [registry],
       collect() {
         this.reset();
+        // inc() adds up keys that share labels (close codes bucketed as "other").
         for (const [key, n] of counts()) this.inc(labels(key), n);
       },
     });
@@ -94,7 +96,7 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
     () => journal.counts.closed,
     (key) => {
       const [transport = '', code = ''] = key.split(' ');
-      return { transport, code };
+      return { transport, code: closeCodeLabel(Number(code), faults.closeCodes) };
     },
   );
   const firings = new Counter({
@@ -133,6 +135,16 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
   gauge('racedata_fault_rules', 'Fault rules in force', (g) => {
     g.set(faults.size);
   });
+  gauge(
+    'racedata_fault_waiting_requests',
+    'Requests and WebSocket upgrades a hold or delay rule keeps waiting now, by action',
+    (g) => {
+      const counts = faults.waits.counts();
+      g.set({ action: 'hold' }, counts.hold);
+      g.set({ action: 'delay' }, counts.delay);
+    },
+    ['action'],
+  );
   gauge('racedata_replay_total', 'Messages in one replay pass', (g) => {
     g.set(hooks.state().replay.total);
   });

@@ -207,10 +207,13 @@ function describeUser(user: User): SandboxUser {
 /**
  * A sandbox takes a sixteenth of the parent's memory budgets and a quarter of its journal, so
  * SANDBOX_MAX sandboxes stay within a known multiple of one simulator's memory; it cannot nest.
+ * Its JWT signing key is random and its own: with the parent's (JWT_SECRET) a JWT issued by one
+ * sandbox, or by the parent, verified in every other sandbox, since all share the same user keys.
  */
 function sandboxSettings(parent: SimulatorSettings, request: SandboxRequest): Partial<SimulatorSettings> {
   return {
     ...parent,
+    jwtSecret: randomBytes(32).toString('hex'),
     sandboxMax: 0,
     eventStoreMax: Math.max(1, Math.floor(parent.eventStoreMax / 16)),
     eventStoreMaxBytes: Math.max(1, Math.floor(parent.eventStoreMaxBytes / 16)),

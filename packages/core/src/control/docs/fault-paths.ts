@@ -29,14 +29,14 @@ export function faultPaths(ctx: DocsContext): OpenApiPart {
         }),
         delete: controlOperation({
           operationId: 'clearFaults',
-          summary: 'Remove every fault rule, releasing what hold rules hold',
+          summary: 'Remove every fault rule, releasing what hold and delay rules keep waiting',
           responses: { '200': ok('How many rules went', schemaRef('FaultsRemoved')), ...unauthorized },
         }),
       },
       '/_sim/faults/{id}': {
         delete: controlOperation({
           operationId: 'removeFault',
-          summary: 'Remove one fault rule',
+          summary: 'Remove one fault rule, releasing what it keeps waiting',
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': ok('The rule went', objectSchema({ removed: { const: 1 } })),

@@ -37,9 +37,14 @@ const ACTIONS: Record<string, JsonSchema> = {
     'delay',
     { ms: integer(0, MAX_FAULT_MS) },
     ['ms'],
-    'Hold the request this long, then serve it',
+    'Hold the request this long, then serve it (at once when the rule is removed or on reset); let go when its client hangs up',
   ),
-  HoldAction: action('hold', {}, [], 'Hold the request until the rule is removed or expires'),
+  HoldAction: action(
+    'hold',
+    {},
+    [],
+    'Hold the request until the rule is removed or expires, or a reset; let go when its client hangs up',
+  ),
   DisconnectAction: action(
     'disconnect',
     {
@@ -64,11 +69,14 @@ export function faultSchemas(ctx: DocsContext): Record<string, JsonSchema> {
         type: 'string',
         pattern: '^/',
         maxLength: 500,
-        description: 'An exact request path, or a prefix ending in `*`',
+        description:
+          'An exact request path, or a prefix ending in `*`, compared with the route the request takes ' +
+          '(any letter case, one trailing slash on HTTP); an exact path of another transport than `transport` is refused',
       },
       user: {
         enum: ctx.users.users.map((u) => u.key),
-        description: 'The user of the bearer token or session',
+        description:
+          'The user of the bearer token or session; refused with the authenticate transport, whose requests carry a key and secret, not a token',
       },
       channel: { enum: ctx.catalog.names(), description: 'Drop rules only: the channel of the delivery' },
     },
