@@ -93,6 +93,13 @@ test('a DNS-rebound Host is refused on every /_sim/ request; loopback names and 
   expect((await rawRequest(base, 'POST', '/_sim/clock/advance', sameSite, ADVANCE)).status).toBe(403);
   expect((await rawRequest(base, 'GET', '/_sim/ui', { host: rebound })).status).toBe(403);
   expect(await offsetOf(base)).toBe(0);
+  // A sandbox's control plane is guarded as its parent's.
+  const box = (await rawRequest(base, 'POST', '/_sim/sandboxes')).json as { basePath: string };
+  expect((await rawRequest(base, 'GET', `${box.basePath}/_sim/state`, { host: rebound })).status).toBe(403);
+  const foreign = { origin: 'http://attacker.example', ...JSON_TYPE };
+  const boxAdvance = await rawRequest(base, 'POST', `${box.basePath}/_sim/clock/advance`, foreign, ADVANCE);
+  expect(boxAdvance.json?.code).toBe('CONTROL_ORIGIN_REFUSED');
+  expect(await offsetOf(`${base}${box.basePath}`)).toBe(0);
   // The customer API is not the control plane's to guard.
   expect((await rawRequest(base, 'GET', '/health', { host: rebound })).status).toBe(200);
 
