@@ -1,80 +1,127 @@
 /**
- * A simulator run as its own process through the built CLI (packages/cli/bin/racedata-sim.js),
- * for black-box tests that must see what a client sees: real sockets, the real process, nothing
- * in-process to peek at. Needs `npm run build` first, as `npm test` does.
+ * A simulator as users run it: the built `racedata-sim` command in a process of its own, on a
+ * free loopback port, talked to over real sockets. Guarantees about clients ("a hang-up loses
+ * nothing", "a sandbox's token opens no other") are only tested when the clients are not in the
+ * simulator's process: there, the two share one event loop and the races of real sockets do not
+ * happen. Test code only; `npm test` builds the CLI first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { closeAfterTest } from './index';
 
 export const CLI_BIN = path.resolve(__dirname, '..', 'packages', 'cli', 'bin', 'racedata-sim.js');
+const START_TIMEOUT_MS = 20_000;
 
 export interface SimProcess {
   readonly child: ChildProcess;
+  readonly pid: number;
   readonly port: number;
   /** http://127.0.0.1:<port> */
   readonly base: string;
   /** ws://127.0.0.1:<port> */
   readonly wsBase: string;
-  /** SIGTERM, then SIGKILL if the process is still there after a few seconds. */
+  /** The last 64 KB the process wrote to stdout and stderr. */
+  output(): string;
+  /** SIGTERM, then SIGKILL if it lingers past 5 s; idempotent. */
   close(): Promise<void>;
 }
 
-const START_TIMEOUT_MS = 20_000;
-
 /**
- * Starts `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` and resolves once its banner
- * names the port; registered for closeAll(), so a failed assertion never leaves it running.
+ * Starts `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` (LOG_LEVEL silent unless `env`
+ * says otherwise) and resolves with the port its banner names; registered for closeAll(), so a
+ * failed assertion never leaves it running.
  */
-export function startSimProcess(
+export async function startSimProcess(
   kind: 'json' | 'legacy',
   args: readonly string[] = [],
-  env: Record<string, string> = {},
+  env: Readonly<Record<string, string>> = {},
 ): Promise<SimProcess> {
   const child = spawn(process.execPath, [CLI_BIN, kind, '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-  const close = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= stop(child, exited));
   closeAfterTest({ close });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4000)));
-  return new Promise<SimProcess>((resolve, reject) => {
+  let text = '';
+  // Kept short and always drained, so a chatty process never blocks on a full pipe.
+  const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new Error(`racedata-sim ${kind} printed no banner within ${START_TIMEOUT_MS} ms: ${out}${err}`));
+      void close();
+      reject(new Error(`racedata-sim ${kind} printed no banner in ${START_TIMEOUT_MS} ms: ${text}`));
     }, START_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+    const onData = () => {
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
       if (!match) return;
       clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      // Keep draining stdout so a chatty process never blocks on a full pipe.
-      child.stdout?.resume();
-      const port = Number(match[1]);
-      resolve({
-        child,
-        port,
-        base: `http://127.0.0.1:${port}`,
-        wsBase: `ws://127.0.0.1:${port}`,
-        close,
-      });
+      child.stdout.off('data', onData);
+      resolve(Number(match[1]));
     };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => {
+    child.stdout.on('data', onData);
+    void exited.then(() => {
       clearTimeout(timer);
-      reject(new Error(`racedata-sim ${kind} exited ${code} before listening: ${out}${err}`));
+      reject(new Error(`racedata-sim ${kind} exited before listening: ${text}`));
     });
+  });
+  return {
+    child,
+    pid: child.pid as number,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    wsBase: `ws://127.0.0.1:${port}`,
+    output: () => text,
+    close,
+  };
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly text: string;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  readonly json: Record<string, unknown> | undefined;
+}
+
+/**
+ * One HTTP request with exactly these headers, Host included (fetch always sends the real one,
+ * so a forged Host, as a DNS-rebound page sends it, needs node:http).
+ */
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Readonly<Record<string, string>> = {},
+  body?: string,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        let json: Record<string, unknown> | undefined;
+        try {
+          json = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    req.once('error', reject);
+    req.end(body);
   });
 }

@@ -7,13 +7,13 @@
  *   npm run build && npx tsx scripts/legacy/hangup-storm.ts [messages] [pollers] [honest] [seed]
  *   CONTROL_API=off npx tsx scripts/legacy/hangup-storm.ts 2000 100 3 1
  */
-import { startCliSimulator } from '../../test-support/cli-process';
+import { startSimProcess } from '../../test-support/sim-process';
 import { stormLegacyListen } from '../../packages/legacy-sim/test/listen-storm';
 
 async function main(): Promise<void> {
   const [messages = 2000, pollers = 100, honestPollers = 3, seed = 1] = process.argv.slice(2).map(Number);
   const env: Record<string, string> = process.env.CONTROL_API ? { CONTROL_API: process.env.CONTROL_API } : {};
-  const sim = await startCliSimulator('legacy', ['--long-poll-timeout', '300'], { env });
+  const sim = await startSimProcess('legacy', ['--long-poll-timeout', '300'], env);
   try {
     const started = Date.now();
     const result = await stormLegacyListen({

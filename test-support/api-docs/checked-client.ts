@@ -28,11 +28,46 @@ export function checkedClient(api: OpenApiConformance, base: string): CheckedCal
       body = JSON.stringify(options.json);
       headers['content-type'] ??= 'application/json';
     }
+    if (headers.host !== undefined) return forgedHost(api, base, method, path, headers, body, options.json);
     const res = await fetch(base + path, { method, headers, ...(body !== undefined && { body }) });
     const text = await res.text();
     const parsed = api.check(method, path, fromFetch(res, text), options.json);
     return { status: res.status, headers: res.headers, text, body: parsed };
   };
+}
+
+/** fetch always sends the real Host; a forged one (a DNS-rebound name) goes through node:http. */
+function forgedHost(
+  api: OpenApiConformance,
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  json: unknown,
+): Promise<Called> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        try {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          const parsed = api.check(method, path, fromNodeHeaders(status, res.headers, text), json);
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({ status, headers: answerHeaders, text, body: parsed });
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**

@@ -98,6 +98,36 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       ).toBe(200);
     });
 
+    test('every /_sim/ operation answers 403 to a Host it does not answer to (DNS rebinding)', async () => {
+      const { call } = await start();
+      const controlOps = operationsWhere(o.api().doc, controlGuarded).filter((at) =>
+        at.template.startsWith('/_sim/'),
+      );
+      const failed = await sweep(controlOps, async ({ method, template, op }) => {
+        const path = concretePath(template, { id: 'f1' });
+        const headers = { host: 'attacker.example', ...json };
+        const answer = await call(method, path, takesBody(op) ? { json: {}, headers } : { headers });
+        expect(answer.body).toMatchObject({ code: 'CONTROL_HOST_REFUSED' });
+      });
+      expect(failed).toEqual([]);
+    });
+
+    test('every /_sim/ operation with a JSON body answers 403 to a foreign Origin and 415 to text/plain', async () => {
+      const { base, call } = await start();
+      const controlOps = operationsWhere(o.api().doc, takesBody).filter((at) =>
+        at.template.startsWith('/_sim/'),
+      );
+      const failed = await sweep(controlOps, async ({ method, template }) => {
+        const foreign = { origin: 'http://attacker.example', ...json };
+        expect((await call(method, template, { body: '{}', headers: foreign })).body).toMatchObject({
+          code: 'CONTROL_ORIGIN_REFUSED',
+        });
+        const text = { 'content-type': 'text/plain;charset=UTF-8', origin: base };
+        expect((await call(method, template, { body: '{}', headers: text })).status).toBe(415);
+      });
+      expect(failed).toEqual([]);
+    });
+
     test('every operation with a body answers 413 to one over MAX_BODY_BYTES', async () => {
       const { call } = await start({ maxBodyBytes: 1024 });
       const oversized = JSON.stringify({ key: 'x'.repeat(2048) });

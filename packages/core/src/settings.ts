@@ -1,3 +1,4 @@
+import { parseAllowedHosts } from './allowed-hosts';
 import { coreError } from './errors';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import {
@@ -59,6 +60,11 @@ export interface SimulatorSettings {
   readonly controlApi: ControlApiMode;
   /** When set, /_sim/* requests need `Authorization: Bearer <it>`. */
   readonly controlToken: string | undefined;
+  /**
+   * Host names /_sim/* answers to besides localhost and IP addresses (a guard against DNS
+   * rebinding); `['*']` takes any.
+   */
+  readonly controlAllowedHosts: readonly string[];
   /** Sandboxes (POST /_sim/sandboxes) that may exist at once; 0 turns them off. */
   readonly sandboxMax: number;
   /** A sandbox with no request and nothing open for this long is deleted. */
@@ -364,6 +370,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'when set, /_sim/* requests need Authorization: Bearer <this token>',
     defaultFor: always(undefined),
     parse: parseText,
+  },
+  {
+    key: 'controlAllowedHosts',
+    flag: '--control-allowed-hosts',
+    env: 'CONTROL_ALLOWED_HOSTS',
+    description:
+      'host names /_sim/* answers to, besides IP addresses and localhost (comma list; .domain for names under it; * for any; 403 otherwise)',
+    defaultFor: always('localhost'),
+    parse: parseAllowedHosts,
   },
   {
     key: 'sandboxMax',

@@ -2,6 +2,7 @@ import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConsoleAssets } from './control/console-assets';
 import { withConsole } from './control/console-routes';
+import { withControlGuard } from './control/control-guard';
 import { withControlPlane, type ControlHooks, type ReplayState } from './control/control-plane';
 import type { Faults } from './control/faults';
 import { Sandboxes, type MountedSimulator, type SandboxFactory } from './control/sandboxes';
@@ -120,7 +121,10 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
           loadRecordings: parts.loadRecordings,
           consoleAssets: parts.consoleAssets,
         });
-  const controlled = consoleRoutes?.handle ?? withControlPlane(gated, control);
+  const controlled = withControlGuard(
+    consoleRoutes?.handle ?? withControlPlane(gated, control),
+    parts.settings,
+  );
   const measured =
     parts.settings.controlApi === 'off'
       ? controlled

@@ -1,4 +1,4 @@
-import { ManualClock, OffsetClock } from '../src';
+import { ManualClock, MAX_CLOCK_OFFSET_MS, OffsetClock, SimError } from '../src';
 
 describe('OffsetClock', () => {
   test('now() is the injected clock plus the advanced offset', () => {
@@ -43,5 +43,41 @@ describe('OffsetClock', () => {
     clock.setTimeout(() => (fired = true), 10).cancel();
     clock.advance(100);
     expect(fired).toBe(false);
+  });
+
+  test('advances add up to MAX_CLOCK_OFFSET_MS at most: one past it is refused and moves nothing', () => {
+    const clock = new OffsetClock(new ManualClock(0));
+    clock.advance(MAX_CLOCK_OFFSET_MS - 10);
+    let error: unknown;
+    try {
+      clock.advance(11);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(SimError);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((error as Error).message).toContain('"ms" may be at most 10');
+    expect(clock.offsetMs).toBe(MAX_CLOCK_OFFSET_MS - 10);
+    clock.advance(10);
+    expect(new Date(clock.now()).toISOString()).toMatch(/^20\d\d-/);
+  });
+
+  test('restore() goes back to the injected time; timers keep the time they had left, intervals their period', () => {
+    const base = new ManualClock(1_000);
+    const clock = new OffsetClock(base);
+    const fired: string[] = [];
+    clock.advance(90_000_000);
+    clock.setTimeout(() => fired.push('poll'), 60_000);
+    clock.setInterval(() => fired.push('ping'), 1_000);
+    expect(clock.restore()).toBe(90_000_000);
+    expect(clock.now()).toBe(1_000);
+    expect(clock.offsetMs).toBe(0);
+    expect(fired).toEqual([]);
+    // Through the offset (an advance) and on the injected clock alike.
+    expect(clock.advance(1_000)).toBe(1);
+    base.advance(1_000);
+    expect(fired).toEqual(['ping', 'ping']);
+    clock.advance(58_000);
+    expect(fired.filter((f) => f === 'poll')).toEqual(['poll']);
   });
 });

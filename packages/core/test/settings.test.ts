@@ -58,6 +58,7 @@ const COMMON_DEFAULTS = {
   journalMax: 10_000,
   controlApi: 'on',
   controlToken: undefined,
+  controlAllowedHosts: ['localhost'],
   sandboxMax: 100,
   sandboxIdleMs: 900_000,
   logLevel: 'info',
@@ -186,6 +187,7 @@ describe('parseSettings', () => {
     const bad = (s: SettingSpec): string => {
       if (s.key === 'tokenMode' || s.key === 'logLevel') return 'bogus';
       if (s.key === 'replayRebaseDates') return 'perhaps';
+      if (s.key === 'controlAllowedHosts') return 'http://json-sim:3000';
       if (['host', 'jwtSecret', 'usersFile', 'channelsFile', 'recordingsDir', 'controlToken'].includes(s.key))
         return '  ';
       return 'abc';

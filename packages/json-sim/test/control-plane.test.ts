@@ -70,7 +70,15 @@ describe('JSON simulator control plane', () => {
     const res = await postControl(s.base, 'reset');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      cleared: { events: 2, heldPolls: 1, sockets: 0, journalEntries: 2, faultRules: 0, tokenExpiries: 0 },
+      cleared: {
+        events: 2,
+        heldPolls: 1,
+        sockets: 0,
+        journalEntries: 2,
+        faultRules: 0,
+        tokenExpiries: 0,
+        clockOffsetMs: 0,
+      },
       eventIds: 'restart',
     });
     expect((await held).status).toBe(204);

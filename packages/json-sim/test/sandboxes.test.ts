@@ -27,6 +27,8 @@ interface SandboxInfo {
   users: SandboxUser[];
 }
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 async function createSandbox(base: string, body?: unknown): Promise<SandboxInfo> {
   const res = await fetch(`${base}/_sim/sandboxes`, {
     method: 'POST',
@@ -108,12 +110,18 @@ describe('JSON simulator sandboxes', () => {
 
     await fetch(`${boxBase}/_sim/faults`, {
       method: 'POST',
+      headers: JSON_TYPE,
       body: JSON.stringify({ match: { transport: 'events' }, action: { type: 'status', status: 503 } }),
     });
     expect((await get(boxBase, `${EVENTS_PATH}?lastEventId=0`, tokenOf(box))).status).toBe(503);
     expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(204);
 
-    await fetch(`${boxBase}/_sim/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 3_600_000 }) });
+    const advanced = await fetch(`${boxBase}/_sim/clock/advance`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ ms: 3_600_000 }),
+    });
+    expect(advanced.status).toBe(200);
     const parentState = (await (await fetch(`${s.base}/_sim/state`)).json()) as { clockOffsetMs: number };
     expect(parentState.clockOffsetMs).toBe(0);
   });
@@ -177,7 +185,11 @@ describe('JSON simulator sandboxes', () => {
     [{ colour: 'red' }, 'colour'],
   ])('a bad sandbox body %j is 400 and creates nothing', async (body, message) => {
     const s = await startSim();
-    const res = await fetch(`${s.base}/_sim/sandboxes`, { method: 'POST', body: JSON.stringify(body) });
+    const res = await fetch(`${s.base}/_sim/sandboxes`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toContain(message);
     expect(((await (await fetch(`${s.base}/_sim/sandboxes`)).json()) as { sandboxes: [] }).sandboxes).toEqual(

@@ -6,16 +6,12 @@
  * happens; that is how an in-process storm passed while this one lost a tenth of the messages.
  */
 import http from 'node:http';
-import { startCliSimulator, type CliSimulator } from '../../../test-support/cli-process';
+import { closeAll } from '@racedata/test-support';
+import { startSimProcess } from '@racedata/test-support/sim-process';
 import { stormLegacyListen } from './listen-storm';
 
 const TOKEN = 'dGVzdHVzZXI=';
-let sim: CliSimulator | undefined;
-
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+afterEach(closeAll);
 
 interface UserState {
   queueDepth: number;
@@ -30,9 +26,11 @@ it.each([
   '%s: every message reaches a complete answer exactly once',
   async (_why, pollers, honestPollers, messages, seed) => {
     const controlOff = honestPollers === 0;
-    sim = await startCliSimulator('legacy', ['--long-poll-timeout', '300'], {
-      env: controlOff ? { CONTROL_API: 'off' } : {},
-    });
+    const sim = await startSimProcess(
+      'legacy',
+      ['--long-poll-timeout', '300'],
+      controlOff ? { CONTROL_API: 'off' } : {},
+    );
     const result = await stormLegacyListen({
       base: sim.base,
       token: TOKEN,
@@ -55,7 +53,7 @@ it.each([
 );
 
 it('a message a keep-alive client has read leaves queueDepth at once and is unconfirmed until its next request', async () => {
-  sim = await startCliSimulator('legacy', ['--long-poll-timeout', '300']);
+  const sim = await startSimProcess('legacy', ['--long-poll-timeout', '300']);
   const base = sim.base;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const users = async () =>

@@ -39,7 +39,11 @@ describe('legacy simulator GET /metrics', () => {
     const listen = await fetch(`${s.base}/customerapi/channels/listen`, { headers: AUTH });
     expect(listen.status).toBe(200);
     await listen.text();
-    await fetch(`${s.base}/_sim/connections/close`, { method: 'POST', body: JSON.stringify({ code: 4003 }) });
+    await fetch(`${s.base}/_sim/connections/close`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 4003 }),
+    });
     await peer.closed;
     const wait = await fetch(`${s.base}/_sim/journal/wait?kind=closed&count=1&timeout=2000`);
     expect(wait.status).toBe(200);

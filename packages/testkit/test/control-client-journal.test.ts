@@ -29,7 +29,15 @@ describe('ControlClient: state, reset, journal, clock, metrics', () => {
     await json.post(message(2));
     const result = await json.reset();
     expect(result).toEqual({
-      cleared: { events: 2, heldPolls: 0, sockets: 0, journalEntries: 2, faultRules: 0, tokenExpiries: 0 },
+      cleared: {
+        events: 2,
+        heldPolls: 0,
+        sockets: 0,
+        journalEntries: 2,
+        faultRules: 0,
+        tokenExpiries: 0,
+        clockOffsetMs: 0,
+      },
       eventIds: 'restart',
     });
     expect(await json.post(message(3))).toMatchObject({ event: { eventId: 1 } });

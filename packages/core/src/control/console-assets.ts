@@ -27,8 +27,9 @@ const PAGE = (kind: string) => `<!doctype html>
 // Everything the page loads comes from the simulator itself: it works offline, and no script
 // from anywhere else can run against the control plane. Inline styles are allowed because the
 // browser's own XML parser styles the error element it builds when the console checks a document.
+// No page may frame it: a framed console's buttons could be clicked for the user (clickjacking).
 const CSP =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'";
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 function send(res: ServerResponse, type: string, body: string): void {
   res.writeHead(200, {
@@ -36,6 +37,8 @@ function send(res: ServerResponse, type: string, body: string): void {
     'content-length': Buffer.byteLength(body, 'utf8'),
     'cache-control': 'no-cache',
     'content-security-policy': CSP,
+    // frame-ancestors for browsers that predate it.
+    'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
   });
   res.end(body);

@@ -16,6 +16,8 @@ export interface ResetRequest {
   readonly faults: boolean;
   readonly eventIds: 'restart' | 'continue';
   readonly closeSockets: boolean;
+  /** Back to the real time: a reset's promise is "as freshly started", clock included. */
+  readonly clock: boolean;
 }
 
 export const RESET_DEFAULTS: ResetRequest = {
@@ -25,6 +27,7 @@ export const RESET_DEFAULTS: ResetRequest = {
   faults: true,
   eventIds: 'restart',
   closeSockets: false,
+  clock: true,
 };
 
 /** The reset body (undefined: no body), or VALIDATION_FAILED naming the offending key. */
@@ -36,7 +39,7 @@ export function parseResetRequest(body: unknown): ResetRequest {
     if (!known.includes(key))
       throw invalid(`unknown reset option "${key.slice(0, 40)}"; known: ${known.join(', ')}`);
   }
-  const flag = (key: 'events' | 'queues' | 'journal' | 'faults' | 'closeSockets'): boolean => {
+  const flag = (key: 'events' | 'queues' | 'journal' | 'faults' | 'closeSockets' | 'clock'): boolean => {
     const value = body[key];
     if (value === undefined) return RESET_DEFAULTS[key];
     if (typeof value !== 'boolean') throw invalid(`reset option "${key}" must be true or false`);
@@ -53,6 +56,7 @@ export function parseResetRequest(body: unknown): ResetRequest {
     faults: flag('faults'),
     eventIds,
     closeSockets: flag('closeSockets'),
+    clock: flag('clock'),
   };
 }
 

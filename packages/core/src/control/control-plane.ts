@@ -152,10 +152,12 @@ function controlRoutes(options: ControlPlaneOptions) {
         });
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));
+        const clockOffsetMs = request.clock ? clock.restore() : 0;
         const journalEntries = request.journal ? journal.clear() : 0;
         const faultRules = request.faults ? faults.clear() : 0;
         const tokenExpiries = request.faults ? tokens.clearExpiries() : 0;
-        const cleared = { ...(await hooks.reset(request)), journalEntries, faultRules, tokenExpiries };
+        const own = { journalEntries, faultRules, tokenExpiries, clockOffsetMs };
+        const cleared = { ...(await hooks.reset(request)), ...own };
         return sendJson(res, 200, { cleared, eventIds: request.eventIds });
       }
       case 'GET /_sim/journal': {

@@ -1,4 +1,13 @@
 import type { Clock, TimerHandle } from '../clock';
+import { invalid } from './body-checks';
+
+/**
+ * How far POST /_sim/clock/advance may move the clock in all, as one advance may: a hundred
+ * years outlasts any retention or token lifetime, keeps every date in four-digit years, and stays
+ * far inside what a Date can hold (advances summed past that made every answer that prints the
+ * time fail).
+ */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 24 * 3_600_000;
 
 interface OffsetTimer {
   due: number;
@@ -38,8 +47,18 @@ export class OffsetClock implements Clock {
     return this.add(fn, ms, Math.max(1, ms));
   }
 
-  /** Moves time forward by ms, firing every timer that falls due on the way; returns how many. */
+  /**
+   * Moves time forward by ms, firing every timer that falls due on the way; returns how many.
+   * Refused (VALIDATION_FAILED, nothing moved) past MAX_CLOCK_OFFSET_MS ahead in all.
+   */
   advance(ms: number): number {
+    if (this.offset + ms > MAX_CLOCK_OFFSET_MS) {
+      throw invalid(
+        `the clock may run at most ${MAX_CLOCK_OFFSET_MS} ms (100 years) ahead in all; it is ` +
+          `${this.offset} ms ahead, so "ms" may be at most ${MAX_CLOCK_OFFSET_MS - this.offset} ` +
+          '(POST /_sim/reset restores the real time)',
+      );
+    }
     this.offset += ms;
     const now = this.now();
     let fired = 0;
@@ -55,6 +74,18 @@ export class OffsetClock implements Clock {
     }
     for (const timer of this.timers) if (!due.includes(timer)) this.schedule(timer, timer.due);
     return fired;
+  }
+
+  /**
+   * Back to the injected clock's time; returns the offset removed. Nothing fires: each timer keeps
+   * the time it had left, so a held poll still ends after its own timeout.
+   */
+  restore(): number {
+    const removed = this.offset;
+    const left = [...this.timers].map((timer) => [timer, timer.due - this.now()] as const);
+    this.offset = 0;
+    for (const [timer, ms] of left) this.schedule(timer, this.now() + ms);
+    return removed;
   }
 
   private add(fn: () => void, ms: number, every: number | undefined): TimerHandle {

@@ -1,4 +1,11 @@
-import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { isIP } from 'node:net';
+import {
+  AbstractStartedContainer,
+  GenericContainer,
+  Wait,
+  getContainerRuntimeClient,
+  type StartedTestContainer,
+} from 'testcontainers';
 import type { SimulatorKind, SimulatorSettings } from '@racedata/core';
 import { ControlClient, type ControlClientOptions } from '../control-client';
 import { settingsToEnv } from '../settings-env';
@@ -60,7 +67,13 @@ export class RaceDataSimulatorContainer extends GenericContainer {
   }
 
   override async start(): Promise<StartedRaceDataSimulatorContainer> {
-    this.withEnvironment(settingsToEnv(this.settings));
+    // The URL names the container runtime's host, which is not always localhost or an IP (a
+    // remote Docker host by name): /_sim/* must answer to it (CONTROL_ALLOWED_HOSTS).
+    // An IP address is always taken, and the setting lists names only.
+    const runtimeHost = (await getContainerRuntimeClient()).info.containerRuntime.host.toLowerCase();
+    const allowed =
+      this.settings.controlAllowedHosts ?? (isIP(runtimeHost) ? undefined : ['localhost', runtimeHost]);
+    this.withEnvironment(settingsToEnv({ ...this.settings, controlAllowedHosts: allowed }));
     const token = this.settings.controlToken;
     return new StartedRaceDataSimulatorContainer(await super.start(), SIMULATOR_PORTS[this.kind], {
       ...this.clientOptions,

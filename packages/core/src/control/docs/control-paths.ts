@@ -5,8 +5,9 @@ import {
   MAX_ADVANCE_MS,
   RESET_DEFAULTS,
 } from '../control-params';
+import { MAX_CLOCK_OFFSET_MS } from '../offset-clock';
 import type { DocsContext } from './docs-context';
-import { CONTROL_BODY_ERRORS, jsonContent, responseRef } from './error-schemas';
+import { CONTROL_ACCESS_ERRORS, CONTROL_BODY_ERRORS, jsonContent, responseRef } from './error-schemas';
 import { JOURNAL_SCHEMAS } from './journal-schemas';
 import { COUNT, integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 import type { Operation, OpenApiPart, Parameter, SecurityRequirement } from './openapi-types';
@@ -51,7 +52,11 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
   return objectSchema({
     simulator: { const: ctx.kind },
     time: { type: 'string', format: 'date-time', description: "The simulator's clock" },
-    clockOffsetMs: integer(0, undefined, 'How far POST /_sim/clock/advance has moved the clock'),
+    clockOffsetMs: integer(
+      0,
+      MAX_CLOCK_OFFSET_MS,
+      'How far POST /_sim/clock/advance has moved the clock since the start or the last reset',
+    ),
     users: objectSchema(Object.fromEntries(userKeys.map((key) => [key, schemaRef('UserState')]))),
     ...shape.stateFields,
     replay: objectSchema({
@@ -72,6 +77,7 @@ const RESET_NOTES: Readonly<Record<string, string>> = {
   journal: 'Empty the journal (seq numbers go on)',
   faults: 'Remove the fault rules and lift token expiries',
   closeSockets: 'Close every WebSocket session with 1000',
+  clock: 'Undo POST /_sim/clock/advance: back to the real time (timers keep the time they had left)',
 };
 
 function resetSchemas(shape: ControlStateShape): Record<string, JsonSchema> {
@@ -93,8 +99,8 @@ function resetSchemas(shape: ControlStateShape): Record<string, JsonSchema> {
           ],
     ),
   );
-  // journalEntries, faultRules and tokenExpiries are the control plane's own (control-plane.ts).
-  const counts = [...shape.clearedCounts, 'journalEntries', 'faultRules', 'tokenExpiries'];
+  // journalEntries, faultRules, tokenExpiries and the offset are the control plane's own.
+  const counts = [...shape.clearedCounts, 'journalEntries', 'faultRules', 'tokenExpiries', 'clockOffsetMs'];
   return {
     ResetRequest: objectSchema(options, [], {
       description: 'Every option is optional; no body takes the defaults',
@@ -111,7 +117,7 @@ const openJson = (description: string, schema: JsonSchema) => ({ description, co
 /** GET /_sim/state, POST /_sim/reset, the journal and its wait, POST /_sim/clock/advance, the documents. */
 export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenApiPart {
   const max = ctx.settings.journalMax;
-  const unauthorized = { '401': responseRef('ControlUnauthorized') };
+  const unauthorized = CONTROL_ACCESS_ERRORS;
   return {
     paths: {
       '/_sim/state': {
@@ -173,6 +179,7 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
           operationId: 'advanceClock',
           summary:
             "Move the simulator's clock forward; timers now due fire (token expiry, retention, timeouts)",
+          description: `At most ${MAX_CLOCK_OFFSET_MS} ms (100 years) ahead of the real time in all: an advance past that is refused (400) and moves nothing; POST /_sim/reset restores the real time.`,
           requestBody: {
             required: true,
             content: jsonContent(objectSchema({ ms: integer(0, MAX_ADVANCE_MS) })),
@@ -182,7 +189,7 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
               'The clock after the move',
               objectSchema({
                 advancedMs: COUNT,
-                clockOffsetMs: COUNT,
+                clockOffsetMs: integer(0, MAX_CLOCK_OFFSET_MS),
                 time: { type: 'string', format: 'date-time' },
                 timersFired: COUNT,
               }),

@@ -48,7 +48,15 @@ export const SHARED_RESPONSES = {
     'CONTROL_TOKEN is set and the request lacks `Authorization: Bearer <CONTROL_TOKEN>`',
     ['CONTROL_UNAUTHORIZED'],
   ),
+  ControlForbidden: controlResponse(
+    'Refused before anything else (control-guard.ts): Host names none of localhost, an IP address and CONTROL_ALLOWED_HOSTS, or a change comes from a page on another origin',
+    ['CONTROL_HOST_REFUSED', 'CONTROL_ORIGIN_REFUSED'],
+  ),
   ControlTooLarge: controlResponse('The request body exceeds MAX_BODY_BYTES', ['PAYLOAD_TOO_LARGE']),
+  ControlNotJson: controlResponse(
+    'A body was sent without Content-Type: application/json (nothing was changed)',
+    ['UNSUPPORTED_MEDIA_TYPE'],
+  ),
   BodiesInFlight: {
     description:
       'Too many request bodies are being received at once (MAX_INFLIGHT_BODY_BYTES); retry after the given seconds',
@@ -75,6 +83,14 @@ export const ERROR_COMPONENTS: Components = {
 export const CONTROL_BODY_ERRORS = {
   '400': responseRef('ControlBadRequest'),
   '401': responseRef('ControlUnauthorized'),
+  '403': responseRef('ControlForbidden'),
   '413': responseRef('ControlTooLarge'),
+  '415': responseRef('ControlNotJson'),
   '503': responseRef('BodiesInFlight'),
+} as const;
+
+/** The refusals every /_sim/* operation shares, body or not (CONTROL_TOKEN, the guard). */
+export const CONTROL_ACCESS_ERRORS = {
+  '401': responseRef('ControlUnauthorized'),
+  '403': responseRef('ControlForbidden'),
 } as const;

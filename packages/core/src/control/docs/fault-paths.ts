@@ -1,6 +1,12 @@
 import { controlOperation } from './control-paths';
 import type { DocsContext } from './docs-context';
-import { CONTROL_BODY_ERRORS, controlError, jsonContent, responseRef } from './error-schemas';
+import {
+  CONTROL_ACCESS_ERRORS,
+  CONTROL_BODY_ERRORS,
+  controlError,
+  jsonContent,
+  responseRef,
+} from './error-schemas';
 import { faultSchemas, SENDABLE_CLOSE_CODE } from './fault-schemas';
 import { COUNT, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 import type { OpenApiPart } from './openapi-types';
@@ -10,7 +16,7 @@ const ok = (description: string, schema: JsonSchema) => ({ description, content:
 /** Fault rules, closing sessions and expiring tokens: the control plane's failure tooling. */
 export function faultPaths(ctx: DocsContext): OpenApiPart {
   const userKey: JsonSchema = { enum: ctx.users.users.map((u) => u.key) };
-  const unauthorized = { '401': responseRef('ControlUnauthorized') };
+  const unauthorized = CONTROL_ACCESS_ERRORS;
   return {
     paths: {
       '/_sim/faults': {

@@ -2,7 +2,13 @@ import { MAX_TIMER_MS } from '../../settings';
 import { SANDBOX_PREFIX } from '../sandboxes';
 import { controlOperation } from './control-paths';
 import type { DocsContext } from './docs-context';
-import { CONTROL_BODY_ERRORS, controlError, jsonContent, responseRef } from './error-schemas';
+import {
+  CONTROL_ACCESS_ERRORS,
+  CONTROL_BODY_ERRORS,
+  controlError,
+  jsonContent,
+  responseRef,
+} from './error-schemas';
 import { COUNT, integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 import type { OpenApiPart, Response } from './openapi-types';
 
@@ -74,7 +80,7 @@ function schemas(ctx: DocsContext): Record<string, JsonSchema> {
 
 /** POST and GET /_sim/sandboxes, DELETE /_sim/sandboxes/{id} (control-plane.ts, sandbox-params.ts). */
 export function sandboxPaths(ctx: DocsContext): OpenApiPart {
-  const unauthorized = { '401': responseRef('ControlUnauthorized') };
+  const unauthorized = CONTROL_ACCESS_ERRORS;
   const { sandboxMax, sandboxIdleMs } = ctx.settings;
   return {
     paths: {
