@@ -89,7 +89,10 @@ export abstract class RaceDataSimulatorContainer extends GenericContainer {
 
   /** Copies a recordings directory (json/ and legacy/ in it, recordings/README.md) in as RECORDINGS_DIR. */
   withRecordings(dir: string): this {
-    this.withCopyDirectoriesToContainer([{ source: dir, target: CONTAINER_PATHS.recordingsDir }]);
+    // 0o755 on every entry: a directory from mkdtemp is 0o700, and the image runs as `node`.
+    this.withCopyDirectoriesToContainer([
+      { source: dir, target: CONTAINER_PATHS.recordingsDir, mode: 0o755 },
+    ]);
     this.settings = { ...this.settings, recordingsDir: CONTAINER_PATHS.recordingsDir };
     return this;
   }
