@@ -1,5 +1,5 @@
 # JSON simulator image (port 3000). Build from the repository root:
-#   docker build -f docker/json.Dockerfile -t racedata/json-sim .
+#   docker build -f docker/json.Dockerfile -t racedata/json-sim -t racedata/json-sim:<package version> .
 # Where no registry is reachable (podman stand-in, see ../shared/container/README.md):
 #   podman-sim build --network host --format docker \
 #     --build-arg NODE_IMAGE=localhost/node-standin:20 -f docker/json.Dockerfile -t racedata/json-sim .

@@ -1,5 +1,5 @@
 # Legacy XML/STOMP simulator image (port 8080). Build from the repository root:
-#   docker build -f docker/legacy.Dockerfile -t racedata/legacy-sim .
+#   docker build -f docker/legacy.Dockerfile -t racedata/legacy-sim -t racedata/legacy-sim:<package version> .
 # Where no registry is reachable (podman stand-in, see ../shared/container/README.md):
 #   podman-sim build --network host --format docker \
 #     --build-arg NODE_IMAGE=localhost/node-standin:20 -f docker/legacy.Dockerfile -t racedata/legacy-sim .

@@ -18,6 +18,8 @@ cd "$root"
 smoke=(node "$root/scripts/image-smoke/smoke.mjs")
 setup="$root/../shared/container/podman-setup.sh"
 prefix=${IMAGE_PREFIX:-racedata}
+# Each image is tagged :latest and :<package version>, the tag the Testcontainers module starts.
+version=$(node -p "require('./package.json').version")
 json_image="$prefix/json-sim"
 legacy_image="$prefix/legacy-sim"
 
@@ -103,9 +105,9 @@ suite_start=$(ms)
 build() { # image dockerfile
   local t0 t1
   t0=$(ms)
-  if "$rt" build ${build_args[@]+"${build_args[@]}"} -f "$2" -t "$1" . >"$tmp/build.log" 2>&1; then
+  if "$rt" build ${build_args[@]+"${build_args[@]}"} -f "$2" -t "$1" -t "$1:$version" . >"$tmp/build.log" 2>&1; then
     t1=$(ms)
-    pass "build $1 from $2 ($(((t1 - t0) / 1000)).$((((t1 - t0) % 1000) / 100)) s)"
+    pass "build $1 (:latest, :$version) from $2 ($(((t1 - t0) / 1000)).$((((t1 - t0) % 1000) / 100)) s)"
     return 0
   fi
   # The first error lines say what went wrong (npm adds its whole usage text after some).

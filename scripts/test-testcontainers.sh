@@ -9,7 +9,8 @@
 # says so and exits 1 when CI=true, 0 (skipped) otherwise.
 #
 # Environment: IMAGE_PREFIX (default racedata) names the images <prefix>/json-sim and
-# <prefix>/legacy-sim, as for test-images.sh.
+# <prefix>/legacy-sim, as for test-images.sh, which tags them with the package version. With the
+# default prefix the test starts the module's default images (racedata/<sim>:<version>).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +23,9 @@ no_runtime() {
     "needs a Docker API: docker with a running engine, or podman"
 }
 prefix=${IMAGE_PREFIX:-racedata}
-json_image="$prefix/json-sim"
-legacy_image="$prefix/legacy-sim"
+version=$(node -p "require('./package.json').version")
+json_image="$prefix/json-sim:$version"
+legacy_image="$prefix/legacy-sim:$version"
 
 tmp=$(mktemp -d)
 service_pid=
@@ -77,8 +79,11 @@ for image in "$json_image" "$legacy_image"; do
 done
 
 # ---- the test ---------------------------------------------------------------------------
-RACEDATA_TESTCONTAINERS=1 RACEDATA_JSON_IMAGE="$json_image" RACEDATA_LEGACY_IMAGE="$legacy_image" \
-  npx jest --selectProjects testkit --runTestsByPath packages/testkit/test/testcontainers.test.ts \
+images=()
+if [ "$prefix" != racedata ]; then images=(RACEDATA_JSON_IMAGE="$json_image" RACEDATA_LEGACY_IMAGE="$legacy_image"); fi
+env RACEDATA_TESTCONTAINERS=1 ${images[@]+"${images[@]}"} \
+  npx jest --selectProjects testkit examples --runTestsByPath packages/testkit/test/testcontainers.test.ts \
+  examples/testcontainers/simulator-containers.test.ts \
   >"$tmp/jest.out" 2>&1
 code=$?
 # Indented, so a caller counting PASS/FAIL lines (test-images.sh) counts only the summary below.

@@ -1,23 +1,25 @@
 import type {
+  CatalogChannel,
   ClockAdvance,
   CloseConnectionsFilter,
-  EventInput,
   FaultRule,
   FaultRuleInput,
   Health,
-  InjectOptions,
-  InjectResult,
   JournalPage,
   JournalQuery,
-  PostResult,
+  KeptMessage,
+  ReplaySpeed,
+  ReplayView,
   ResetOptions,
   ResetResult,
   SandboxInfo,
+  SandboxList,
   SandboxOptions,
   SimState,
+  SimulatorUser,
   WaitOptions,
 } from './control-types';
-import { errorFromAnswer, JournalWaitTimeoutError, unexpectedAnswer } from './errors';
+import { ControlError, errorFromAnswer, JournalWaitTimeoutError, unexpectedAnswer } from './errors';
 import { expectJson, expectText, send, type HttpCall, type HttpSettings } from './http-call';
 import { sandboxHandle, type Sandbox } from './sandbox';
 
@@ -34,15 +36,16 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_WAIT_MS = 5_000;
 
 /**
- * A typed client for a simulator's control plane (/_sim/*, /metrics) and its injection
- * endpoints, over plain HTTP: it works against an in-process simulator, a container or another
- * machine alike. Every failed request throws a ControlError carrying the server's status, code
- * and message; waitFor() throws JournalWaitTimeoutError with the entries it did see.
+ * A typed client for the control plane both simulators share (/_sim/*, /metrics, /health), over
+ * plain HTTP: it works against an in-process simulator, a container or another machine alike.
+ * Every failed request throws a ControlError carrying the server's status, code and message;
+ * waitFor() throws JournalWaitTimeoutError with the entries it did see. What only one simulator
+ * has (POST /api/message and seeding; XML injection) is on JsonControlClient and
+ * LegacyControlClient, so calling it on the other does not compile.
  *
  * ```ts
  * const control = new ControlClient('http://127.0.0.1:3000', { token: 'secret' });
  * await control.reset();
- * await control.post({ channel: 'RaceDayTrot', date: '2024-05-11', payload: { race: 1 } });
  * await control.waitFor({ kind: 'delivered', user: 'testuser' }, { count: 1, timeout: 2000 });
  * ```
  */
@@ -53,7 +56,7 @@ export class ControlClient {
 
   constructor(
     baseUrl: string | URL,
-    private readonly options: ControlClientOptions = {},
+    protected readonly options: ControlClientOptions = {},
   ) {
     this.baseUrl = String(baseUrl).replace(/\/+$/, '');
     this.http = {
@@ -125,9 +128,19 @@ export class ControlClient {
     return page.rules;
   }
 
-  /** DELETE /_sim/faults/{id}; ControlError 404 NOT_FOUND when there is no such rule (any more). */
-  async removeFault(id: string): Promise<void> {
-    await this.json({ method: 'DELETE', path: `/_sim/faults/${encodeURIComponent(id)}`, control: true });
+  /**
+   * DELETE /_sim/faults/{id}: true when the rule was live and is now gone, false when there was
+   * no such rule any more. A rule with `times` is removed by the simulator itself once it fired
+   * that often, so removing it afterwards is no error: the fault is gone either way.
+   */
+  async removeFault(id: string): Promise<boolean> {
+    try {
+      await this.json({ method: 'DELETE', path: `/_sim/faults/${encodeURIComponent(id)}`, control: true });
+      return true;
+    } catch (err) {
+      if (err instanceof ControlError && err.status === 404 && err.code === 'NOT_FOUND') return false;
+      throw err;
+    }
   }
 
   /** DELETE /_sim/faults: how many rules were removed. */
@@ -167,36 +180,72 @@ export class ControlClient {
     return this.json({ method: 'POST', path: '/_sim/clock/advance', json: { ms }, control: true });
   }
 
+  /** GET /_sim/users: the users with key, secret, fixed token and the channels each may read. */
+  async users(): Promise<SimulatorUser[]> {
+    const answer = await this.json<{ users: SimulatorUser[] }>({
+      method: 'GET',
+      path: '/_sim/users',
+      control: true,
+    });
+    return answer.users;
+  }
+
+  /** GET /_sim/catalog: every channel with its kind and a recorded sample dated today (or null). */
+  async catalog(): Promise<CatalogChannel[]> {
+    const answer = await this.json<{ channels: CatalogChannel[] }>({
+      method: 'GET',
+      path: '/_sim/catalog',
+      control: true,
+    });
+    return answer.channels;
+  }
+
+  /** GET /_sim/messages/{seq}: the payload a `received` journal entry carried, while it is kept. */
+  message(seq: number): Promise<KeptMessage> {
+    return this.json({ method: 'GET', path: `/_sim/messages/${seq}`, control: true });
+  }
+
+  /** GET /_sim/replay. */
+  replay(): Promise<ReplayView> {
+    return this.json({ method: 'GET', path: '/_sim/replay', control: true });
+  }
+
+  /** Starts replaying the recordings (409 REPLAY_STATE when running); default: the configured speed. */
+  startReplay(speed: ReplaySpeed = {}): Promise<ReplayView> {
+    return this.replayCommand({ action: 'start', ...speed });
+  }
+
+  pauseReplay(): Promise<ReplayView> {
+    return this.replayCommand({ action: 'pause' });
+  }
+
+  resumeReplay(): Promise<ReplayView> {
+    return this.replayCommand({ action: 'resume' });
+  }
+
+  /** A running replay's new speed: one message per `intervalMs`, or the recorded gaps capped. */
+  replaySpeed(speed: ReplaySpeed): Promise<ReplayView> {
+    return this.replayCommand({ action: 'speed', ...speed });
+  }
+
+  /** Skips to the first live message of the next race. */
+  nextRace(): Promise<ReplayView> {
+    return this.replayCommand({ action: 'next-race' });
+  }
+
+  /** GET /_sim/openapi.json: the OpenAPI 3.1 document of every HTTP path this simulator serves. */
+  openApi(): Promise<Record<string, unknown>> {
+    return this.json({ method: 'GET', path: '/_sim/openapi.json', control: true });
+  }
+
+  /** GET /_sim/asyncapi.json: the AsyncAPI 3.0 document of its WebSocket endpoint. */
+  asyncApi(): Promise<Record<string, unknown>> {
+    return this.json({ method: 'GET', path: '/_sim/asyncapi.json', control: true });
+  }
+
   /** GET /metrics: Prometheus text. */
   async metrics(): Promise<string> {
     return expectText(await send(this.http, { method: 'GET', path: '/metrics', control: true }));
-  }
-
-  /** POST /api/message on the JSON simulator: stored (durable) or broadcast (transient) by channel. */
-  async post(message: EventInput): Promise<PostResult> {
-    const answer = await this.json<{ data: PostResult }>(
-      { method: 'POST', path: '/api/message', json: message, control: false },
-      [201, 202],
-    );
-    return answer.data;
-  }
-
-  /**
-   * POST /customerapi/channel/{channel}/Durable|NonDurable?payloadKey= on the legacy simulator:
-   * the XML goes to every user (channel `id`, the default) or a channel's subscribers, queued for
-   * the long poll (durable, the default) or sent to live STOMP sessions.
-   */
-  async inject(xml: string, options: InjectOptions = {}): Promise<InjectResult> {
-    const channel = encodeURIComponent(options.channel ?? 'id');
-    const answer = await this.json<{ data: InjectResult }>({
-      method: 'POST',
-      path: `/customerapi/channel/${channel}/${options.durable === false ? 'NonDurable' : 'Durable'}`,
-      query: { payloadKey: options.payloadKey },
-      body: xml,
-      contentType: 'application/xml; charset=utf-8',
-      control: false,
-    });
-    return answer.data;
   }
 
   /**
@@ -204,13 +253,20 @@ export class ControlClient {
    * journal, faults, clock and user tokens. Its handle's `url` works everywhere this client's
    * base URL does; close() frees it.
    */
-  async sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  async sandbox(options: SandboxOptions = {}): Promise<Sandbox<this>> {
     const info = await this.json<SandboxInfo>(
       { method: 'POST', path: '/_sim/sandboxes', json: options, control: true },
       [201],
     );
-    const control = new ControlClient(`${this.baseUrl}${info.basePath}`, this.options);
+    // The same kind of client as this one, so a JSON sandbox's control can post and a legacy one's inject.
+    const Client = this.constructor as new (baseUrl: string, options: ControlClientOptions) => this;
+    const control = new Client(`${this.baseUrl}${info.basePath}`, this.options);
     return sandboxHandle(info, control, () => this.deleteSandbox(info.id));
+  }
+
+  /** GET /_sim/sandboxes: the live sandboxes and how many may exist at once. */
+  sandboxes(): Promise<SandboxList> {
+    return this.json({ method: 'GET', path: '/_sim/sandboxes', control: true });
   }
 
   /** DELETE /_sim/sandboxes/{id}: closes the sandbox's sessions and frees it. */
@@ -218,7 +274,17 @@ export class ControlClient {
     await this.json({ method: 'DELETE', path: `/_sim/sandboxes/${encodeURIComponent(id)}`, control: true });
   }
 
-  private async json<T>(call: HttpCall, ok?: readonly number[]): Promise<T> {
+  private replayCommand(body: Record<string, unknown>): Promise<ReplayView> {
+    return this.json({ method: 'POST', path: '/_sim/replay', json: body, control: true });
+  }
+
+  /** One request whose answer is JSON with one of the `ok` statuses (default 200). */
+  protected async json<T>(call: HttpCall, ok?: readonly number[]): Promise<T> {
     return expectJson<T>(await send(this.http, call), ok);
+  }
+
+  /** One request, answered as it came: for bodies that are not JSON (NDJSON uploads). */
+  protected send(call: HttpCall) {
+    return send(this.http, call);
   }
 }

@@ -1,11 +1,14 @@
-import type { ControlClient } from './control-client';
 import type {
   ClockAdvance,
   CloseConnectionsFilter,
   ResetOptions,
   ResetResult,
+  SandboxOptions,
   SimState,
 } from './control-types';
+import type { JsonControlClient } from './json-control-client';
+import type { LegacyControlClient } from './legacy-control-client';
+import type { Sandbox } from './sandbox';
 
 /** One answer from each simulator. */
 export interface PerSimulator<T> {
@@ -14,13 +17,23 @@ export interface PerSimulator<T> {
 }
 
 /**
+ * A sandbox in each simulator, made together: `json.url` and `legacy.url` are where the code
+ * under test goes, each with its own users and control client. close() frees both.
+ */
+export interface SandboxPair extends PerSimulator<Sandbox> {
+  readonly json: Sandbox<JsonControlClient>;
+  readonly legacy: Sandbox<LegacyControlClient>;
+  close(): Promise<void>;
+}
+
+/**
  * The control plane of both simulators at once, for the calls a suite makes on both between
- * tests (reset, clearing faults, moving time); anything simulator-specific goes through `json`
- * or `legacy`. Each call goes to both in parallel and answers with both results.
+ * tests (reset, clearing faults, moving time, a sandbox each); anything simulator-specific goes
+ * through `json` or `legacy`. Each call goes to both in parallel and answers with both results.
  */
 export interface ControlPair {
-  readonly json: ControlClient;
-  readonly legacy: ControlClient;
+  readonly json: JsonControlClient;
+  readonly legacy: LegacyControlClient;
   reset(options?: ResetOptions): Promise<PerSimulator<ResetResult>>;
   state(): Promise<PerSimulator<SimState>>;
   clearFaults(): Promise<PerSimulator<number>>;
@@ -28,10 +41,14 @@ export interface ControlPair {
   /** A user known to only one of the simulators gets a 400 from the other: use `json` or `legacy`. */
   expireTokens(user?: string): Promise<PerSimulator<string[]>>;
   advanceClock(ms: number): Promise<PerSimulator<ClockAdvance>>;
+  /** A sandbox in each simulator; when one cannot be made, the other is freed again. */
+  sandbox(options?: SandboxOptions): Promise<SandboxPair>;
 }
 
-export function controlPair(json: ControlClient, legacy: ControlClient): ControlPair {
-  const both = async <T>(call: (client: ControlClient) => Promise<T>): Promise<PerSimulator<T>> => {
+export function controlPair(json: JsonControlClient, legacy: LegacyControlClient): ControlPair {
+  const both = async <T>(
+    call: (client: JsonControlClient | LegacyControlClient) => Promise<T>,
+  ): Promise<PerSimulator<T>> => {
     const [j, l] = await Promise.all([call(json), call(legacy)]);
     return { json: j, legacy: l };
   };
@@ -44,5 +61,28 @@ export function controlPair(json: ControlClient, legacy: ControlClient): Control
     closeConnections: (filter) => both((c) => c.closeConnections(filter)),
     expireTokens: (user) => both((c) => c.expireTokens(user)),
     advanceClock: (ms) => both((c) => c.advanceClock(ms)),
+    sandbox: (options) => sandboxPair(json, legacy, options),
+  };
+}
+
+async function sandboxPair(
+  json: JsonControlClient,
+  legacy: LegacyControlClient,
+  options: SandboxOptions | undefined,
+): Promise<SandboxPair> {
+  const [j, l] = await Promise.allSettled([json.sandbox(options), legacy.sandbox(options)]);
+  if (j.status === 'rejected' || l.status === 'rejected') {
+    // No half-made pair is left behind to count against SANDBOX_MAX.
+    await Promise.all([j, l].map((made) => (made.status === 'fulfilled' ? made.value.close() : undefined)));
+    throw j.status === 'rejected' ? j.reason : (l as PromiseRejectedResult).reason;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    json: j.value,
+    legacy: l.value,
+    close: () => {
+      closing ??= Promise.all([j.value.close(), l.value.close()]).then(() => undefined);
+      return closing;
+    },
   };
 }

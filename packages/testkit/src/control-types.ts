@@ -6,6 +6,7 @@
 import type {
   EventInput,
   JournalEntry,
+  SandboxInfo,
   JournalFilter,
   ReplayState,
   ResetRequest,
@@ -15,6 +16,8 @@ import type {
 } from '@racedata/core';
 
 export type {
+  CatalogChannel,
+  ChannelKind,
   ClosedEntry,
   DeliveredEntry,
   EventInput,
@@ -29,13 +32,52 @@ export type {
   JournalTransport,
   ReceivedEntry,
   ReplayState,
+  ReplayView,
   SandboxInfo,
   SandboxUser,
   SessionTransport,
   SimulatorKind,
   SimulatorSettings,
+  UserSpec,
   UserState,
 } from '@racedata/core';
+
+/** A user of GET /_sim/users: what a test needs to authenticate as it and what it may read. */
+export interface SimulatorUser {
+  readonly key: string;
+  readonly name: string;
+  /** For POST …/authenticate with key and secret. */
+  readonly secret: string;
+  /** The fixed token; valid in every token mode until expired through the control plane. */
+  readonly token: string;
+  /** The catalog channels the user may read. */
+  readonly channels: string[];
+}
+
+/** GET /_sim/sandboxes. */
+export interface SandboxList {
+  /** SANDBOX_MAX: how many may exist at once. */
+  readonly max: number;
+  readonly sandboxes: SandboxInfo[];
+}
+
+/** GET /_sim/messages/{seq}: a `received` entry and what it carried (event JSON or XML text). */
+export interface KeptMessage {
+  readonly entry: JournalEntry;
+  readonly payload: unknown;
+}
+
+/** A replay speed: one message every `intervalMs`, or the recorded gaps capped at `maxDelayMs`. */
+export type ReplaySpeed =
+  | { readonly intervalMs?: number; readonly maxDelayMs?: never }
+  | { readonly maxDelayMs: number; readonly intervalMs?: never };
+
+/** POST /_sim/events: how many events were stored and their eventIds (null when none). */
+export interface SeedResult {
+  readonly seeded: number;
+  readonly firstEventId: number | null;
+  readonly lastEventId: number | null;
+}
 
 /** POST /_sim/reset: every key optional; the server's defaults clear everything but sockets. */
 export type ResetOptions = Partial<ResetRequest>;

@@ -1,8 +1,8 @@
 /**
- * racedata-sim's test kit: the simulators in-process (startSimulators), a typed client for any
- * running simulator's control plane (ControlClient), and its errors and wire types. The
- * Testcontainers module is a separate entry point (racedata-sim/testcontainers), so this one
- * needs no container library.
+ * racedata-sim's test kit: the simulators in-process (startSimulators), typed clients for any
+ * running simulator's control plane (JsonControlClient, LegacyControlClient and their shared
+ * base ControlClient), and their errors and wire types. The Testcontainers module is a separate
+ * entry point (racedata-sim/testcontainers), so this one needs no container library.
  */
 export {
   startSimulators,
@@ -12,8 +12,11 @@ export {
   type StartOptions,
 } from './start-simulators';
 export { ControlClient, type ControlClientOptions } from './control-client';
-export type { ControlPair, PerSimulator } from './control-pair';
+export { JsonControlClient, EVENT_STREAM_PATH } from './json-control-client';
+export { LegacyControlClient, STOMP_PATH } from './legacy-control-client';
+export type { ControlPair, PerSimulator, SandboxPair } from './control-pair';
 export type { Sandbox } from './sandbox';
+export { RACEDATA_SIM_VERSION } from './version';
 export {
   ControlError,
   JournalWaitTimeoutError,

@@ -7,22 +7,23 @@ import { ControlError } from './errors';
  * code under test at `url` with one of `users`' tokens; `control` is a ControlClient bound to the
  * sandbox, so reset, journal, faults and clock act on it alone.
  */
-export interface Sandbox {
+export interface Sandbox<C extends ControlClient = ControlClient> {
   readonly id: string;
   /** The parent's base URL plus the sandbox's base path; every path works under it. */
   readonly url: string;
   readonly basePath: string;
   readonly users: readonly SandboxUser[];
-  readonly control: ControlClient;
+  /** Of the parent's kind: a JSON sandbox's can post, a legacy sandbox's inject. */
+  readonly control: C;
   /** Frees the sandbox (DELETE /_sim/sandboxes/{id}); safe to call more than once. */
   close(): Promise<void>;
 }
 
-export function sandboxHandle(
+export function sandboxHandle<C extends ControlClient>(
   info: { id: string; basePath: string; users: SandboxUser[] },
-  control: ControlClient,
+  control: C,
   remove: () => Promise<void>,
-): Sandbox {
+): Sandbox<C> {
   let closing: Promise<void> | undefined;
   return {
     id: info.id,

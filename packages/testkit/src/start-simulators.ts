@@ -11,8 +11,12 @@ import {
 import { createJsonSimulator } from '@racedata/json-sim';
 import { createLegacySimulator } from '@racedata/legacy-sim';
 import { bundledRecordingsDir } from './bundled-recordings';
-import { ControlClient, type ControlClientOptions } from './control-client';
-import { controlPair, type ControlPair } from './control-pair';
+import type { ControlClientOptions } from './control-client';
+import { controlPair, type ControlPair, type SandboxPair } from './control-pair';
+import type { SandboxOptions, SimulatorUser } from './control-types';
+import { JsonControlClient } from './json-control-client';
+import { LegacyControlClient } from './legacy-control-client';
+import type { Sandbox } from './sandbox';
 
 /** `false` leaves a simulator out; `true` or settings start it (settings win over `settings`). */
 export type SimulatorChoice = boolean | Partial<SimulatorSettings>;
@@ -54,27 +58,53 @@ type NoOptions = Record<never, never>;
 /** Whether a choice starts its simulator: `boolean` when the caller's own flag is not a literal. */
 type IsOn<C> = C extends false ? false : true;
 
+/** What exists when a simulator runs, else undefined (both when the flag is not a literal). */
+type If<On extends boolean, T> = On extends true ? T : undefined;
+
 /** `control` is a ControlPair when both run, else the one simulator's client. */
 type ControlOf<J extends boolean, L extends boolean> = [J, L] extends [true, true]
   ? ControlPair
-  : [J, L] extends [true, false] | [false, true]
-    ? ControlClient
-    : ControlPair | ControlClient;
+  : [J, L] extends [true, false]
+    ? JsonControlClient
+    : [J, L] extends [false, true]
+      ? LegacyControlClient
+      : ControlPair | JsonControlClient | LegacyControlClient;
+
+/** `sandbox()` makes one in each running simulator. */
+type SandboxOf<J extends boolean, L extends boolean> = [J, L] extends [true, true]
+  ? SandboxPair
+  : [J, L] extends [true, false]
+    ? Sandbox<JsonControlClient>
+    : [J, L] extends [false, true]
+      ? Sandbox<LegacyControlClient>
+      : SandboxPair | Sandbox<JsonControlClient> | Sandbox<LegacyControlClient>;
 
 /**
- * Simulators listening on free loopback ports in this process. A simulator left out with
- * `false` has `undefined` URL and client (the types say so when the flag is a literal).
+ * Simulators listening on free loopback ports in this process. `RunningSimulators` alone is
+ * both simulators, as `startSimulators()` starts them by default; a simulator left out with a
+ * literal `false` has `undefined` URLs, users and client, and the types say so.
  */
-export interface RunningSimulators<J extends boolean = boolean, L extends boolean = boolean> {
-  /** `http://127.0.0.1:<port>` of the JSON simulator; its WebSocket is `ws://…/customerapi/event-stream`. */
-  readonly jsonUrl: J extends true ? string : undefined;
-  /** `http://127.0.0.1:<port>` of the legacy simulator; STOMP is `ws://…/api/v1/channels/connect`. */
-  readonly legacyUrl: L extends true ? string : undefined;
+export interface RunningSimulators<J extends boolean = true, L extends boolean = true> {
+  /** `http://127.0.0.1:<port>` of the JSON simulator. */
+  readonly jsonUrl: If<J, string>;
+  /** `http://127.0.0.1:<port>` of the legacy simulator. */
+  readonly legacyUrl: If<L, string>;
+  /** The JSON event stream: `ws://127.0.0.1:<port>/customerapi/event-stream`. */
+  readonly eventStreamUrl: If<J, string>;
+  /** The legacy STOMP endpoint: `ws://127.0.0.1:<port>/api/v1/channels/connect`. */
+  readonly stompUrl: If<L, string>;
+  /** Each simulator's users with key, secret, fixed token and channels (USERS_FILE or built in). */
+  readonly users: {
+    readonly json: If<J, readonly SimulatorUser[]>;
+    readonly legacy: If<L, readonly SimulatorUser[]>;
+  };
   /** The JSON simulator's control client (with the control token, if one was set). */
-  readonly json: J extends true ? ControlClient : undefined;
-  readonly legacy: L extends true ? ControlClient : undefined;
+  readonly json: If<J, JsonControlClient>;
+  readonly legacy: If<L, LegacyControlClient>;
   /** Both simulators' control planes at once, or the only simulator's client. */
   readonly control: ControlOf<J, L>;
+  /** A sandbox in each running simulator (POST /_sim/sandboxes); close() frees it. */
+  sandbox(options?: SandboxOptions): Promise<SandboxOf<J, L>>;
   /** Closes both (held polls answered, sockets closed, ports freed); safe to call again. */
   close(): Promise<void>;
 }
@@ -82,31 +112,28 @@ export interface RunningSimulators<J extends boolean = boolean, L extends boolea
 interface Started {
   readonly kind: SimulatorKind;
   readonly sim: Simulator;
+  readonly users: readonly SimulatorUser[];
   url?: string;
 }
 
 /**
  * Starts the JSON and/or legacy simulator in this process on free ports of 127.0.0.1: no child
  * process, no fixed port and nothing shared, so several can run side by side in one test run.
- *
- * ```ts
- * const sims = await startSimulators({ settings: { longPollTimeoutMs: 1000 } });
- * afterAll(() => sims.close());
- * beforeEach(() => sims.control.reset());
- * // point the code under test at sims.jsonUrl / sims.legacyUrl
- * ```
+ * examples/jest/start-simulators.test.ts shows it in a suite.
  */
 export async function startSimulators<const O extends StartOptions = NoOptions>(
   options?: O,
 ): Promise<RunningSimulators<IsOn<O['json']>, IsOn<O['legacy']>>>;
-export async function startSimulators(options: StartOptions = {}): Promise<RunningSimulators> {
+export async function startSimulators(
+  options: StartOptions = {},
+): Promise<RunningSimulators<boolean, boolean>> {
   const kinds = (['json', 'legacy'] as const).filter((kind) => options[kind] !== false);
   if (kinds.length === 0) throw new TypeError('startSimulators: json and legacy are both false');
   const host = options.host ?? '127.0.0.1';
   const started: Started[] = [];
   try {
     // Built first, listening after: a bad users file or recording stops the start before any port opens.
-    for (const kind of kinds) started.push({ kind, sim: await build(kind, options) });
+    for (const kind of kinds) started.push({ kind, ...(await build(kind, options)) });
     for (const entry of started) {
       const port = settingsOf(entry.kind, options).port ?? 0;
       const address = await entry.sim.listen(port, host);
@@ -116,25 +143,31 @@ export async function startSimulators(options: StartOptions = {}): Promise<Runni
     await Promise.all(started.map((entry) => entry.sim.close()));
     throw err;
   }
-  const clients = new Map(
-    started.map((entry) => {
-      const token = settingsOf(entry.kind, options).controlToken;
-      const client = new ControlClient(entry.url ?? '', { ...options.client, ...(token && { token }) });
-      return [entry.kind, client] as const;
-    }),
-  );
-  const url = (kind: SimulatorKind) => started.find((entry) => entry.kind === kind)?.url;
-  const json = clients.get('json');
-  const legacy = clients.get('legacy');
+  const entry = (kind: SimulatorKind) => started.find((one) => one.kind === kind);
+  const clientOptions = (kind: SimulatorKind): ControlClientOptions => {
+    const token = settingsOf(kind, options).controlToken;
+    return { ...options.client, ...(token && { token }) };
+  };
+  const jsonUrl = entry('json')?.url;
+  const legacyUrl = entry('legacy')?.url;
+  const json = jsonUrl === undefined ? undefined : new JsonControlClient(jsonUrl, clientOptions('json'));
+  const legacy =
+    legacyUrl === undefined ? undefined : new LegacyControlClient(legacyUrl, clientOptions('legacy'));
+  const control = json && legacy ? controlPair(json, legacy) : (json ?? legacy);
   let closing: Promise<void> | undefined;
   return {
-    jsonUrl: url('json'),
-    legacyUrl: url('legacy'),
+    jsonUrl,
+    legacyUrl,
+    eventStreamUrl: json?.eventStreamUrl,
+    stompUrl: legacy?.stompUrl,
+    users: { json: entry('json')?.users, legacy: entry('legacy')?.users },
     json,
     legacy,
-    control: json && legacy ? controlPair(json, legacy) : ((json ?? legacy) as ControlClient),
+    control: control as ControlPair | JsonControlClient | LegacyControlClient,
+    sandbox: (sandboxOptions) =>
+      (control as ControlPair | JsonControlClient | LegacyControlClient).sandbox(sandboxOptions),
     close: () => {
-      closing ??= Promise.all(started.map((entry) => entry.sim.close())).then(() => undefined);
+      closing ??= Promise.all(started.map((one) => one.sim.close())).then(() => undefined);
       return closing;
     },
   };
@@ -158,18 +191,37 @@ function replaySettings(replay: StartOptions['replay']): Partial<SimulatorSettin
   };
 }
 
-/** The simulator with its tables and, when replay is on, its recordings, as the CLI builds it. */
-async function build(kind: SimulatorKind, options: StartOptions): Promise<Simulator> {
+/**
+ * The simulator with its tables and, when replay is on, its recordings, as the CLI builds it,
+ * and its users as GET /_sim/users lists them (read here, so they exist with CONTROL_API=off).
+ */
+async function build(
+  kind: SimulatorKind,
+  options: StartOptions,
+): Promise<{ sim: Simulator; users: SimulatorUser[] }> {
   const settings = resolveSettings(kind, settingsOf(kind, options));
   const logger = options.logger?.child({ sim: kind }) ?? silentLogger();
   const tables = loadTables(kind, settings);
+  const users = tables.users.users.map((u) => ({
+    key: u.key,
+    name: u.name,
+    secret: u.secret,
+    token: u.token,
+    channels: [...u.channels],
+  }));
   const dir = bundledRecordingsDir();
   if (kind === 'json') {
     const recordings = await recordingsForReplay('json', settings, tables.catalog, logger, dir);
-    return createJsonSimulator(settings, { ...tables, logger, ...(recordings && { recordings }) });
+    return {
+      sim: createJsonSimulator(settings, { ...tables, logger, ...(recordings && { recordings }) }),
+      users,
+    };
   }
   const recordings = await recordingsForReplay('legacy', settings, tables.catalog, logger, dir);
-  return createLegacySimulator(settings, { ...tables, logger, ...(recordings && { recordings }) });
+  return {
+    sim: createLegacySimulator(settings, { ...tables, logger, ...(recordings && { recordings }) }),
+    users,
+  };
 }
 
 /** A URL host for a listen address: brackets for IPv6, loopback for a wildcard. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ControlClient, ControlError } from 'racedata-sim';
+import { ControlClient, ControlError, JsonControlClient } from 'racedata-sim';
 import { closeAll, fakeServer, sendJson, started } from './support';
 
 afterEach(closeAll);
@@ -8,7 +8,10 @@ afterEach(closeAll);
 describe('ControlClient: errors and where requests go', () => {
   test('with CONTROL_TOKEN set, a client without it (or with another) gets ControlError 401', async () => {
     const { jsonUrl, json } = await started({ legacy: false, json: { controlToken: 'right' } });
-    for (const client of [new ControlClient(jsonUrl), new ControlClient(jsonUrl, { token: 'wrong' })]) {
+    for (const client of [
+      new JsonControlClient(jsonUrl),
+      new JsonControlClient(jsonUrl, { token: 'wrong' }),
+    ]) {
       const error = (await client.state().catch((e: unknown) => e)) as ControlError;
       expect(error).toBeInstanceOf(ControlError);
       expect(error).toMatchObject({ status: 401, code: 'CONTROL_UNAUTHORIZED' });
@@ -32,7 +35,7 @@ describe('ControlClient: errors and where requests go', () => {
         sendJson(res, 202, { data: { delivery: 'transient' } });
       else sendJson(res, 200, { rules: [], removed: 0 });
     });
-    const client = new ControlClient(`${base}/prefix/`, { token: 't0k' });
+    const client = new JsonControlClient(`${base}/prefix/`, { token: 't0k' });
     expect(client.baseUrl).toBe(`${base}/prefix`);
     await client.faults();
     await client.metrics();

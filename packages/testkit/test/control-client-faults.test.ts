@@ -23,15 +23,24 @@ describe('ControlClient: faults, sessions, tokens', () => {
     expect(faulted.headers.get('retry-after')).toBe('2');
     expect(await json.faults()).toEqual([expect.objectContaining({ id: rule.id, fired: 1 })]);
 
-    await json.removeFault(rule.id);
+    expect(await json.removeFault(rule.id)).toBe(true);
     expect(await json.faults()).toEqual([]);
-    // Removing it again: the server's 404, typed.
-    await expect(json.removeFault(rule.id)).rejects.toMatchObject({
-      name: 'ControlError',
-      status: 404,
-      code: 'NOT_FOUND',
-      message: `no fault rule "${rule.id}"`,
+    // Removing it again is no error: the fault is gone either way.
+    expect(await json.removeFault(rule.id)).toBe(false);
+  });
+
+  test('a rule with times: 1 is gone once it fired; removeFault() of it then answers false', async () => {
+    const { json, jsonUrl } = await started();
+    const rule = await json.addFault({
+      match: { transport: 'events' },
+      action: { type: 'status', status: 503 },
+      times: 1,
     });
+    expect((await get(`${jsonUrl}/customerapi/events?lastEventId=0`)).status).toBe(503);
+    expect(await json.faults()).toEqual([]);
+    expect(await json.removeFault(rule.id)).toBe(false);
+    // The server still says 404 to a raw DELETE; the client turns only that into false.
+    expect((await fetch(`${jsonUrl}/_sim/faults/${rule.id}`, { method: 'DELETE' })).status).toBe(404);
   });
 
   test('clearFaults() removes every rule and says how many', async () => {

@@ -108,6 +108,8 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
           users: users.users.map((u) => ({
             key: u.key,
             name: u.name,
+            // A test authenticating as the user (POST .../authenticate) needs the secret too.
+            secret: u.secret,
             token: u.token,
             channels: [...u.channels],
           })),

@@ -5,10 +5,23 @@
  */
 export {
   RaceDataSimulatorContainer,
-  StartedRaceDataSimulatorContainer,
-  SIMULATOR_IMAGES,
+  CONTAINER_PATHS,
   SIMULATOR_PORTS,
+  type ChannelsCatalog,
   type ContainerSettings,
+  type UsersTable,
 } from './simulator-container';
+export { StartedRaceDataSimulatorContainer } from './started-simulator-container';
+export {
+  JsonSimulatorContainer,
+  LegacySimulatorContainer,
+  SIMULATOR_IMAGES,
+  StartedJsonSimulatorContainer,
+  StartedLegacySimulatorContainer,
+} from './simulator-images';
+export { RACEDATA_SIM_VERSION } from '../version';
 export { ControlClient, type ControlClientOptions } from '../control-client';
+export { JsonControlClient } from '../json-control-client';
+export { LegacyControlClient } from '../legacy-control-client';
 export { ControlError, JournalWaitTimeoutError } from '../errors';
+export type { SimulatorUser } from '../control-types';
