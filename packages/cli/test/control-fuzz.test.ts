@@ -130,7 +130,7 @@ function checkAnswer(kind: 'json' | 'legacy', r: FuzzRequest, a: Answer): void {
     });
 
     afterAll(async () => {
-      await sim.close();
+      await sim?.close();
     });
 
     /** Fault and sandbox ids that exist now, so a fuzzed DELETE or prefix can hit one. */

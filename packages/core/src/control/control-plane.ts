@@ -13,7 +13,7 @@ import {
   parseFaultRule,
   type FaultValidationContext,
 } from './fault-params';
-import { decodeSegment, invalid } from './body-checks';
+import { clientHungUp, decodeSegment, invalid } from './body-checks';
 import { unknownFault, type Faults } from './faults';
 import { parseSandboxRequest } from './sandbox-params';
 import type { Sandboxes } from './sandboxes';
@@ -103,6 +103,10 @@ export function withControlPlane(inner: RequestListener, options: ControlPlaneOp
       return;
     }
     routes(req, res).catch((err: unknown) => {
+      if (clientHungUp(req, err)) {
+        res.destroy();
+        return;
+      }
       const error = toSimError(
         err,
         () => undefined,
