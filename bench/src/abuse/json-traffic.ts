@@ -12,9 +12,13 @@ export class JsonTraffic {
   private readonly posted = new Set<number>();
   private readonly read = new Set<number>();
   private refused = 0;
+  private failed = 0;
+  private lastError = '';
   private running = true;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   private readonly loops: Array<Promise<void>> = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private sent = 0;
 
   constructor(
     private readonly port: number,
@@ -27,22 +31,29 @@ export class JsonTraffic {
     const every = 1000 / this.postsPerSecond;
     const started = performance.now();
     for (let seq = 1; this.running; seq++) {
+      this.sent = seq;
       const wait = started + seq * every - performance.now();
       if (wait > 0) await sleep(wait);
-      void postJson(this.port, 'RaceDayTrot', seq).then(
+      const post = postJson(this.port, 'RaceDayTrot', seq).then(
         (res) => {
           const id = res.status === 201 ? eventIdOf(res.body) : undefined;
           if (id === undefined) this.refused++;
           else this.posted.add(id);
         },
-        () => this.refused++,
+        (err: Error) => {
+          // A reused keep-alive socket the server closed meanwhile: the client's race, not a refusal.
+          this.failed++;
+          this.lastError = err.message;
+        },
       );
+      this.inFlight.add(post);
+      void post.finally(() => this.inFlight.delete(post));
     }
   }
 
   private async readLoop(): Promise<void> {
     let last = 0;
-    while (this.running || this.read.size < this.posted.size) {
+    while (!this.postingDone || this.read.size < this.posted.size) {
       const res = await httpRequest({
         port: this.port,
         path: `/customerapi/events?lastEventId=${last}&limit=1000`,
@@ -57,16 +68,21 @@ export class JsonTraffic {
         for (const e of events) this.read.add(e.eventId);
         last = events.at(-1)?.eventId ?? last;
       } else if (res?.status !== 204) await sleep(50);
-      if (!this.running && this.read.size < this.posted.size && Date.now() > this.deadline) break;
+      if (Date.now() > this.deadline) break;
     }
   }
 
   private deadline = Number.POSITIVE_INFINITY;
+  private postingDone = false;
 
   /** Stops posting, lets the reader catch up for up to `drainMs`, and says what was lost. */
-  async stop(drainMs = 10_000): Promise<Check> {
+  async stop(drainMs = 30_000): Promise<Check> {
     this.deadline = Date.now() + drainMs;
     this.running = false;
+    // Posts still in flight count: the reader goes on until they are read or the drain ends.
+    await Promise.all(this.loops[0] ? [this.loops[0]] : []);
+    await Promise.all(this.inFlight);
+    this.postingDone = true;
     await Promise.all(this.loops);
     this.agent.destroy();
     let lost = 0;
@@ -74,7 +90,7 @@ export class JsonTraffic {
     return {
       name: 'messages lost',
       target: '0',
-      value: `${lost} of ${this.posted.size} posted (${this.refused} posts refused)`,
+      value: `${lost} of ${this.posted.size} posted (${this.sent} sent at ${this.postsPerSecond}/s; ${this.refused} refused; ${this.failed} network errors${this.lastError ? `, last: ${this.lastError}` : ''})`,
       pass: lost === 0 && this.refused === 0,
     };
   }

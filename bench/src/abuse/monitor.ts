@@ -8,10 +8,21 @@ import { rssKb, startSimulator, type RunningSimulator } from '../soak/simulators
 export class LogTally {
   private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
 
+  private readonly waiters: Array<{ text: string; resolve: () => void }> = [];
+
   readonly onLine = (line: string): void => {
     if (line.trim() === '') return;
+    if (line === GC_DONE) {
+      for (const w of this.waiters.splice(0)) w.resolve();
+      return;
+    }
     this.lines.push({ at: Date.now(), ...causeOf(line) });
   };
+
+  /** Resolves on the next line `bench-gc-done` (the GC hook's answer to SIGUSR2). */
+  gcDone(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push({ text: GC_DONE, resolve }));
+  }
 
   figures(fromMs: number, toMs: number): LogFigures {
     const perSecond = new Map<number, number>();
@@ -40,6 +51,9 @@ export class LogTally {
     };
   }
 }
+
+/** What bench/src/servers/gc-on-signal.cjs prints after its collections; not a log line. */
+const GC_DONE = 'bench-gc-done';
 
 /** pino's level number of warn. */
 const WARN = 40;
@@ -86,6 +100,8 @@ export interface ProcessFigures {
 export interface MonitoredSimulator {
   readonly sim: RunningSimulator;
   readonly logs: LogTally;
+  /** Two full collections inside the simulator; resolves when they are done. */
+  collectGarbage(): Promise<void>;
 }
 
 /** A simulator started with its lines counted (the soak's own start helper). */
@@ -96,8 +112,24 @@ export async function startMonitored(
 ): Promise<MonitoredSimulator> {
   const logs = new LogTally();
   // LOG_LEVEL info: what a user runs, so log floods show.
-  const sim = await startSimulator(root, kind, { LOG_LEVEL: 'info', ...env }, 30_000, logs.onLine);
-  return { sim, logs };
+  // The memory measure's GC hook, so a phase can read the heap without its garbage.
+  const hook = path.join(root, 'bench', 'src', 'servers', 'gc-on-signal.cjs');
+  const sim = await startSimulator(
+    root,
+    kind,
+    { LOG_LEVEL: 'info', NODE_OPTIONS: `--expose-gc --require ${hook}`, ...env },
+    30_000,
+    logs.onLine,
+  );
+  return {
+    sim,
+    logs,
+    collectGarbage: () => {
+      const done = logs.gcDone();
+      process.kill(sim.pid, 'SIGUSR2');
+      return done;
+    },
+  };
 }
 
 type ProbeResult = Record<string, { samples: number[]; failed: number }>;

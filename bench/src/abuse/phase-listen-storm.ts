@@ -114,7 +114,7 @@ export const listenStorm: Phase = {
           pass: receipts.duplicated === 0,
         },
       ],
-      rssBudget: { mb: 64, why: `${c.messages} queued messages of ~300 B and ${c.hangUpPollers} sockets` },
+      rssBudget: { mb: 1, why: `${c.messages} queued messages of ~400 B, far under LEGACY_QUEUE_MAX_BYTES` },
       notes: receipts.odd > 0 ? [`${receipts.odd} 200 answers that were not a posted message`] : [],
     };
   },

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MachineInfo } from '../types';
 import type { AbuseConfig, AbuseMode } from './config';
-import type { PhaseResult } from './types';
+import { RSS_HEADROOM_MB, type PhaseResult } from './types';
 
 export interface AbuseReport {
   readonly mode: AbuseMode;
@@ -51,7 +51,7 @@ export function abuseMarkdown(report: AbuseReport, title = 'Abuse run'): string 
         (v) => `| ${cell(v.name)} | ${cell(v.target)} | ${cell(v.value)} | **${v.pass ? 'PASS' : 'FAIL'}** |`,
       ),
       '',
-      `RSS budget: ${p.rssBudget.mb} MB (${p.rssBudget.why}).`,
+      `RSS budget: ${RSS_HEADROOM_MB} MB of headroom for V8 and socket buffers + ${p.rssBudget.mb} MB (${p.rssBudget.why}).`,
     );
     for (const note of p.notes ?? []) lines.push('', `Note: ${cell(note)}`);
   }

@@ -6,7 +6,7 @@ import { PhaseMonitor, startMonitored, type MonitoredSimulator, type ProcessFigu
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
 import { listenStorm } from './phase-listen-storm';
-import type { Check, Phase, PhaseResult } from './types';
+import { RSS_HEADROOM_MB, type Check, type Phase, type PhaseResult } from './types';
 import type { AbuseReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -70,7 +70,10 @@ async function runPhase(phase: Phase, mode: AbuseMode): Promise<PhaseResult> {
     const processes = await monitor.stop();
     if ('error' in settled) throw settled.error;
     const { outcome } = settled;
-    const verdicts = [...outcome.checks, ...processes.flatMap((p) => processChecks(p, outcome.rssBudget.mb))];
+    const verdicts = [
+      ...outcome.checks,
+      ...processes.flatMap((p) => processChecks(p, RSS_HEADROOM_MB + outcome.rssBudget.mb)),
+    ];
     return {
       id: phase.id,
       title: phase.title,

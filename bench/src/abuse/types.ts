@@ -38,3 +38,9 @@ export interface Phase {
 export const TESTUSER_TOKEN = 'dGVzdHVzZXI=';
 export const AUTH = { authorization: `Bearer ${TESTUSER_TOKEN}` };
 export const LISTEN_PATH = '/customerapi/channels/listen';
+
+/**
+ * RSS growth any phase may show on top of what its documented caps allow: V8's heap growing under
+ * load and socket buffers (the soak's simulators grow 50-80 MB under steady load).
+ */
+export const RSS_HEADROOM_MB = 128;
