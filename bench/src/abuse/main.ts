@@ -12,7 +12,7 @@ function flag(args: readonly string[], name: string): string | undefined {
 }
 
 /**
- * `npm run abuse [-- --quick] [--only=1,3] [--write-results[=NAME]] [--out=DIR]`
+ * `npm run abuse [-- --quick] [--only=1,3] [--write-results[=NAME]] [--title=TEXT] [--out=DIR]`
  *
  * Results go to bench/results/raw/abuse/ (git-ignored); only a full run with --write-results
  * writes the committed bench/results/abuse.md (or NAME.md). A quick run always exits 0: it is a
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const name = committed
       ? writeResults || 'abuse'
       : `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
-    const files = writeAbuseReport(dir, name, report);
+    const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
     console.log('');
     if (report.failures.length === 0) console.log('every target met');
     else {
