@@ -55,6 +55,36 @@ async function faultRules(sim: CliSim): Promise<number> {
     60_000,
   );
 
+  // Item "fault rule count/body caps and state event resent": the console's state event carries
+  // every rule with its body and is sent again each second (its time changed), so five 1 MB rules
+  // cost a reader 5 MB a second for as long as they exist.
+  it.failing('sends a stream reader a large fault rule body about once, not every second', async () => {
+    const rule = (i: number) =>
+      JSON.stringify({
+        match: { path: `/nowhere/${i}` },
+        action: { type: 'status', status: 418, body: 'x'.repeat(1_000_000) },
+      });
+    let accepted = 0;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${sim.base}/_sim/faults`, { method: 'POST', body: rule(i) });
+      await res.arrayBuffer();
+      if (res.status === 201) accepted++;
+    }
+    const controller = new AbortController();
+    const res = await fetch(`${sim.base}/_sim/stream`, { signal: controller.signal });
+    let bytes = 0;
+    // A measurement window: nothing the server does marks the end of "a few seconds of resends".
+    const window = setTimeout(() => controller.abort(), 3500);
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+    } catch {
+      // Aborted at the end of the window.
+    } finally {
+      clearTimeout(window);
+    }
+    expect(bytes).toBeLessThan(accepted * 1_000_000 * 1.5 + 1_000_000);
+  });
+
   // Item "Origin/Content-Type/Host checks": a page on another site can send this form-encoded
   // POST without a preflight, and a rebound DNS name reaches loopback with its own Host.
   it.failing('refuses a cross-site simple POST and a foreign Host, changing nothing', async () => {
