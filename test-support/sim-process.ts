@@ -23,6 +23,8 @@ export interface SimProcess {
   readonly wsBase: string;
   /** The last 64 KB the process wrote to stdout and stderr. */
   output(): string;
+  /** False once the process has exited. */
+  alive(): boolean;
   /** SIGTERM, then SIGKILL if it lingers past 5 s; idempotent. */
   close(): Promise<void>;
 }
@@ -75,8 +77,22 @@ export async function startSimProcess(
     base: `http://127.0.0.1:${port}`,
     wsBase: `ws://127.0.0.1:${port}`,
     output: () => text,
+    alive: () => child.exitCode === null && child.signalCode === null,
     close,
   };
+}
+
+/** GET /health on a fresh connection; resolves with its status and how long it took (ms). */
+export function healthCheck(port: number, timeoutMs = 2000): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`/health did not answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+  });
 }
 
 async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {

@@ -126,7 +126,7 @@ function bannerPort(child: ChildProcess, stderr: () => string, timeoutMs = 30_00
 }
 
 /** A gauge's value; `name` may carry its labels (`name{label="value"}`) to pick one series. */
-function gauge(metrics: string, name: string): number {
+export function gauge(metrics: string, name: string): number {
   const labelled = name.includes('{');
   const pattern = labelled ? name.replace(/[{}"]/g, (c) => `\\${c}`) : `${name}(?:\\{[^}]*\\})?`;
   const match = new RegExp(`^${pattern} (\\S+)$`, 'm').exec(metrics);

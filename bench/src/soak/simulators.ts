@@ -32,6 +32,8 @@ export function startSimulator(
   kind: 'json' | 'legacy',
   env: Record<string, string>,
   timeoutMs = 30_000,
+  /** Every line it prints, stdout and stderr alike (the abuse run counts log lines per second). */
+  onLine?: (line: string) => void,
 ): Promise<RunningSimulator> {
   if (!cliBuilt(root)) throw new Error('packages/cli is not built: run `npm run build` first');
   const child: ChildProcess = trackProcess(
@@ -46,6 +48,9 @@ export function startSimulator(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
+  if (onLine) {
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', lineSplitter(onLine));
+  }
   return new Promise((resolve, reject) => {
     const fail = (why: string) => {
       clearTimeout(timer);
@@ -74,6 +79,18 @@ export function startSimulator(
     };
     child.stdout?.on('data', onData);
   });
+}
+
+/** Calls `onLine` with each complete line of a stream's chunks. */
+function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
+  let rest = '';
+  return (chunk) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop() ?? '';
+    // A line longer than this is counted once and not kept whole.
+    if (rest.length > 65_536) rest = rest.slice(0, 1024);
+    for (const line of lines) onLine(line);
+  };
 }
 
 /** VmRSS of a process in KiB, from /proc (Linux); undefined when it cannot be read. */

@@ -10,6 +10,7 @@ export * from './subscription';
 export * from './tokens';
 export * from './dates';
 export * from './event-input';
+export * from './json-depth';
 export * from './transient-hub';
 export * from './credentials';
 export * from './server/index';

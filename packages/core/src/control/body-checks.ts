@@ -24,3 +24,11 @@ export function decodeSegment(text: string, what: string): string {
     throw invalid(`${what} is not valid percent-encoding`);
   }
 }
+
+/**
+ * True when reading the request failed because the client hung up mid-body (Node's "aborted",
+ * ECONNRESET): nobody is left to answer, and it is the client's doing, not a server error to log.
+ */
+export function clientHungUp(req: { readonly complete: boolean }, err: unknown): boolean {
+  return !req.complete && (err as { code?: unknown } | null)?.code === 'ECONNRESET';
+}

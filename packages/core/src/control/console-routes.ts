@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { coreError, toSimError } from '../errors';
 import type { ReplayHandle } from '../replay/replay-control';
 import type { RecordedMessage } from '../replay/recording-types';
+import { clientHungUp } from './body-checks';
 import { ChannelSamples } from './channel-samples';
 import { checkConsoleToken, rememberConsoleToken } from './console-auth';
 import { serveConsole, type ConsoleAssets } from './console-assets';
@@ -143,6 +144,10 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
         if (!handled) inner(req, res);
       },
       (err: unknown) => {
+        if (clientHungUp(req, err)) {
+          res.destroy();
+          return;
+        }
         const error = toSimError(
           err,
           () => undefined,

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { coreError, toSimError } from '../errors';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import type { ChannelCatalog } from '../channel-catalog';
 import type { Logger } from '../logger';
 import type { SimulatorKind, SimulatorSettings } from '../settings';
@@ -12,7 +13,7 @@ import {
   parseFaultRule,
   type FaultValidationContext,
 } from './fault-params';
-import { decodeSegment } from './body-checks';
+import { clientHungUp, decodeSegment, invalid } from './body-checks';
 import { unknownFault, type Faults } from './faults';
 import { parseSandboxRequest } from './sandbox-params';
 import type { Sandboxes } from './sandboxes';
@@ -108,6 +109,10 @@ export function withControlPlane(inner: RequestListener, options: ControlPlaneOp
       return;
     }
     routes(req, res).catch((err: unknown) => {
+      if (clientHungUp(req, err)) {
+        res.destroy();
+        return;
+      }
       const error = toSimError(
         err,
         () => undefined,
@@ -273,7 +278,15 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
     if (size > maxBytes) throw coreError('PAYLOAD_TOO_LARGE', `request body exceeds ${maxBytes} bytes`);
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const bytes = Buffer.concat(chunks);
+  // A fault rule keeps its body and the console stream serialises it every second: a body nested
+  // thousands of levels deep would be stored, then overflow the stack each time it is written.
+  if (jsonDepthExceeds(bytes, MAX_JSON_DEPTH)) {
+    throw invalid(
+      `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep (the limit)`,
+    );
+  }
+  const text = bytes.toString('utf8').trim();
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

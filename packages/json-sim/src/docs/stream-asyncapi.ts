@@ -6,9 +6,9 @@ import {
   type AsyncMessage,
   type DocsContext,
   type JsonSchema,
+  MAX_JSON_DEPTH,
 } from '@racedata/core';
 import { EVENT_STREAM_PATH, MAX_CLIENT_FRAME } from '../ws/event-stream';
-import { MAX_JSON_DEPTH } from '../json-depth';
 
 // Draft-07 compatible schemas: AsyncAPI payloads are read as draft-07 (AsyncAPI Schema).
 const ENVELOPE = {

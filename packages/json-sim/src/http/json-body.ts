@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { coreError } from '@racedata/core';
+import { coreError, jsonDepthExceeds, MAX_JSON_DEPTH } from '@racedata/core';
 import { jsonSimError } from '../errors';
 import { quoted } from '../excerpt';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 
 /**
  * The JSON body parser of every POST: any content type (`curl -d` sends form encoding by

@@ -1,5 +1,4 @@
-import { isCalendarDate, type ChannelCatalog } from '@racedata/core';
-import { MAX_JSON_DEPTH } from '../json-depth';
+import { isCalendarDate, type ChannelCatalog, MAX_JSON_DEPTH } from '@racedata/core';
 import { dayNumber } from '../store/day-number';
 import type { StagedEvents } from '../store/staged-events';
 import { CanonicalJson, matchAt } from './canonical-json';

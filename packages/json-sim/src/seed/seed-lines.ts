@@ -1,6 +1,5 @@
-import { SimError, type ChannelCatalog } from '@racedata/core';
+import { SimError, type ChannelCatalog, jsonDepthExceeds, MAX_JSON_DEPTH } from '@racedata/core';
 import { jsonSimError } from '../errors';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import { parseMessageInput } from '../message-input';
 import { prepareEvent } from '../store/stored-json';
 import { StagedEvents } from '../store/staged-events';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventInput } from '@racedata/core';
-import { jsonDepthExceeds } from '../json-depth';
+import { type EventInput, jsonDepthExceeds } from '@racedata/core';
 
 /** Every event-stream message shares type, timestamp and id (interface 2.7). */
 function envelope(type: string, now: number): { type: string; timestamp: string; id: string } {

@@ -1,0 +1,227 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { trackProcess } from '../lib/child-server';
+import { distribution, round } from '../lib/stats';
+import { rssKb, startSimulator, type RunningSimulator } from '../soak/simulators';
+
+/** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
+export class LogTally {
+  private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
+
+  private readonly waiters: Array<{ text: string; resolve: () => void }> = [];
+
+  readonly onLine = (line: string): void => {
+    if (line.trim() === '') return;
+    if (line === GC_DONE) {
+      for (const w of this.waiters.splice(0)) w.resolve();
+      return;
+    }
+    this.lines.push({ at: Date.now(), ...causeOf(line) });
+  };
+
+  /** Resolves on the next line `bench-gc-done` (the GC hook's answer to SIGUSR2). */
+  gcDone(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push({ text: GC_DONE, resolve }));
+  }
+
+  figures(fromMs: number, toMs: number): LogFigures {
+    const perSecond = new Map<number, number>();
+    const perCause = new Map<string, number>();
+    const totals = new Map<string, number>();
+    let total = 0;
+    for (const { at, cause, warn } of this.lines) {
+      if (at < fromMs || at > toMs) continue;
+      total++;
+      const second = Math.floor(at / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+      // An info line records one requested action (a sandbox created); a flood is of warnings.
+      if (!warn) continue;
+      const key = `${second} ${cause}`;
+      perCause.set(key, (perCause.get(key) ?? 0) + 1);
+      totals.set(cause, (totals.get(cause) ?? 0) + 1);
+    }
+    const seconds = Math.max(1, (toMs - fromMs) / 1000);
+    const top = [...totals.entries()].sort((a, b) => b[1] - a[1])[0];
+    return {
+      total,
+      perSecondMean: round(total / seconds),
+      maxPerSecond: Math.max(0, ...perSecond.values()),
+      maxPerSecondOneCause: Math.max(0, ...perCause.values()),
+      topCause: top ? `${top[0]} (${top[1]})` : '',
+    };
+  }
+}
+
+/** What bench/src/servers/gc-on-signal.cjs prints after its collections; not a log line. */
+const GC_DONE = 'bench-gc-done';
+
+/** pino's level number of warn. */
+const WARN = 40;
+
+function causeOf(line: string): { cause: string; warn: boolean } {
+  try {
+    const parsed = JSON.parse(line) as { msg?: unknown; level?: unknown };
+    if (typeof parsed.msg === 'string') {
+      return {
+        cause: parsed.msg.slice(0, 80),
+        warn: typeof parsed.level !== 'number' || parsed.level >= WARN,
+      };
+    }
+  } catch {
+    // Not a JSON log line (a crash trace, a runtime warning): its text without numbers is its cause.
+  }
+  return { cause: line.replace(/\d+/g, '#').slice(0, 80), warn: true };
+}
+
+export interface LogFigures {
+  readonly total: number;
+  readonly perSecondMean: number;
+  readonly maxPerSecond: number;
+  /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
+  readonly maxPerSecondOneCause: number;
+  readonly topCause: string;
+}
+
+export interface ProcessFigures {
+  readonly simulator: 'json' | 'legacy';
+  readonly health: {
+    readonly count: number;
+    readonly failed: number;
+    readonly p50: number;
+    readonly p99: number;
+    readonly max: number;
+  };
+  readonly rss: { readonly startMb: number; readonly peakMb: number; readonly endMb: number };
+  readonly logs: LogFigures;
+  /** False when the process was gone at the end of the phase. */
+  readonly alive: boolean;
+}
+
+export interface MonitoredSimulator {
+  readonly sim: RunningSimulator;
+  readonly logs: LogTally;
+  /** Two full collections inside the simulator; resolves when they are done. */
+  collectGarbage(): Promise<void>;
+}
+
+/** A simulator started with its lines counted (the soak's own start helper). */
+export async function startMonitored(
+  root: string,
+  kind: 'json' | 'legacy',
+  env: Record<string, string>,
+): Promise<MonitoredSimulator> {
+  const logs = new LogTally();
+  // LOG_LEVEL info: what a user runs, so log floods show.
+  // The memory measure's GC hook, so a phase can read the heap without its garbage.
+  const hook = path.join(root, 'bench', 'src', 'servers', 'gc-on-signal.cjs');
+  const sim = await startSimulator(
+    root,
+    kind,
+    { LOG_LEVEL: 'info', NODE_OPTIONS: `--expose-gc --require ${hook}`, ...env },
+    30_000,
+    logs.onLine,
+  );
+  return {
+    sim,
+    logs,
+    collectGarbage: () => {
+      const done = logs.gcDone();
+      process.kill(sim.pid, 'SIGUSR2');
+      return done;
+    },
+  };
+}
+
+type ProbeResult = Record<string, { samples: number[]; failed: number }>;
+
+/**
+ * Watches simulators for the length of one phase: GET /health from the soak's probe process every
+ * `probeEveryMs`, VmRSS every `rssEveryMs`, and the log lines printed meanwhile.
+ */
+export class PhaseMonitor {
+  private readonly rss = new Map<string, number[]>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly startedAt = Date.now();
+
+  private constructor(
+    private readonly sims: readonly MonitoredSimulator[],
+    private readonly prober: ChildProcess,
+    rssEveryMs: number,
+  ) {
+    for (const { sim } of sims) this.rss.set(sim.kind, []);
+    this.sample();
+    this.timer = setInterval(() => this.sample(), rssEveryMs);
+  }
+
+  static async start(
+    sims: readonly MonitoredSimulator[],
+    probeEveryMs: number,
+    rssEveryMs: number,
+  ): Promise<PhaseMonitor> {
+    const prober = trackProcess(
+      fork(path.join(__dirname, '..', 'soak', 'probe-worker.ts'), [], {
+        execArgv: ['--import', 'tsx'],
+        env: {
+          ...process.env,
+          PROBE_TARGETS: JSON.stringify(sims.map(({ sim }) => ({ name: sim.kind, port: sim.port }))),
+          PROBE_EVERY_MS: String(probeEveryMs),
+          PROBE_MAX_MS: String(15 * 60_000),
+        },
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the probe process did not start in 30 s')), 30_000);
+      prober.once('exit', (code) => reject(new Error(`the probe process exited with ${code}`)));
+      prober.once('message', () => {
+        clearTimeout(timer);
+        prober.removeAllListeners('exit');
+        resolve();
+      });
+    });
+    return new PhaseMonitor(sims, prober, rssEveryMs);
+  }
+
+  private sample(): void {
+    for (const { sim } of this.sims) {
+      const kb = rssKb(sim.pid);
+      if (kb !== undefined) this.rss.get(sim.kind)?.push(kb);
+    }
+  }
+
+  async stop(): Promise<ProcessFigures[]> {
+    clearInterval(this.timer);
+    this.sample();
+    const endedAt = Date.now();
+    const probes = await new Promise<ProbeResult>((resolve) => {
+      const timer = setTimeout(() => {
+        this.prober.kill('SIGKILL');
+        resolve({});
+      }, 10_000);
+      this.prober.once('message', (message: { probes?: ProbeResult }) => {
+        clearTimeout(timer);
+        resolve(message.probes ?? {});
+      });
+      this.prober.send({ cmd: 'stop' });
+    });
+    return this.sims.map(({ sim, logs }) => {
+      const kbs = this.rss.get(sim.kind) ?? [];
+      const probe = probes[sim.kind];
+      const d = distribution(probe?.samples ?? []);
+      const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
+      return {
+        simulator: sim.kind,
+        health: {
+          count: d.count,
+          failed: probe?.failed ?? 0,
+          p50: round(d.p50),
+          p99: round(d.p99),
+          max: round(d.max),
+        },
+        rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
+        logs: logs.figures(this.startedAt, endedAt),
+        alive: !sim.exited(),
+      };
+    });
+  }
+}

@@ -1,0 +1,154 @@
+import http from 'node:http';
+import net from 'node:net';
+import { httpRequest, sleep } from '../lib/http-client';
+import { JsonTraffic } from './json-traffic';
+import type { Check, Phase } from './types';
+
+const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
+
+/** Opens GET `path` on its own socket and never reads from it: the kernel buffers fill, then the server's. */
+function nonReader(port: number, path: string): net.Socket {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.once('connect', () => {
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+    socket.pause();
+  });
+  return socket;
+}
+
+/** A console stream client that reads everything and counts the bytes. */
+function streamReader(port: number): { bytes(): number; close(): void } {
+  let bytes = 0;
+  const req = http.get({ host: '127.0.0.1', port, path: '/_sim/stream', agent: false }, (res) => {
+    res.on('data', (c: Buffer) => (bytes += c.length));
+    res.on('error', () => undefined);
+  });
+  req.on('error', () => undefined);
+  return { bytes: () => bytes, close: () => req.destroy() };
+}
+
+/** 2. Journal waits for more than will ever come, held while events are posted and read. */
+export const journalWaits: Phase = {
+  id: 2,
+  title: 'journal waits',
+  simulators: ['json'],
+  env: JSON_ENV,
+  async run(sims, config) {
+    const c = config.journalWaits;
+    const { port } = sims.json!.sim;
+    const waiters = Array.from({ length: c.waiters }, () =>
+      http
+        .get({
+          host: '127.0.0.1',
+          port,
+          path: '/_sim/journal/wait?kind=delivered&count=10000&timeout=600000',
+          agent: false,
+        })
+        .on('error', () => undefined),
+    );
+    const traffic = new JsonTraffic(port, c.postsPerSecond);
+    await sleep(c.durationMs);
+    // The abuse ends first; then the reader reads back everything posted (the store is durable).
+    for (const w of waiters) w.destroy();
+    const lost = await traffic.stop();
+    return {
+      checks: [lost],
+      rssBudget: {
+        mb: 4,
+        why: 'the journal (JOURNAL_MAX, 10,000 entries of ~300 B); held waits have no documented cap',
+      },
+    };
+  },
+};
+
+/** 3. Console stream clients that never read while journal entries are produced fast. */
+export const streamNonReaders: Phase = {
+  id: 3,
+  title: 'console stream clients that never read',
+  simulators: ['json'],
+  env: JSON_ENV,
+  async run(sims, config) {
+    const c = config.streamNonReaders;
+    const { port } = sims.json!.sim;
+    const stuck = Array.from({ length: c.clients }, () => nonReader(port, '/_sim/stream'));
+    const reader = streamReader(port);
+    const traffic = new JsonTraffic(port, c.postsPerSecond);
+    await sleep(c.durationMs);
+    const bytes = reader.bytes();
+    reader.close();
+    for (const s of stuck) s.destroy();
+    const lost = await traffic.stop();
+    const checks: Check[] = [
+      lost,
+      { name: 'reading stream client served', target: '> 0 bytes', value: `${bytes} bytes`, pass: bytes > 0 },
+    ];
+    return {
+      checks,
+      rssBudget: {
+        mb: 4 * c.clients,
+        why: `${c.clients} stalled clients x 4 MiB (STREAM_MAX_BUFFERED_BYTES in console-stream.ts)`,
+      },
+    };
+  },
+};
+
+/** 4. Fault rules with large bodies, as many as the server takes, and a stream reader counting bytes. */
+export const faultBodies: Phase = {
+  id: 4,
+  title: 'fault rules with large bodies',
+  simulators: ['json'],
+  env: JSON_ENV,
+  async run(sims, config) {
+    const c = config.faultBodies;
+    const { port } = sims.json!.sim;
+    const reader = streamReader(port);
+    const started = Date.now();
+    let accepted = 0;
+    let lastRefusal = '';
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < c.rules; i++) {
+      const body = JSON.stringify({
+        match: { path: `/nowhere/${i}` },
+        action: { type: 'status', status: 418, body: 'x'.repeat(c.bodyBytes) },
+      });
+      const res = await httpRequest({
+        port,
+        method: 'POST',
+        path: '/_sim/faults',
+        body,
+        agent,
+        timeoutMs: 30_000,
+      });
+      if (res.status === 201) accepted++;
+      else {
+        lastRefusal = `${res.status} ${res.body.toString('utf8').slice(0, 160)}`;
+        break;
+      }
+    }
+    await sleep(c.holdMs);
+    const seconds = (Date.now() - started) / 1000;
+    const bytes = reader.bytes();
+    reader.close();
+    await httpRequest({ port, method: 'DELETE', path: '/_sim/faults', agent });
+    agent.destroy();
+    const mbPerSecond = bytes / 1024 / 1024 / seconds;
+    return {
+      checks: [
+        {
+          name: 'rules accepted',
+          target: 'measured',
+          value: `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`,
+          pass: true,
+        },
+        {
+          name: 'console stream bytes to one reader',
+          target: '< 1 MB/s',
+          value: `${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`,
+          pass: mbPerSecond < 1,
+        },
+      ],
+      rssBudget: { mb: 1, why: 'no documented cap on fault rules yet: one MAX_BODY_BYTES body at a time' },
+    };
+  },
+};

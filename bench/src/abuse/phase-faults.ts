@@ -1,0 +1,263 @@
+import http from 'node:http';
+import { gauge } from '../lib/cli-json-sim';
+import { httpRequest, sleep } from '../lib/http-client';
+import { rssKb } from '../soak/simulators';
+import { AUTH, type Phase } from './types';
+
+async function heapMb(port: number): Promise<number> {
+  const res = await httpRequest({ port, path: '/metrics', timeoutMs: 10_000 });
+  return (
+    Math.round((gauge(res.body.toString('utf8'), 'nodejs_heap_size_used_bytes') / 1024 / 1024) * 10) / 10
+  );
+}
+
+async function heldPolls(port: number): Promise<number> {
+  const res = await httpRequest({ port, path: '/_sim/state', timeoutMs: 10_000 });
+  const state = JSON.parse(res.body.toString('utf8')) as { users: Record<string, { heldPolls: number }> };
+  return Object.values(state.users).reduce((n, u) => n + u.heldPolls, 0);
+}
+
+/** A request that hangs up `afterMs` after it was sent, whatever came back. */
+function abandon(
+  port: number,
+  method: string,
+  path: string,
+  body: string | undefined,
+  afterMs: number,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      agent: false,
+      headers: { ...AUTH, 'content-type': 'application/json' },
+    });
+    req.on('error', () => undefined);
+    req.on('close', () => resolve());
+    req.end(body);
+    setTimeout(() => req.destroy(), afterMs);
+  });
+}
+
+/** 5. Clients that hang up on requests held or delayed by fault rules; then the rules go. */
+export const abandonedRequests: Phase = {
+  id: 5,
+  title: 'abandoned requests under hold and delay rules',
+  simulators: ['json'],
+  env: { LONG_POLL_TIMEOUT_MS: '1000' },
+  async run(sims, config) {
+    const c = config.abandoned;
+    const json = sims.json!;
+    const { port, pid } = json.sim;
+    const reading = async () => {
+      await json.collectGarbage();
+      return { heap: await heapMb(port), rss: (rssKb(pid) ?? 0) / 1024 };
+    };
+    const rules = [
+      { match: { transport: 'events' }, action: { type: 'hold' } },
+      { match: { transport: 'authenticate' }, action: { type: 'delay', ms: 3_600_000 } },
+    ];
+    for (const rule of rules) {
+      await httpRequest({ port, method: 'POST', path: '/_sim/faults', body: JSON.stringify(rule) });
+    }
+    const before = await reading();
+    let next = 0;
+    const worker = async () => {
+      while (next < c.clients) {
+        const i = next++;
+        await (i % 2 === 0
+          ? abandon(port, 'GET', '/customerapi/events?lastEventId=0', undefined, Math.random() * 50)
+          : abandon(
+              port,
+              'POST',
+              '/customerapi/authenticate/subscription',
+              '{"key":"testuser","secret":"testpassword"}',
+              Math.random() * 50,
+            ));
+      }
+    };
+    await Promise.all(Array.from({ length: c.concurrency }, worker));
+    await sleep(c.settleMs);
+    const held = await heldPolls(port);
+    const during = await reading();
+    await httpRequest({ port, method: 'DELETE', path: '/_sim/faults' });
+    await httpRequest({ port, method: 'POST', path: '/_sim/reset' });
+    await sleep(c.settleMs);
+    const after = await reading();
+    const mb = (v: { heap: number; rss: number }) =>
+      `heap ${v.heap.toFixed(1)} MB, RSS ${v.rss.toFixed(1)} MB`;
+    return {
+      checks: [
+        {
+          name: 'polls still held after every client hung up',
+          target: '0',
+          value: String(held),
+          pass: held === 0,
+        },
+        {
+          name: 'heap after the rules went, against before (after a full GC each)',
+          target: '<= before + 16 MB',
+          value: `before ${mb(before)}; after hang-ups ${mb(during)}; after removal and reset ${mb(after)}`,
+          pass: after.heap <= before.heap + 16,
+        },
+      ],
+      rssBudget: { mb: 0, why: `${c.clients} abandoned requests keep nothing once gone` },
+    };
+  },
+};
+
+interface Sandbox {
+  id: string;
+  basePath: string;
+  users: Array<{ key: string; secret: string; token: string }>;
+}
+
+async function createSandbox(port: number): Promise<Sandbox> {
+  const res = await httpRequest({ port, method: 'POST', path: '/_sim/sandboxes', timeoutMs: 30_000 });
+  if (res.status !== 201) throw new Error(`POST /_sim/sandboxes: ${res.status} ${res.body.toString('utf8')}`);
+  return JSON.parse(res.body.toString('utf8')) as Sandbox;
+}
+
+/** The tokens a client of sandbox A holds: its listed token and the JWT its authenticate issues. */
+async function tokensOf(port: number, box: Sandbox): Promise<string[]> {
+  const user = box.users[0]!;
+  const issued = await authHeader(port, box, user);
+  return [user.token, ...(issued ? [issued] : [])];
+}
+
+function authHeader(
+  port: number,
+  box: Sandbox,
+  user: { key: string; secret: string },
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${box.basePath}/customerapi/authenticate/subscription`,
+        headers: { 'content-type': 'application/json' },
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        const header = res.headers.authorization;
+        resolve(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined);
+      },
+    );
+    req.on('error', () => resolve(undefined));
+    req.end(JSON.stringify({ key: user.key, secret: user.secret }));
+  });
+}
+
+/** 6. Sandbox A's tokens on sandbox B's reads, with real JWTs signed by one JWT_SECRET. */
+export const crossSandbox: Phase = {
+  id: 6,
+  title: 'cross-sandbox reads with JWTs',
+  simulators: ['json', 'legacy'],
+  env: { TOKEN_MODE: 'jwt', JWT_SECRET: 'abuse-run-secret', LONG_POLL_TIMEOUT_MS: '500' },
+  async run(sims, config) {
+    let attempts = 0;
+    let reads = 0;
+    const examples: string[] = [];
+    for (const kind of ['json', 'legacy'] as const) {
+      const { port } = sims[kind]!.sim;
+      const a = await createSandbox(port);
+      const b = await createSandbox(port);
+      const tokens = await tokensOf(port, a);
+      for (let i = 0; i < config.crossSandbox.attemptsEach; i++) {
+        const write =
+          kind === 'json'
+            ? {
+                path: `${b.basePath}/api/message`,
+                body: JSON.stringify({ channel: 'RaceDayTrot', date: '2026-11-22', payload: { i } }),
+              }
+            : {
+                path: `${b.basePath}/customerapi/channel/id/Durable?payloadKey=x${i}`,
+                body: `<Secret n="${i}"/>`,
+              };
+        await httpRequest({
+          port,
+          method: 'POST',
+          path: write.path,
+          body: write.body,
+          headers: { 'content-type': kind === 'json' ? 'application/json' : 'application/xml' },
+        });
+        const readPath =
+          kind === 'json'
+            ? `${b.basePath}/customerapi/events?lastEventId=0`
+            : `${b.basePath}/customerapi/channels/listen`;
+        for (const token of tokens) {
+          attempts++;
+          const res = await httpRequest({
+            port,
+            path: readPath,
+            headers: { authorization: `Bearer ${token}` },
+            timeoutMs: 10_000,
+          });
+          if (res.status === 200) {
+            reads++;
+            if (examples.length < 3)
+              examples.push(`${kind} ${readPath} with A's ${token.length > 40 ? 'JWT' : 'token'}: 200`);
+          }
+        }
+      }
+    }
+    return {
+      checks: [
+        {
+          name: 'cross-sandbox reads that succeeded',
+          target: '0',
+          value: `${reads} of ${attempts}`,
+          pass: reads === 0,
+        },
+      ],
+      rssBudget: { mb: 8, why: 'two sandboxes each, holding a few messages' },
+      notes: examples,
+    };
+  },
+};
+
+/** 7. Many clock advances of the largest step the control plane takes. */
+export const clockAdvances: Phase = {
+  id: 7,
+  title: 'clock advances',
+  simulators: ['json'],
+  async run(sims, config) {
+    const { port } = sims.json!.sim;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    let fivexx = 0;
+    for (let i = 0; i < config.clock.advances; i++) {
+      const res = await httpRequest({
+        port,
+        method: 'POST',
+        path: '/_sim/clock/advance',
+        body: '{"ms":3153600000000}',
+        agent,
+      });
+      if (res.status >= 500) fivexx++;
+    }
+    const state = await httpRequest({ port, path: '/_sim/state', agent });
+    agent.destroy();
+    return {
+      checks: [
+        {
+          name: '5xx answers to advances',
+          target: '0',
+          value: `${fivexx} of ${config.clock.advances}`,
+          pass: fivexx === 0,
+        },
+        {
+          name: 'GET /_sim/state afterwards',
+          target: '200',
+          value: String(state.status),
+          pass: state.status === 200,
+        },
+      ],
+      rssBudget: { mb: 0, why: 'a clock offset is one number' },
+    };
+  },
+};

@@ -1,0 +1,121 @@
+import http from 'node:http';
+import { sleep } from '../lib/http-client';
+import { postLegacy, seqOfXml } from '../soak/messages';
+import { AUTH, LISTEN_PATH, type Phase } from './types';
+
+/** Receipts by message sequence number: a message counts only once a poller read its whole 200. */
+class Receipts {
+  readonly bySeq = new Map<number, number>();
+  odd = 0;
+
+  take(body: Buffer): void {
+    try {
+      const seq = seqOfXml(JSON.parse(body.toString('utf8')) as string);
+      if (Number.isInteger(seq)) this.bySeq.set(seq, (this.bySeq.get(seq) ?? 0) + 1);
+      else this.odd++;
+    } catch {
+      this.odd++;
+    }
+  }
+
+  get duplicated(): number {
+    let extra = 0;
+    for (const n of this.bySeq.values()) extra += n - 1;
+    return extra;
+  }
+}
+
+/** One listen on its own connection; hangs up after `hangUpMs` unless the answer is in whole. */
+function listenOnce(
+  port: number,
+  receipts: Receipts,
+  hangUpMs: number | undefined,
+  agent?: http.Agent,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: LISTEN_PATH, headers: AUTH, agent: agent ?? false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode === 200) receipts.take(Buffer.concat(chunks));
+        });
+        res.on('error', () => undefined);
+      },
+    );
+    req.on('error', () => undefined);
+    req.on('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    const timer = hangUpMs === undefined ? undefined : setTimeout(() => req.destroy(), hangUpMs);
+  });
+}
+
+/**
+ * 1. Pollers that hang up 0-20 ms after sending their listen, each on its own connection, over
+ * and over, beside a few honest keep-alive pollers, while Durable messages arrive in bursts.
+ */
+export const listenStorm: Phase = {
+  id: 1,
+  title: 'hang-up storm on the legacy listen',
+  simulators: ['legacy'],
+  env: { LONG_POLL_TIMEOUT_MS: '2000' },
+  async run(sims, config) {
+    const c = config.listenStorm;
+    const { port } = sims.legacy!.sim;
+    const receipts = new Receipts();
+    let storming = true;
+    let polling = true;
+    let hangUps = 0;
+    const stormers = Array.from({ length: c.hangUpPollers }, async () => {
+      while (storming) {
+        hangUps++;
+        await listenOnce(port, receipts, Math.random() * c.maxHangUpMs);
+      }
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: c.honestPollers });
+    const honest = Array.from({ length: c.honestPollers }, async () => {
+      while (polling) await listenOnce(port, receipts, undefined, agent);
+    });
+    let accepted = 0;
+    let refused = 0;
+    for (let first = 1; first <= c.messages; first += c.burst) {
+      const seqs = Array.from({ length: Math.min(c.burst, c.messages - first + 1) }, (_, i) => first + i);
+      const answers = await Promise.all(
+        seqs.map((seq) => postLegacy(port, 'Durable', 'id', seq).catch(() => ({ status: 0 }))),
+      );
+      for (const a of answers) {
+        if (a.status >= 200 && a.status < 300) accepted++;
+        else refused++;
+      }
+    }
+    storming = false;
+    await Promise.all(stormers);
+    const drainStart = Date.now();
+    while (receipts.bySeq.size < accepted && Date.now() - drainStart < c.drainMs) await sleep(100);
+    polling = false;
+    agent.destroy();
+    await Promise.all(honest);
+    const lost = accepted - receipts.bySeq.size;
+    return {
+      checks: [
+        {
+          name: 'messages lost',
+          target: '0',
+          value: `${lost} of ${accepted} accepted (${refused} posts refused; ${hangUps} hang-ups)`,
+          pass: lost === 0 && refused === 0,
+        },
+        {
+          name: 'messages duplicated',
+          target: '0',
+          value: String(receipts.duplicated),
+          pass: receipts.duplicated === 0,
+        },
+      ],
+      rssBudget: { mb: 1, why: `${c.messages} queued messages of ~400 B, far under LEGACY_QUEUE_MAX_BYTES` },
+      notes: receipts.odd > 0 ? [`${receipts.odd} 200 answers that were not a posted message`] : [],
+    };
+  },
+};

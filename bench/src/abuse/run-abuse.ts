@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { machineInfo } from '../machine';
+import { killAllChildren } from '../lib/child-server';
+import { abuseConfig, type AbuseMode } from './config';
+import { PhaseMonitor, startMonitored, type MonitoredSimulator, type ProcessFigures } from './monitor';
+import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
+import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
+import { listenStorm } from './phase-listen-storm';
+import { RSS_HEADROOM_MB, type Check, type Phase, type PhaseResult } from './types';
+import type { AbuseReport } from './report';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const PHASES: readonly Phase[] = [
+  listenStorm,
+  journalWaits,
+  streamNonReaders,
+  faultBodies,
+  abandonedRequests,
+  crossSandbox,
+  clockAdvances,
+];
+
+/** The issue's targets for every abuse. */
+export const HEALTH_P99_LIMIT_MS = 100;
+export const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
+
+export interface RunAbuseOptions {
+  readonly mode: AbuseMode;
+  /** Only these phase ids (default: all). */
+  readonly only?: readonly number[];
+  readonly log?: (message: string) => void;
+}
+
+function processChecks(p: ProcessFigures, budgetMb: number): Check[] {
+  const growth = p.rss.peakMb - p.rss.startMb;
+  return [
+    {
+      name: `${p.simulator} /health p99`,
+      target: `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
+      value: `${p.health.p99} ms (${p.health.count} probes, ${p.health.failed} failed, max ${p.health.max} ms)`,
+      pass: p.health.p99 < HEALTH_P99_LIMIT_MS && p.health.failed === 0 && p.health.count > 0,
+    },
+    {
+      name: `${p.simulator} RSS`,
+      target: `peak - start <= ${budgetMb} MB`,
+      value: `${p.rss.startMb} / ${p.rss.peakMb} / ${p.rss.endMb} MB (start / peak / end)`,
+      pass: growth <= budgetMb,
+    },
+    {
+      name: `${p.simulator} log lines`,
+      target: `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
+      value: `${p.logs.total} lines, max ${p.logs.maxPerSecond}/s, max ${p.logs.maxPerSecondOneCause}/s of one cause${p.logs.topCause ? `; most: ${p.logs.topCause}` : ''}`,
+      pass: p.logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
+    },
+    { name: `${p.simulator} process alive`, target: 'yes', value: p.alive ? 'yes' : 'no', pass: p.alive },
+  ];
+}
+
+async function runPhase(phase: Phase, mode: AbuseMode): Promise<PhaseResult> {
+  const config = abuseConfig(mode);
+  const started = Date.now();
+  const sims: Record<string, MonitoredSimulator> = {};
+  try {
+    for (const kind of phase.simulators) sims[kind] = await startMonitored(REPO_ROOT, kind, phase.env ?? {});
+    const monitor = await PhaseMonitor.start(Object.values(sims), config.probeEveryMs, config.rssEveryMs);
+    const settled = await phase.run(sims, config).then(
+      (outcome) => ({ outcome }),
+      (error: unknown) => ({ error }),
+    );
+    const processes = await monitor.stop();
+    if ('error' in settled) throw settled.error;
+    const { outcome } = settled;
+    const verdicts = [
+      ...outcome.checks,
+      ...processes.flatMap((p) => processChecks(p, RSS_HEADROOM_MB + outcome.rssBudget.mb)),
+    ];
+    return {
+      id: phase.id,
+      title: phase.title,
+      durationMs: Date.now() - started,
+      processes,
+      ...outcome,
+      verdicts,
+    };
+  } finally {
+    await Promise.all(Object.values(sims).map(({ sim }) => sim.stop()));
+  }
+}
+
+/** Runs the phases one after the other, each against fresh simulator processes. */
+export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
+  const log = options.log ?? ((m: string) => console.log(m));
+  const started = Date.now();
+  const phases: PhaseResult[] = [];
+  try {
+    for (const phase of PHASES) {
+      if (options.only && !options.only.includes(phase.id)) continue;
+      log(`phase ${phase.id}: ${phase.title} (${phase.simulators.join(' + ')})`);
+      const result = await runPhase(phase, options.mode);
+      for (const v of result.verdicts)
+        log(`  ${v.pass ? 'PASS' : 'FAIL'}  ${v.name}: ${v.value} (target ${v.target})`);
+      for (const note of result.notes ?? []) log(`  note: ${note}`);
+      phases.push(result);
+    }
+  } finally {
+    killAllChildren();
+  }
+  const failures = phases.flatMap((p) =>
+    p.verdicts.filter((v) => !v.pass).map((v) => `${p.id}. ${p.title}: ${v.name}`),
+  );
+  return {
+    mode: options.mode,
+    machine: machineInfo(),
+    config: abuseConfig(options.mode),
+    phases,
+    failures,
+    pass: failures.length === 0,
+    durationMs: Date.now() - started,
+  };
+}

@@ -1,0 +1,46 @@
+import type { AbuseConfig } from './config';
+import type { MonitoredSimulator, ProcessFigures } from './monitor';
+
+/** One row of a phase's own verdict: what was measured against its target. */
+export interface Check {
+  readonly name: string;
+  readonly target: string;
+  readonly value: string;
+  readonly pass: boolean;
+}
+
+/** What a phase's body reports; the runner adds the process figures. */
+export interface PhaseOutcome {
+  readonly checks: readonly Check[];
+  /** RSS growth (peak - start) the documented caps allow during this abuse, in MB, and why. */
+  readonly rssBudget: { readonly mb: number; readonly why: string };
+  readonly notes?: readonly string[];
+}
+
+export interface PhaseResult extends PhaseOutcome {
+  readonly id: number;
+  readonly title: string;
+  readonly durationMs: number;
+  readonly processes: readonly ProcessFigures[];
+  /** Every check, the process ones (health p99, RSS, log lines) included. */
+  readonly verdicts: readonly Check[];
+}
+
+export interface Phase {
+  readonly id: number;
+  readonly title: string;
+  readonly simulators: ReadonlyArray<'json' | 'legacy'>;
+  /** Extra environment of the simulators of this phase. */
+  readonly env?: Record<string, string>;
+  run(sims: Record<string, MonitoredSimulator>, config: AbuseConfig): Promise<PhaseOutcome>;
+}
+
+export const TESTUSER_TOKEN = 'dGVzdHVzZXI=';
+export const AUTH = { authorization: `Bearer ${TESTUSER_TOKEN}` };
+export const LISTEN_PATH = '/customerapi/channels/listen';
+
+/**
+ * RSS growth any phase may show on top of what its documented caps allow: V8's heap growing under
+ * load and socket buffers (the soak's simulators grow 50-80 MB under steady load).
+ */
+export const RSS_HEADROOM_MB = 128;

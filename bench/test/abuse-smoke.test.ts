@@ -1,0 +1,83 @@
+import { abuseMarkdown, type AbuseReport } from '../src/abuse/report';
+import { PHASES, runAbuse } from '../src/abuse/run-abuse';
+
+// The abuse run at its smallest: every phase against fresh CLI simulator processes (needs
+// `npm run build`, which `npm test` runs first). It checks the report's shape, not its verdicts:
+// several targets are missed until the abuses the run measures are fixed. It writes no file.
+describe('abuse run, smoke mode', () => {
+  let report: AbuseReport;
+
+  beforeAll(async () => {
+    report = await runAbuse({ mode: 'smoke', log: () => undefined });
+  }, 90_000);
+
+  it('runs every phase, once each, in order', () => {
+    expect(report.mode).toBe('smoke');
+    expect(report.phases.map((p) => p.id)).toEqual(PHASES.map((p) => p.id));
+    expect(report.phases.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('measures /health, RSS and log lines of every simulator process of every phase', () => {
+    for (const phase of report.phases) {
+      expect(phase.processes.length).toBeGreaterThan(0);
+      for (const p of phase.processes) {
+        expect(['json', 'legacy']).toContain(p.simulator);
+        expect(p.health.count).toBeGreaterThan(0);
+        expect(Number.isFinite(p.health.p99)).toBe(true);
+        expect(p.rss.startMb).toBeGreaterThan(0);
+        expect(p.rss.peakMb).toBeGreaterThanOrEqual(Math.max(p.rss.startMb, p.rss.endMb));
+        expect(p.logs.maxPerSecond).toBeLessThanOrEqual(p.logs.total);
+        expect(p.logs.maxPerSecondOneCause).toBeLessThanOrEqual(p.logs.maxPerSecond);
+        expect(p.alive).toBe(true);
+      }
+    }
+  });
+
+  it('gives each phase its own checks and the process checks, each with target, value and verdict', () => {
+    const own: Record<number, string> = {
+      1: 'messages lost',
+      2: 'messages lost',
+      3: 'messages lost',
+      4: 'console stream bytes to one reader',
+      5: 'polls still held after every client hung up',
+      6: 'cross-sandbox reads that succeeded',
+      7: '5xx answers to advances',
+    };
+    for (const phase of report.phases) {
+      const names = phase.verdicts.map((v) => v.name);
+      expect(names).toContain(own[phase.id]);
+      for (const p of phase.processes) {
+        expect(names).toEqual(
+          expect.arrayContaining([
+            `${p.simulator} /health p99`,
+            `${p.simulator} RSS`,
+            `${p.simulator} log lines`,
+          ]),
+        );
+      }
+      for (const v of phase.verdicts) {
+        expect(v).toEqual({
+          name: expect.any(String),
+          target: expect.any(String),
+          value: expect.any(String),
+          pass: expect.any(Boolean),
+        });
+      }
+    }
+  });
+
+  it('lists every missed target, and passes only with none', () => {
+    const missed = report.phases.flatMap((p) => p.verdicts.filter((v) => !v.pass));
+    expect(report.failures).toHaveLength(missed.length);
+    expect(report.pass).toBe(missed.length === 0);
+  });
+
+  it('renders a markdown table row per simulator process and a section per phase', () => {
+    const markdown = abuseMarkdown(report);
+    for (const phase of report.phases) expect(markdown).toContain(`## ${phase.id}. ${phase.title}`);
+    expect(markdown).toMatch(/\| 1\. hang-up storm on the legacy listen \| legacy \| [\d.]+ ms/);
+    expect(markdown.match(/\*\*(PASS|FAIL)\*\*/g)?.length).toBe(
+      report.phases.reduce((n, p) => n + p.verdicts.length, 0),
+    );
+  });
+});
