@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { httpRequest, sleep } from '../lib/http-client';
+import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
 import { JsonTraffic } from './json-traffic';
 import type { Check, Phase } from './types';
 
@@ -116,6 +116,7 @@ export const faultBodies: Phase = {
         port,
         method: 'POST',
         path: '/_sim/faults',
+        headers: JSON_BODY,
         body,
         agent,
         timeoutMs: 30_000,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { gauge } from '../lib/cli-json-sim';
-import { httpRequest, sleep } from '../lib/http-client';
+import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
 import { rssKb } from '../soak/simulators';
 import { AUTH, type Phase } from './types';
 
@@ -60,7 +60,13 @@ export const abandonedRequests: Phase = {
       { match: { transport: 'authenticate' }, action: { type: 'delay', ms: 3_600_000 } },
     ];
     for (const rule of rules) {
-      await httpRequest({ port, method: 'POST', path: '/_sim/faults', body: JSON.stringify(rule) });
+      await httpRequest({
+        port,
+        method: 'POST',
+        path: '/_sim/faults',
+        headers: JSON_BODY,
+        body: JSON.stringify(rule),
+      });
     }
     const before = await reading();
     let next = 0;
@@ -235,6 +241,7 @@ export const clockAdvances: Phase = {
         port,
         method: 'POST',
         path: '/_sim/clock/advance',
+        headers: JSON_BODY,
         body: '{"ms":3153600000000}',
         agent,
       });

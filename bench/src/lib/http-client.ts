@@ -16,6 +16,9 @@ export interface HttpRequest {
   readonly timeoutMs?: number;
 }
 
+/** The header of a JSON body: the control plane refuses bodies that do not say so (415). */
+export const JSON_BODY: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
+
 export function httpRequest(req: HttpRequest): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const r = http.request(
