@@ -83,7 +83,7 @@ function declarations(dir, prefix = '') {
   });
 }
 
-const WORKSPACE_IMPORT = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"](@racedata\/[\w-]+)['"]/g;
+const WORKSPACE_IMPORT = /(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"](@racedata\/[\w-]+)['"]/g;
 const WORKSPACE_SPECIFIER = /(['"])@racedata\/[\w-]+\1/g;
 const INLINE_IMPORT = /import\((['"])(@racedata\/[\w-]+)\1\)\.(\w+)/g;
 
