@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -81,26 +81,41 @@ const withoutNativeAddons = {
   },
 };
 
+/** The slimming above, shared with the test kit's bundle (scripts/bundle-testkit.mjs). */
+export const slimPlugins = [mimeSubset, iconvShim, withoutNativeAddons];
+
+/** Writes `code` to `file` aside and renames it into place. */
+export function writeAtomically(file, code) {
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, code);
+  renameSync(partial, file);
+}
+
+// Imported by scripts/bundle-testkit.mjs for its plugins, run for the CLI's bundle.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await bundleCli();
+
 // Written aside and renamed into place, so a simulator starting during a build (the test suite
 // runs `npm start` while other tests run the bundle) never reads half a file.
-const partial = `${outfile}.${process.pid}.tmp`;
-await build({
-  entryPoints: [path.join(root, 'packages/cli/dist/entry.js')],
-  outfile: partial,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  minify: true,
-  keepNames: true,
-  legalComments: 'none',
-  plugins: [mimeSubset, iconvShim, withoutNativeAddons],
-  logLevel: 'warning',
-});
-// The first line names the build by its content: the code cache (packages/cli/bin/code-cache.js)
-// is keyed to it, so a cache is never used with another bundle, however files are copied.
-const code = readFileSync(partial);
-const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
-writeFileSync(partial, Buffer.concat([Buffer.from(`// racedata-sim build ${id}\n`), code]));
-renameSync(partial, outfile);
-console.log(`bundle: ${path.relative(root, outfile)} (${Math.round(statSync(outfile).size / 1024)} KB)`);
+async function bundleCli() {
+  const partial = `${outfile}.${process.pid}.tmp`;
+  await build({
+    entryPoints: [path.join(root, 'packages/cli/dist/entry.js')],
+    outfile: partial,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    plugins: slimPlugins,
+    logLevel: 'warning',
+  });
+  // The first line names the build by its content: the code cache (packages/cli/bin/code-cache.js)
+  // is keyed to it, so a cache is never used with another bundle, however files are copied.
+  const code = readFileSync(partial);
+  const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
+  writeFileSync(partial, Buffer.concat([Buffer.from(`// racedata-sim build ${id}\n`), code]));
+  renameSync(partial, outfile);
+  console.log(`bundle: ${path.relative(root, outfile)} (${Math.round(statSync(outfile).size / 1024)} KB)`);
+}
