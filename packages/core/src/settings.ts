@@ -1,5 +1,6 @@
 import { coreError } from './errors';
-import { LOG_LEVELS, type LogLevel } from './logger';
+import { LOG_FORMAT_OPTION, LOG_LEVEL_OPTION, LOG_REQUESTS_OPTION } from './log-settings';
+import type { LogFormat, LogLevel } from './logger';
 import {
   always,
   parseBoolean,
@@ -64,6 +65,10 @@ export interface SimulatorSettings {
   /** A sandbox with no request and nothing open for this long is deleted. */
   readonly sandboxIdleMs: number;
   readonly logLevel: LogLevel;
+  /** Read by the CLI only, which prints the logs; `auto` until it looks at stderr. */
+  readonly logFormat: LogFormat;
+  /** One info line per request and per WebSocket/STOMP session open and close. */
+  readonly logRequests: boolean;
 }
 
 export type SettingKey = keyof SimulatorSettings;
@@ -75,17 +80,6 @@ export type SettingSpec = OptionSpec<SettingKey, SimulatorKind>;
 export const MAX_TIMER_MS = 2_147_483_647;
 const MS = parseInteger(0, MAX_TIMER_MS);
 const POSITIVE_MS = parseInteger(1, MAX_TIMER_MS);
-
-/** The log level, an option of the simulator commands and the replay command alike. */
-export const LOG_LEVEL_OPTION: OptionSpec<'logLevel', unknown> = {
-  key: 'logLevel',
-  flag: '--log-level',
-  env: 'LOG_LEVEL',
-  description: 'log level',
-  defaultFor: always('info'),
-  parse: parseOneOf(LOG_LEVELS),
-  choices: LOG_LEVELS,
-};
 
 export const SETTINGS: readonly SettingSpec[] = [
   {
@@ -382,6 +376,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: POSITIVE_MS,
   },
   LOG_LEVEL_OPTION,
+  LOG_FORMAT_OPTION,
+  LOG_REQUESTS_OPTION,
 ];
 
 /**
