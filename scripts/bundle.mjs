@@ -109,6 +109,12 @@ async function bundleCli() {
     keepNames: true,
     legalComments: 'none',
     plugins: slimPlugins,
+    // packages/cli/src/version.ts: the bundle runs where no package.json is beside it (the images).
+    define: {
+      __RACEDATA_VERSION__: JSON.stringify(
+        JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version,
+      ),
+    },
     logLevel: 'warning',
   });
   // The first line names the build by its content: the code cache (packages/cli/bin/code-cache.js)

@@ -5,15 +5,16 @@ import { envValue } from './env';
 import { registerReplayCommand } from './replay/replay-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
-
-const VERSION = '0.1.0';
+import { productVersion } from './version';
+import { EXIT_CODES_HELP, settingsHelp } from './help-text';
+import type { SimulatorKind } from '@racedata/core';
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('racedata-sim')
     .description(
       'Local stand-in for the race-data customer API: legacy XML/STOMP (8080) and JSON (3000) simulators',
     )
-    .version(VERSION)
+    .version(productVersion())
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
 
@@ -24,6 +25,7 @@ export function buildProgram(ctx: CliContext): Command {
         kind === 'json' ? 'run the JSON simulator (port 3000)' : 'run the legacy XML simulator (port 8080)',
       );
     if (kind === 'json') command.addOption(seedOption());
+    withSettingsHelp(command, kind);
     addSettingOptions(command, kind).action(async (flags: Record<string, unknown>) => {
       await runSimulators(ctx, [
         { kind, settings: resolveCliSettings(kind, flags, ctx.env), seed: seedOf(flags) },
@@ -35,6 +37,7 @@ export function buildProgram(ctx: CliContext): Command {
   all.addOption(new Option('--legacy-port <value>', 'legacy simulator port (env LEGACY_PORT, default 8080)'));
   all.addOption(new Option('--json-port <value>', 'JSON simulator port (env JSON_PORT, default 3000)'));
   all.addOption(seedOption());
+  withSettingsHelp(all, 'all');
   addSettingOptions(all, 'all').action(async (flags: Record<string, unknown>) => {
     const port = (flag: unknown, env: string, fallback: string) =>
       (typeof flag === 'string' ? flag : undefined) ?? envValue(ctx.env, env) ?? fallback;
@@ -56,7 +59,15 @@ export function buildProgram(ctx: CliContext): Command {
   });
 
   registerReplayCommand(program, ctx);
+  program.addHelpText(
+    'after',
+    `\n${settingsHelp('top')}\n  (racedata-sim replay --help lists the replay command's own)\n\n${EXIT_CODES_HELP}\n`,
+  );
   return program;
+}
+
+function withSettingsHelp(command: Command, kind: SimulatorKind | 'all'): void {
+  command.addHelpText('after', `\n${settingsHelp(kind)}\n\n${EXIT_CODES_HELP}\n`);
 }
 
 function seedOption(): Option {
@@ -86,6 +97,11 @@ export async function run(argv: readonly string[], ctx: CliContext): Promise<voi
 }
 
 export function processContext(env: NodeJS.ProcessEnv): CliContext {
+  // `racedata-sim --help | head` or a reader of the banner that went away: what was printed
+  // is lost, which is no reason to crash (a running simulator keeps serving).
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   return {
     env,
     stdout: process.stdout,

@@ -1,17 +1,24 @@
 import type { AddressInfo } from 'node:net';
 import {
   inProcessReplaySchedule,
+  type ChannelCatalog,
+  type RecordedMessage,
   type SimulatorKind,
   type SimulatorSettings,
+  type User,
   type UserTable,
 } from '@racedata/core';
 import { displayBase } from './banner';
+import { firstStreamData } from './stream-hint';
 
 export interface Started {
   readonly kind: SimulatorKind;
   readonly address: AddressInfo;
   readonly settings: SimulatorSettings;
   readonly users: UserTable;
+  readonly catalog: ChannelCatalog;
+  /** What the replay sends, in its order; empty when replay is off. */
+  readonly replayed: readonly RecordedMessage[];
 }
 
 function replayLine(started: readonly Started[]): string {
@@ -29,23 +36,77 @@ function replayLine(started: readonly Started[]): string {
   return `replay: on in ${who}: a race day is flowing (${pace}${dates}); turn it off with --no-replay (npm start -- --no-replay)`;
 }
 
+function localDate(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+function wsOneLiner(base: string, token: string): string {
+  return `  node -e "const ws=new (require('ws'))('${base.replace(/^http/, 'ws')}/customerapi/event-stream');ws.on('open',()=>ws.send('${token}'));ws.on('message',(m)=>console.log(String(m)))"`;
+}
+
+function postJson(base: string, body: object): string {
+  return `  curl -s -X POST ${base}/api/message -H 'Content-Type: application/json' -d '${JSON.stringify(body)}'`;
+}
+
+function heldNote(s: Started): string {
+  return `  (held up to ${s.settings.longPollTimeoutMs / 1000} s until data arrives; with none it answers 204)`;
+}
+
+function jsonSteps(s: Started, now: Date): string[] {
+  const base = displayBase(s.address);
+  const reader = s.users.users[0];
+  if (!reader) return [];
+  const read = `  curl -s '${base}/customerapi/events?lastEventId=0' -H 'Authorization: Bearer ${reader.token}'`;
+  if (s.replayed.length > 0) {
+    // The stream carries transient messages only: shown as the user the replay reaches first.
+    const first = firstStreamData(s);
+    const streamUser: User = first?.user ?? reader;
+    const when =
+      first?.afterMs === undefined ? '' : `, from about ${Math.ceil(first.afterMs / 1000)} s after start`;
+    return [
+      `  # stored events of ${reader.key}:`,
+      read,
+      `  # live (transient) messages over the WebSocket, as ${streamUser.key}${when}:`,
+      wsOneLiner(base, streamUser.token),
+    ];
+  }
+  const date = localDate(now);
+  const durable = [...reader.channels].find((c) => s.catalog.kindOf(c) === 'durable');
+  const transient = [...reader.channels].find((c) => s.catalog.kindOf(c) === 'transient');
+  const lines = [`  # nothing is stored yet: post a message, then read it as ${reader.key}`];
+  if (durable) lines.push(postJson(base, { channel: durable, date, trackId: 5, raceNr: 1, payload: {} }));
+  lines.push(read, heldNote(s));
+  if (transient) {
+    lines.push(
+      `  # live messages: open the WebSocket, then post a transient message from another terminal`,
+      wsOneLiner(base, reader.token),
+      postJson(base, { channel: transient, date, trackId: 5, raceNr: 1, payload: {} }),
+    );
+  }
+  return lines;
+}
+
+function legacySteps(s: Started, now: Date): string[] {
+  const base = displayBase(s.address);
+  const token = s.users.users[0]?.token ?? '';
+  const listen = `  curl -s ${base}/customerapi/channels/listen -H 'Authorization: Bearer ${token}'`;
+  if (s.replayed.length > 0) return [listen];
+  return [
+    '  # nothing is queued yet: queue a message for every user, then listen',
+    `  curl -s -X POST '${base}/customerapi/channel/id/Durable?payloadKey=hello-1' -H 'Content-Type: application/xml' -d '<RaceDay date="${localDate(now)}" trackId="5"/>'`,
+    listen,
+    heldNote(s),
+  ];
+}
+
 /**
  * What to paste to see data, printed once every simulator listens: a new user's first question
- * after "is it running?" is "what does it send?".
+ * after "is it running?" is "what does it send?". Every command shows data within seconds:
+ * with replay off the hints post first, since a read of an empty simulator waits a minute.
  */
-export function nextSteps(started: readonly Started[]): string {
+export function nextSteps(started: readonly Started[], now: Date): string {
   const lines = [replayLine(started), 'see data:'];
-  for (const s of started) {
-    const base = displayBase(s.address);
-    const token = s.users.users[0]?.token ?? '';
-    if (s.kind === 'json') {
-      lines.push(
-        `  curl -s '${base}/customerapi/events?lastEventId=0' -H 'Authorization: Bearer ${token}'`,
-        `  node -e "const ws=new (require('ws'))('${base.replace(/^http/, 'ws')}/customerapi/event-stream');ws.on('open',()=>ws.send('${token}'));ws.on('message',(m)=>console.log(String(m)))"`,
-      );
-    } else {
-      lines.push(`  curl -s ${base}/customerapi/channels/listen -H 'Authorization: Bearer ${token}'`);
-    }
-  }
+  for (const s of started) lines.push(...(s.kind === 'json' ? jsonSteps(s, now) : legacySteps(s, now)));
   return `${lines.join('\n')}\n`;
 }

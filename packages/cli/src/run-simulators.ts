@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import {
-  createLogger,
   inProcessReplaySchedule,
   loadTables,
   recordingsForReplay,
   type ChannelCatalog,
   type Logger,
+  type RecordedMessage,
   type Simulator,
   type SimulatorKind,
   type SimulatorSettings,
@@ -19,6 +19,8 @@ import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
 import { bundledRecordingsDir } from './bundled-recordings';
 import { seedStore } from './seed-store';
+import { cliLogger } from './log-output';
+import { productVersion } from './version';
 
 export interface SimulatorPlan {
   kind: SimulatorKind;
@@ -34,6 +36,8 @@ interface Running {
 
 interface Created {
   readonly sim: Simulator;
+  /** The recordings the replay sends from the start; empty with replay off. */
+  readonly replayed: readonly RecordedMessage[];
 }
 
 /**
@@ -63,7 +67,7 @@ async function create(
 ): Promise<Created> {
   const dir = bundledRecordingsDir();
   // The QA console at /_sim/ui, built into the CLI (and into the single-file bundle).
-  const deps = { ...tables, consoleAssets };
+  const deps = { ...tables, consoleAssets, version: productVersion() };
   const replayOn = inProcessReplaySchedule(plan.settings) !== undefined;
   if (plan.kind === 'json') {
     const load = () => recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
@@ -84,7 +88,7 @@ async function create(
         throw err;
       }
     }
-    return { sim };
+    return { sim, replayed: replayOn ? (recordings ?? []) : [] };
   }
   const load = () => recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger, dir);
   const later = replayOn ? undefined : onDemandRecordings(load);
@@ -94,7 +98,7 @@ async function create(
     ...(recordings && { recordings }),
     ...(later && { loadRecordings: later.loadRecordings }),
   });
-  return { sim };
+  return { sim, replayed: replayOn ? (recordings ?? []) : [] };
 }
 
 /**
@@ -103,8 +107,8 @@ async function create(
  * broken file stops the start without a half-started process.
  */
 export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPlan[]): Promise<void> {
-  const level = plans[0]?.settings.logLevel ?? 'info';
-  const root = createLogger({ level, destination: ctx.stdout });
+  const first = plans[0]?.settings;
+  const root = cliLogger(ctx, { level: first?.logLevel ?? 'info', format: first?.logFormat ?? 'auto' });
   const prepared = plans.map((plan) => ({ plan, tables: loadTables(plan.kind, plan.settings) }));
   const running: Running[] = [];
   let stopping = false;
@@ -129,7 +133,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     created.push({ plan, tables, ...made });
   }
   const started: Started[] = [];
-  for (const { plan, tables, sim } of created) {
+  for (const { plan, tables, sim, ...rest } of created) {
     running.push({ kind: plan.kind, close: () => sim.close() });
     let address: AddressInfo;
     try {
@@ -144,7 +148,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
       return;
     }
     ctx.stdout.write(startBanner(plan.kind, address, tables.users, tables.catalog));
-    started.push({ kind: plan.kind, address, settings: plan.settings, users: tables.users });
+    started.push({ kind: plan.kind, address, settings: plan.settings, ...tables, replayed: rest.replayed });
   }
-  ctx.stdout.write(nextSteps(started));
+  ctx.stdout.write(nextSteps(started, new Date()));
 }

@@ -133,7 +133,13 @@ describe('racedata-sim json', () => {
     expect(out).toMatch(/all 16 channels/);
     const port = bannerPort(out, 'JSON simulator');
     const health = await fetch(`http://127.0.0.1:${port}/health`);
-    expect(await health.json()).toEqual({ status: 'ok', simulator: 'json' });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      simulator: 'json',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      startedAt: expect.any(String),
+      uptimeMs: expect.any(Number),
+    });
   });
 
   test('SIGTERM answers a held long poll with 204 and exits 0', async () => {

@@ -26,6 +26,7 @@ describe('replay: options', () => {
       retries: 3,
       progressIntervalMs: 10_000,
       logLevel: 'info',
+      logFormat: 'auto',
     });
   });
 
@@ -44,6 +45,7 @@ describe('replay: options', () => {
         REPLAY_RETRIES: '0',
         REPLAY_PROGRESS_INTERVAL: '0',
         LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
       },
     );
     expect(options).toEqual({
@@ -57,6 +59,7 @@ describe('replay: options', () => {
       retries: 0,
       progressIntervalMs: 0,
       logLevel: 'warn',
+      logFormat: 'json',
     });
   });
 

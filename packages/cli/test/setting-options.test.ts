@@ -142,3 +142,26 @@ describe('flags as the README writes them', () => {
     expect(() => command.parse(['--token-mode', '--help'], { from: 'user' })).toThrow(/fixed, jwt/);
   });
 });
+
+describe('the log settings', () => {
+  test('--log-format and --log-requests, or LOG_FORMAT and LOG_REQUESTS; auto and off by default', () => {
+    expect(resolveCliSettings('json', {}, {})).toMatchObject({ logFormat: 'auto', logRequests: false });
+    expect(
+      resolveCliSettings('legacy', flagsOf('legacy', ['--log-format', 'json', '--log-requests']), {}),
+    ).toMatchObject({ logFormat: 'json', logRequests: true });
+    expect(resolveCliSettings('json', {}, { LOG_FORMAT: 'pretty', LOG_REQUESTS: 'true' })).toMatchObject({
+      logFormat: 'pretty',
+      logRequests: true,
+    });
+    expect(
+      resolveCliSettings('json', flagsOf('json', ['--no-log-requests']), { LOG_REQUESTS: 'true' })
+        .logRequests,
+    ).toBe(false);
+  });
+
+  test('a format that is not one of auto, pretty, json is refused naming the variable', () => {
+    expect(() => resolveCliSettings('json', {}, { LOG_FORMAT: 'loud' })).toThrow(
+      /LOG_FORMAT \(--log-format\): expected one of auto, pretty, json/,
+    );
+  });
+});

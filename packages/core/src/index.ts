@@ -3,6 +3,8 @@ export * from './clock';
 export * from './logger';
 export * from './option-parsers';
 export * from './settings';
+export * from './settings-resolve';
+export * from './log-settings';
 export * from './channel-catalog';
 export * from './users';
 export * from './simulator-tables';

@@ -1,15 +1,7 @@
 import { parseAllowedHosts } from './allowed-hosts';
-import { coreError } from './errors';
-import { LOG_LEVELS, type LogLevel } from './logger';
-import {
-  always,
-  parseBoolean,
-  parseInteger,
-  parseOneOf,
-  parseOptions,
-  parseText,
-  type OptionSpec,
-} from './option-parsers';
+import { LOG_FORMAT_OPTION, LOG_LEVEL_OPTION, LOG_REQUESTS_OPTION } from './log-settings';
+import type { LogFormat, LogLevel } from './logger';
+import { always, parseBoolean, parseInteger, parseOneOf, parseText, type OptionSpec } from './option-parsers';
 
 export type SimulatorKind = 'json' | 'legacy';
 export const TOKEN_MODES = ['fixed', 'jwt'] as const;
@@ -70,6 +62,10 @@ export interface SimulatorSettings {
   /** A sandbox with no request and nothing open for this long is deleted. */
   readonly sandboxIdleMs: number;
   readonly logLevel: LogLevel;
+  /** Read by the CLI only, which prints the logs; `auto` until it looks at stderr. */
+  readonly logFormat: LogFormat;
+  /** One info line per request and per WebSocket/STOMP session open and close. */
+  readonly logRequests: boolean;
 }
 
 export type SettingKey = keyof SimulatorSettings;
@@ -81,17 +77,6 @@ export type SettingSpec = OptionSpec<SettingKey, SimulatorKind>;
 export const MAX_TIMER_MS = 2_147_483_647;
 const MS = parseInteger(0, MAX_TIMER_MS);
 const POSITIVE_MS = parseInteger(1, MAX_TIMER_MS);
-
-/** The log level, an option of the simulator commands and the replay command alike. */
-export const LOG_LEVEL_OPTION: OptionSpec<'logLevel', unknown> = {
-  key: 'logLevel',
-  flag: '--log-level',
-  env: 'LOG_LEVEL',
-  description: 'log level',
-  defaultFor: always('info'),
-  parse: parseOneOf(LOG_LEVELS),
-  choices: LOG_LEVELS,
-};
 
 export const SETTINGS: readonly SettingSpec[] = [
   {
@@ -397,49 +382,6 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: POSITIVE_MS,
   },
   LOG_LEVEL_OPTION,
+  LOG_FORMAT_OPTION,
+  LOG_REQUESTS_OPTION,
 ];
-
-/**
- * Turns raw strings (flag or env values, keyed by setting) into settings, filling defaults.
- * A bad value throws CONFIG_INVALID naming the variable, for the CLI to print and exit 2.
- */
-export function parseSettings(
-  kind: SimulatorKind,
-  raw: Partial<Record<SettingKey, string | undefined>>,
-): SimulatorSettings {
-  const values = parseOptions(SETTINGS, raw, kind);
-  return resolveSettings(kind, values as Partial<SimulatorSettings>);
-}
-
-/** Fills defaults for settings given as values (tests, embedders) and checks cross-field rules. */
-export function resolveSettings(
-  kind: SimulatorKind,
-  partial: Partial<SimulatorSettings> = {},
-): SimulatorSettings {
-  const merged: Record<string, unknown> = {};
-  for (const spec of SETTINGS) {
-    const given = partial[spec.key];
-    if (given !== undefined) {
-      merged[spec.key] = given;
-    } else {
-      const text = spec.defaultFor(kind);
-      merged[spec.key] = text === undefined ? undefined : spec.parse(text);
-    }
-  }
-  const settings = merged as unknown as SimulatorSettings;
-  if (settings.eventsDefaultLimit > settings.eventsMaxLimit) {
-    throw coreError(
-      'CONFIG_INVALID',
-      `EVENTS_DEFAULT_LIMIT (${settings.eventsDefaultLimit}) must not exceed EVENTS_MAX_LIMIT (${settings.eventsMaxLimit})`,
-    );
-  }
-  const { httpHeadersTimeoutMs: headers, httpRequestTimeoutMs: request } = settings;
-  // Node refuses a head deadline later than the whole request's.
-  if (headers > 0 && request > 0 && headers > request) {
-    throw coreError(
-      'CONFIG_INVALID',
-      `HTTP_HEADERS_TIMEOUT_MS (${headers}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${request})`,
-    );
-  }
-  return Object.freeze(settings);
-}

@@ -5,7 +5,9 @@ import { Faults } from './control/faults';
 import { Journal } from './control/journal';
 import { OffsetClock } from './control/offset-clock';
 import { silentLogger, type Logger } from './logger';
-import { resolveSettings, type SimulatorKind, type SimulatorSettings } from './settings';
+import type { SimulatorKind, SimulatorSettings } from './settings';
+import { resolveSettings } from './settings-resolve';
+import { sessionLog, type SessionLog } from './server/request-log';
 import { TokenService } from './tokens';
 import { JSON_USERS, LEGACY_USERS, UserTable } from './users';
 
@@ -17,6 +19,18 @@ export interface SimulatorBasicsDeps {
   users?: UserTable;
   /** The built QA console served at /_sim/ui (the CLI passes it; without it the page is 404). */
   consoleAssets?: ConsoleAssets;
+  /** The product's version, reported by GET /health (the CLI passes the package's). */
+  version?: string;
+}
+
+/** GET /health: liveness, which simulator, which build, and how long it has been up. */
+export interface HealthBody {
+  readonly status: 'ok';
+  readonly simulator: SimulatorKind;
+  /** `unknown` when the embedder passed none. */
+  readonly version: string;
+  readonly startedAt: string;
+  readonly uptimeMs: number;
 }
 
 export interface SimulatorBasics {
@@ -31,6 +45,10 @@ export interface SimulatorBasics {
   readonly journal: Journal;
   /** The control plane's fault rules and the live sessions they (and connections/close) act on. */
   readonly faults: Faults;
+  /** LOG_REQUESTS' session lines; undefined when it is off. */
+  readonly sessions: SessionLog | undefined;
+  /** The body of GET /health, made when asked. */
+  health(): HealthBody;
 }
 
 /** Settings, tables and token service of a simulator, with each simulator kind's defaults. */
@@ -54,5 +72,19 @@ export function simulatorBasics(
   });
   const journal = new Journal(clock, settings.controlApi === 'off' ? 0 : settings.journalMax);
   const faults = new Faults(clock, tokens);
-  return { settings, logger: deps.logger ?? silentLogger(), clock, catalog, users, tokens, journal, faults };
+  const logger = deps.logger ?? silentLogger();
+  // Uptime runs on the injected clock, not the offset one: /_sim/clock/advance moves the
+  // simulator's "now", not how long the process has served.
+  const real = deps.clock ?? systemClock;
+  const startedAt = real.now();
+  const version = deps.version ?? 'unknown';
+  const health = (): HealthBody => ({
+    status: 'ok',
+    simulator: kind,
+    version,
+    startedAt: new Date(startedAt).toISOString(),
+    uptimeMs: Math.max(0, real.now() - startedAt),
+  });
+  const sessions = sessionLog(logger, settings.logRequests);
+  return { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health };
 }

@@ -16,6 +16,7 @@ import type { Logger } from './logger';
 import type { ReplayHandle } from './replay/replay-control';
 import type { RecordedMessage } from './replay/recording-types';
 import { createHttpLifecycle } from './server/http-lifecycle';
+import { withRequestLog } from './server/request-log';
 import type { UpgradeRouter } from './server/upgrade-router';
 import type { SimulatorKind, SimulatorSettings } from './settings';
 import type { TokenService } from './tokens';
@@ -129,7 +130,11 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
     parts.settings.controlApi === 'off'
       ? controlled
       : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(controlled);
-  const handler = sandboxes ? sandboxes.withSandboxes(measured) : measured;
+  // Outside the metrics, so a /metrics scrape is logged too; a sandbox logs its own requests.
+  const logged = parts.settings.logRequests
+    ? withRequestLog(measured, { logger: parts.control.logger, tokens: parts.control.tokens })
+    : measured;
+  const handler = sandboxes ? sandboxes.withSandboxes(logged) : logged;
   if (sandboxes) parts.upgrades.mount(sandboxes.handleUpgrade);
   const lifecycle = createHttpLifecycle({
     handler,

@@ -62,6 +62,8 @@ const COMMON_DEFAULTS = {
   sandboxMax: 100,
   sandboxIdleMs: 900_000,
   logLevel: 'info',
+  logFormat: 'auto',
+  logRequests: false,
 };
 
 describe('parseSettings', () => {

@@ -48,12 +48,9 @@ export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal, faults } = simulatorBasics(
-    'json',
-    settingsInput,
-    deps,
-  );
-  const stream = new EventStream({ tokens, clock, logger, settings, journal, faults });
+  const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } =
+    simulatorBasics('json', settingsInput, deps);
+  const stream = new EventStream({ tokens, clock, logger, settings, journal, faults, sessions });
   const bus = new ChannelBus({
     catalog,
     clock,
@@ -62,7 +59,7 @@ export function createJsonSimulator(
     transient: stream,
     journal,
   });
-  const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings });
+  const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings, health });
   const replay = new ReplayControl<RecordedJsonMessage>({
     settings,
     recordings: deps.recordings ?? [],

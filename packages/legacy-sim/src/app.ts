@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { Journal, Logger, TokenService, UserTable } from '@racedata/core';
+import type { HealthBody, Journal, Logger, TokenService, UserTable } from '@racedata/core';
 import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
 import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
 import { Delivery } from './http/delivery';
@@ -20,6 +20,8 @@ export interface LegacyAppDeps {
   longPollTimeoutMs: number;
   maxBodyBytes: number;
   journal?: Journal;
+  /** The body of GET /health. */
+  health: () => HealthBody;
 }
 
 export interface LegacyHttp {
@@ -41,7 +43,7 @@ export function createLegacyHttp(deps: LegacyAppDeps): LegacyHttp {
   const listen = new ListenEndpoint({ ...deps, delivery });
   app.use(delivery.confirmOnNextRequest);
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', simulator: 'legacy' });
+    res.json(deps.health());
   });
   // Express routes ignore a trailing slash, so the vendor's `/subscription/` spelling matches too.
   app.post('/customerapi/authenticate/subscription', ...subscriptionAuthenticate(auth));

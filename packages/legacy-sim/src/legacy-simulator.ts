@@ -54,11 +54,8 @@ export function createLegacySimulator(
   partial: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal, faults } = simulatorBasics(
-    'legacy',
-    partial,
-    deps,
-  );
+  const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } =
+    simulatorBasics('legacy', partial, deps);
   const queues = new LegacyQueues({
     clock,
     retentionMs: settings.legacyQueueRetentionMs,
@@ -91,7 +88,16 @@ export function createLegacySimulator(
     maxSessionsPerUser: settings.wsMaxSessionsPerUser,
     ...deps.stomp,
   };
-  const stomp = new StompEndpoint({ tokens, hub, clock, logger, options: stompOptions, faults, journal });
+  const stomp = new StompEndpoint({
+    tokens,
+    hub,
+    clock,
+    logger,
+    options: stompOptions,
+    faults,
+    journal,
+    sessions,
+  });
   const upgrades = new UpgradeRouter();
   for (const path of STOMP_PATHS) upgrades.add(path, stomp.handleUpgrade);
   const { app, handler } = createLegacyHttp({
@@ -103,6 +109,7 @@ export function createLegacySimulator(
     longPollTimeoutMs: settings.longPollTimeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     journal,
+    health,
   });
   const replay = new ReplayControl<RecordedLegacyMessage>({
     settings,

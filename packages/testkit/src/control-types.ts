@@ -181,4 +181,10 @@ export interface SandboxOptions {
 export interface Health {
   readonly status: string;
   readonly simulator: SimulatorKind;
+  /** The racedata-sim version; `unknown` for a simulator started in-process without one. */
+  readonly version: string;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  /** Real time since the simulator started; /_sim/clock does not move it. */
+  readonly uptimeMs: number;
 }

@@ -17,6 +17,7 @@ import type { SandboxOptions, SimulatorUser } from './control-types';
 import { JsonControlClient } from './json-control-client';
 import { LegacyControlClient } from './legacy-control-client';
 import type { Sandbox } from './sandbox';
+import { RACEDATA_SIM_VERSION } from './version';
 
 /** `false` leaves a simulator out; `true` or settings start it (settings win over `settings`). */
 export type SimulatorChoice = boolean | Partial<SimulatorSettings>;
@@ -213,13 +214,23 @@ async function build(
   if (kind === 'json') {
     const recordings = await recordingsForReplay('json', settings, tables.catalog, logger, dir);
     return {
-      sim: createJsonSimulator(settings, { ...tables, logger, ...(recordings && { recordings }) }),
+      sim: createJsonSimulator(settings, {
+        ...tables,
+        logger,
+        version: RACEDATA_SIM_VERSION,
+        ...(recordings && { recordings }),
+      }),
       users,
     };
   }
   const recordings = await recordingsForReplay('legacy', settings, tables.catalog, logger, dir);
   return {
-    sim: createLegacySimulator(settings, { ...tables, logger, ...(recordings && { recordings }) }),
+    sim: createLegacySimulator(settings, {
+      ...tables,
+      logger,
+      version: RACEDATA_SIM_VERSION,
+      ...(recordings && { recordings }),
+    }),
     users,
   };
 }

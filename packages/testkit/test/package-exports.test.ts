@@ -15,7 +15,9 @@ async function node(args: string[]): Promise<unknown> {
 
 const SCRIPT = `
   const sims = await startSimulators();
-  const health = await Promise.all([sims.json.health(), sims.legacy.health()]);
+  const health = (await Promise.all([sims.json.health(), sims.legacy.health()])).map(
+    ({ status, simulator }) => ({ status, simulator }),
+  );
   await sims.close();
   console.log(JSON.stringify({
     health,

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { ControlClient, startSimulators } from 'racedata-sim';
+import { RACEDATA_SIM_VERSION } from '../src/version';
 import { TOKEN, closeAll, eventually, get, started } from './support';
 
 afterEach(closeAll);
@@ -30,13 +31,15 @@ describe('startSimulators', () => {
     expect(sims.jsonUrl).toMatch(LOOPBACK_URL);
     expect(sims.legacyUrl).toMatch(LOOPBACK_URL);
     expect(portOf(sims.jsonUrl)).not.toBe(portOf(sims.legacyUrl));
-    expect(JSON.parse((await get(`${sims.jsonUrl}/health`)).text)).toEqual({
+    expect(JSON.parse((await get(`${sims.jsonUrl}/health`)).text)).toMatchObject({
       status: 'ok',
       simulator: 'json',
+      version: RACEDATA_SIM_VERSION,
     });
-    expect(JSON.parse((await get(`${sims.legacyUrl}/health`)).text)).toEqual({
+    expect(JSON.parse((await get(`${sims.legacyUrl}/health`)).text)).toMatchObject({
       status: 'ok',
       simulator: 'legacy',
+      version: RACEDATA_SIM_VERSION,
     });
     expect(sims.json.baseUrl).toBe(sims.jsonUrl);
     expect(sims.legacy.baseUrl).toBe(sims.legacyUrl);

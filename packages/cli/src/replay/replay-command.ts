@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { createLogger, systemClock, type Clock, type Logger } from '@racedata/core';
+import { systemClock, type Clock, type Logger } from '@racedata/core';
 import { bundledRecordingsDir } from '../bundled-recordings';
 import type { CliContext } from '../context';
 import { EXIT_BAD_CONFIG, exitCodeOf } from '../errors';
+import { cliLogger } from '../log-output';
 import { addReplayOptions, resolveReplayOptions } from './replay-options';
 import { runReplay } from './replay-run';
 import type { FetchFn } from './target-http';
@@ -27,7 +28,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext, deps: R
     try {
       const options = resolveReplayOptions(flags, ctx.env);
       const logger =
-        deps.logger ?? createLogger({ level: options.logLevel, name: 'replay', destination: ctx.stderr });
+        deps.logger ?? cliLogger(ctx, { level: options.logLevel, format: options.logFormat, name: 'replay' });
       code = await runReplay(
         { ...options, recordingsDir: options.recordingsDir ?? bundledRecordingsDir() },
         {

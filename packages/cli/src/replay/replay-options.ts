@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  LOG_FORMAT_OPTION,
   LOG_LEVEL_OPTION,
   RECORDING_KINDS,
   MAX_REPLAY_DELAY_MS,
@@ -10,6 +11,7 @@ import {
   parseOneOf,
   parseOptions,
   parseText,
+  type LogFormat,
   type LogLevel,
   type OptionSpec,
   type RecordingKind,
@@ -32,6 +34,7 @@ export interface ReplayOptions {
   /** 0: progress only at the end. */
   readonly progressIntervalMs: number;
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
 }
 
 type ReplayOptionKey =
@@ -46,7 +49,8 @@ type ReplayOptionKey =
   | 'waitTimeout'
   | 'retries'
   | 'progressInterval'
-  | 'logLevel';
+  | 'logLevel'
+  | 'logFormat';
 
 function parseTarget(raw: string): string {
   let url: URL;
@@ -159,6 +163,7 @@ export const REPLAY_OPTIONS: readonly OptionSpec<ReplayOptionKey>[] = [
   },
   // Without choices: a bad level gets this command's own CONFIG_INVALID line, as always.
   { ...LOG_LEVEL_OPTION, choices: undefined },
+  { ...LOG_FORMAT_OPTION, choices: undefined },
 ];
 
 export function addReplayOptions(command: Command): Command {
@@ -190,6 +195,7 @@ export function resolveReplayOptions(
     retries: number;
     progressInterval: number;
     logLevel: LogLevel;
+    logFormat: LogFormat;
   };
   const { interval: intervalMs, maxDelay: maxDelayMs, initialDelay: initialDelayMs } = o;
   const schedule: ReplaySchedule =
@@ -211,5 +217,6 @@ export function resolveReplayOptions(
     retries: o.retries,
     progressIntervalMs: o.progressInterval,
     logLevel: o.logLevel,
+    logFormat: o.logFormat,
   };
 }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
-import { resolveSettings, type SimulatorSettings } from '../settings';
+import { resolveSettings } from '../settings-resolve';
+import type { SimulatorSettings } from '../settings';
 import { BodyBudget, withBodyBudget } from './body-budget';
 import { destroyAfterPendingIo } from './pending-io';
 import type { UpgradeRouter } from './upgrade-router';

@@ -6,3 +6,4 @@ export * from './ws-send';
 export * from './ws-frame';
 export * from './pending-io';
 export * from './peer-reset';
+export * from './request-log';

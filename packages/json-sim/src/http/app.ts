@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { Clock, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
+import type { Clock, HealthBody, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
 import type { ChannelBus } from '../channel-bus';
 import { authenticateRoute } from './authenticate-route';
 import { errorMiddleware, notFound } from './error-middleware';
@@ -18,6 +18,8 @@ export interface JsonAppDeps {
   clock: Clock;
   logger: Logger;
   settings: SimulatorSettings;
+  /** The body of GET /health. */
+  health: () => HealthBody;
 }
 
 export interface JsonHttp {
@@ -37,7 +39,7 @@ export function createJsonHttp(deps: JsonAppDeps): JsonHttp {
   const authed = requireUser(tokens);
 
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', simulator: 'json' });
+    res.json(deps.health());
   });
   app.post(
     ['/customerapi/authenticate/subscription', '/customerapi/authenticate/subscription/'],

@@ -14,6 +14,7 @@ import {
   type Faults,
   type Journal,
   type Logger,
+  type SessionLog,
   type SimulatorSettings,
   type TimerHandle,
   type TokenService,
@@ -41,6 +42,8 @@ export interface EventStreamDeps {
   journal?: Journal;
   /** Fault rules: drop deliveries, disconnect sessions; connections/close closes them. */
   faults?: Faults;
+  /** LOG_REQUESTS: a line when an authenticated session opens and when it closes. */
+  sessions?: SessionLog | undefined;
 }
 
 export const EVENT_STREAM_PATH = '/customerapi/event-stream';
@@ -134,7 +137,7 @@ export class EventStream implements TransientFanOut {
   }
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
-    const { clock, tokens, logger, settings, faults, journal } = this.deps;
+    const { clock, tokens, logger, settings, faults, journal, sessions } = this.deps;
     const { hub } = this;
     const authTimer: TimerHandle = clock.setTimeout(
       () => reject(`No token received within ${describeDeadline(settings.wsAuthTimeoutMs)}`),
@@ -165,7 +168,10 @@ export class EventStream implements TransientFanOut {
 
     ws.on('error', (err) => logger.debug({ err }, 'event-stream socket error'));
     ws.on('close', (code: number) => {
-      if (counted !== undefined) journal?.closed({ user: counted, transport: 'event-stream', code });
+      if (counted !== undefined) {
+        journal?.closed({ user: counted, transport: 'event-stream', code });
+        sessions?.closed(counted, 'event-stream', code);
+      }
       cleanup();
     });
     ws.send(connectionMessage(clock.now(), settings.wsAuthTimeoutMs));
@@ -195,6 +201,7 @@ export class EventStream implements TransientFanOut {
       ws.send(authenticatedMessage(clock.now(), key));
       pingTimer = clock.setInterval(() => ws.send(pingMessage(clock.now())), settings.wsPingIntervalMs);
       logger.debug({ user: key }, 'event-stream client authenticated');
+      sessions?.opened(key, 'event-stream');
       // Last: a disconnect rule in force closes the session as soon as it is registered.
       unregister = faults?.register({
         user: key,

@@ -7,6 +7,7 @@ import {
   type Faults,
   type Journal,
   type Logger,
+  type SessionLog,
   type TokenService,
   type TransientHub,
   type User,
@@ -27,6 +28,8 @@ export interface StompEndpointOptions {
   /** The control plane: sessions closed by fault rules and connections/close, and journaled. */
   faults?: Faults;
   journal?: Journal;
+  /** LOG_REQUESTS: a line when a session opens and when it closes, with its close code. */
+  sessions?: SessionLog | undefined;
 }
 
 /** Subprotocols STOMP clients offer; a client that offers some fails if none is picked. */
@@ -123,7 +126,9 @@ export class StompEndpoint {
     this.sessions.add(session);
     const open = (this.perUser.get(user.key) ?? 0) + 1;
     this.perUser.set(user.key, open);
-    logger.info({ session: id, user: user.key }, 'STOMP connection opened');
+    // Debug: the info line per session is LOG_REQUESTS's, so a busy start stays quiet by default.
+    logger.debug({ session: id, user: user.key }, 'STOMP connection opened');
+    this.deps.sessions?.opened(user.key, 'stomp');
     const registration: { unregister?: () => void } = {};
     void session.closed.then(() => {
       registration.unregister?.();
@@ -132,7 +137,8 @@ export class StompEndpoint {
       const left = (this.perUser.get(user.key) ?? 1) - 1;
       if (left === 0) this.perUser.delete(user.key);
       else this.perUser.set(user.key, left);
-      logger.info({ session: id }, 'STOMP connection closed');
+      logger.debug({ session: id }, 'STOMP connection closed');
+      this.deps.sessions?.closed(user.key, 'stomp', session.closeCode);
     });
     // Counted while it closes, so a client reconnecting in a loop cannot outrun the limit.
     if (open > options.maxSessionsPerUser) {

@@ -2,7 +2,7 @@ import { METRICS_PATH } from '../metrics';
 import { CONTROL_SECURITY } from './control-paths';
 import type { DocsContext } from './docs-context';
 import { jsonContent, responseRef } from './error-schemas';
-import { objectSchema } from './json-schema';
+import { integer, objectSchema } from './json-schema';
 import type { OpenApiPart } from './openapi-types';
 
 /** GET /health (both simulators' apps) and GET /metrics (metrics.ts, gated like /_sim/*). */
@@ -18,7 +18,22 @@ export function servicePaths(ctx: DocsContext): OpenApiPart {
           responses: {
             '200': {
               description: 'Up',
-              content: jsonContent(objectSchema({ status: { const: 'ok' }, simulator: { const: ctx.kind } })),
+              content: jsonContent(
+                objectSchema({
+                  status: { const: 'ok' },
+                  simulator: { const: ctx.kind },
+                  version: {
+                    type: 'string',
+                    description: 'the racedata-sim version (unknown when not given)',
+                  },
+                  startedAt: { type: 'string', format: 'date-time' },
+                  uptimeMs: integer(
+                    0,
+                    undefined,
+                    'ms since the simulator started (real time: /_sim/clock does not move it)',
+                  ),
+                }),
+              ),
             },
           },
         },
