@@ -52,7 +52,12 @@ export function simulatorBasics(
     secret: settings.jwtSecret,
     clock,
   });
-  const journal = new Journal(clock, settings.controlApi === 'off' ? 0 : settings.journalMax);
+  const journal = new Journal(
+    clock,
+    settings.controlApi === 'off' ? 0 : settings.journalMax,
+    undefined,
+    settings.journalWaitersMax,
+  );
   const faults = new Faults(clock, tokens);
   return { settings, logger: deps.logger ?? silentLogger(), clock, catalog, users, tokens, journal, faults };
 }
