@@ -144,7 +144,12 @@ function controlRoutes(options: ControlPlaneOptions) {
           time: new Date(clock.now()).toISOString(),
           clockOffsetMs: clock.offsetMs,
           ...hooks.state(),
-          journal: { entries: journal.size, max: journal.capacity, lastSeq: journal.lastSeq },
+          journal: {
+            entries: journal.size,
+            max: journal.capacity,
+            lastSeq: journal.lastSeq,
+            waiters: journal.waiterCount,
+          },
         });
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));

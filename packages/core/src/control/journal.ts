@@ -228,17 +228,7 @@ export class Journal {
     this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + eventIds.length);
     const tell = this.listeners.size > 0 || this.waiters.size > 0;
     for (const eventId of eventIds) {
-      this.push(
-        'delivered',
-        ++this.seq,
-        at,
-        user,
-        transport,
-        channelOf(eventId),
-        eventId,
-        undefined,
-        status,
-      );
+      this.push('delivered', ++this.seq, at, user, transport, channelOf(eventId), eventId, undefined, status);
       if (tell) this.added();
     }
   }
