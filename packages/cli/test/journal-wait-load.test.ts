@@ -14,12 +14,16 @@ interface Page {
     expect(await readPage(sim.base, 0, 4000)).toBe(4000);
     // 4,000 matching entries held; the wait needs 8,000. Re-reading the journal for each new
     // match built some 24 million entry objects for the next 4,000 entries.
-    const answered = fetch(`${sim.base}/_sim/journal/wait?kind=delivered&count=8000&timeout=60000`);
+    // Caught here, so a test failing before it is awaited leaves no stray rejection behind.
+    const answered = fetch(`${sim.base}/_sim/journal/wait?kind=delivered&count=8000&timeout=60000`).catch(
+      (err: unknown) => err as Error,
+    );
     await stateUntil(sim.base, (state) => state.journal.waiters === 1);
     const started = performance.now();
     expect(await readPage(sim.base, 4000, 4000)).toBe(4000);
     const health = await fetch(`${sim.base}/health`, { signal: AbortSignal.timeout(10_000) });
     const answer = await answered;
+    if (answer instanceof Error) throw answer;
     const elapsed = performance.now() - started;
     expect(health.status).toBe(200);
     expect(answer.status).toBe(200);
