@@ -1,3 +1,4 @@
+import { CONTROL_LIMIT_SETTINGS, type ControlLimitSettings } from './control-limit-settings';
 import { coreError } from './errors';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import {
@@ -17,7 +18,7 @@ export const CONTROL_API_MODES = ['on', 'off'] as const;
 export type ControlApiMode = (typeof CONTROL_API_MODES)[number];
 
 /** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
-export interface SimulatorSettings {
+export interface SimulatorSettings extends ControlLimitSettings {
   readonly port: number;
   readonly host: string;
   readonly longPollTimeoutMs: number;
@@ -55,16 +56,6 @@ export interface SimulatorSettings {
   readonly wsMaxSessionsPerUser: number;
   /** Entries the control plane's delivery journal keeps (oldest dropped first). */
   readonly journalMax: number;
-  /** Journal waits (GET /_sim/journal/wait) held at once; one more is answered 429. */
-  readonly journalWaitersMax: number;
-  /** Console streams (GET /_sim/stream) open at once; one more is answered 429. */
-  readonly consoleStreamsMax: number;
-  /** Unsent bytes a console stream client may build up before it is cut. */
-  readonly consoleStreamMaxBufferedBytes: number;
-  /** Fault rules in force at once; one more is answered 429. */
-  readonly faultRulesMax: number;
-  /** Largest `action.body` of a status fault rule, in UTF-8 bytes as served; 413 above. */
-  readonly faultBodyMaxBytes: number;
   /** `off` answers every /_sim/* path 404. */
   readonly controlApi: ControlApiMode;
   /** When set, /_sim/* requests need `Authorization: Bearer <it>`. */
@@ -357,46 +348,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultFor: always('10000'),
     parse: parseInteger(1),
   },
-  {
-    key: 'journalWaitersMax',
-    flag: undefined,
-    env: 'JOURNAL_WAITERS_MAX',
-    description: 'GET /_sim/journal/wait requests held at once (429 above)',
-    defaultFor: always('100'),
-    parse: parseInteger(1, 100_000),
-  },
-  {
-    key: 'consoleStreamsMax',
-    flag: undefined,
-    env: 'CONSOLE_STREAMS_MAX',
-    description: 'GET /_sim/stream console streams open at once (429 above)',
-    defaultFor: always('20'),
-    parse: parseInteger(1, 10_000),
-  },
-  {
-    key: 'consoleStreamMaxBufferedBytes',
-    flag: undefined,
-    env: 'CONSOLE_STREAM_MAX_BUFFERED_BYTES',
-    description: 'unsent bytes a console stream client may build up before it is cut',
-    defaultFor: always(String(1024 * 1024)),
-    parse: parseInteger(1024),
-  },
-  {
-    key: 'faultRulesMax',
-    flag: undefined,
-    env: 'FAULT_RULES_MAX',
-    description: 'fault rules in force at once (429 above)',
-    defaultFor: always('100'),
-    parse: parseInteger(1, 100_000),
-  },
-  {
-    key: 'faultBodyMaxBytes',
-    flag: undefined,
-    env: 'FAULT_BODY_MAX_BYTES',
-    description: "largest body of a status fault rule's answer (413 above)",
-    defaultFor: always(String(64 * 1024)),
-    parse: parseInteger(0),
-  },
+  ...CONTROL_LIMIT_SETTINGS,
   {
     key: 'controlApi',
     flag: undefined,
