@@ -40,7 +40,7 @@ export const CONTROL_LIMIT_SETTINGS: ReadonlyArray<OptionSpec<keyof ControlLimit
     flag: undefined,
     env: 'CONSOLE_STREAM_MAX_BUFFERED_BYTES',
     description: 'unsent bytes a console stream client may build up before it is cut',
-    defaultFor: always(String(1024 * 1024)),
+    defaultFor: always(String(4 * 1024 * 1024)),
     parse: parseInteger(1024),
   },
   {

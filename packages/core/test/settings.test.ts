@@ -58,7 +58,7 @@ const COMMON_DEFAULTS = {
   journalMax: 10_000,
   journalWaitersMax: 100,
   consoleStreamsMax: 20,
-  consoleStreamMaxBufferedBytes: 1024 * 1024,
+  consoleStreamMaxBufferedBytes: 4 * 1024 * 1024,
   faultRulesMax: 100,
   faultBodyMaxBytes: 64 * 1024,
   controlApi: 'on',

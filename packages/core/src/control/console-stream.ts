@@ -11,6 +11,8 @@ export const STREAM_BACKLOG = 200;
 export const STREAM_STATE_MS = 1000;
 /** A comment line this often keeps proxies and the browser from timing the stream out. */
 export const STREAM_HEARTBEAT_MS = 15_000;
+/** Entry frames recorded together are written in pieces of about this many characters. */
+const FLUSH_BYTES = 64 * 1024;
 
 export interface ConsoleStreamOptions {
   journal: Journal;
@@ -43,6 +45,8 @@ export class ConsoleStream {
   /** The state as last sent, without its time. */
   private lastState = '';
   private quietTicks = 0;
+  /** Entry frames not yet written, sent together once the code recording them is done. */
+  private pending: string[] = [];
 
   constructor(private readonly options: ConsoleStreamOptions) {}
 
@@ -103,8 +107,29 @@ export class ConsoleStream {
     // The journal hands listeners its stored record, which holds the time as a number.
     const { at, ...rest } = record as JournalRecord & { at?: number };
     const entry = { ...rest, time: new Date(at ?? this.options.clock.now()).toISOString() };
-    const frame = `id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`;
-    this.broadcast(frame);
+    this.pending.push(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`);
+    if (this.pending.length === 1) queueMicrotask(() => this.flush());
+  }
+
+  /**
+   * The entries recorded in one go (a page read records one per event) leave as one write per
+   * client: written one by one, 10,000 entries to a few consoles were ten thousand writes each,
+   * and stalled every other request for about a second.
+   */
+  private flush(): void {
+    const frames = this.pending;
+    this.pending = [];
+    // In pieces of about FLUSH_BYTES, so a client is cut for what it left unread, as it would be
+    // frame by frame, and not for the size of one burst.
+    let from = 0;
+    let length = 0;
+    for (let i = 0; i < frames.length; i++) {
+      length += (frames[i] as string).length;
+      if (length < FLUSH_BYTES && i < frames.length - 1) continue;
+      this.broadcast(frames.slice(from, i + 1).join(''));
+      from = i + 1;
+      length = 0;
+    }
   }
 
   private tick(): void {
