@@ -80,6 +80,31 @@ describe('Journal waits', () => {
     );
   });
 
+  test('waits one entry completes are answered one per turn of the event loop, each in full', async () => {
+    const journal = new Journal(new ManualClock(0), 10);
+    const answers: Array<[number, boolean]> = [];
+    for (let i = 0; i < 3; i++)
+      journal.wait({ user: 'a' }, 2, 1_000, (page, complete) =>
+        answers.push([page.entries.length, complete]),
+      );
+    journal.delivered(delivered('a'));
+    journal.delivered(delivered('a'));
+    expect(answers).toEqual([[2, true]]);
+    expect(journal.waiterCount).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers).toEqual([
+      [2, true],
+      [2, true],
+    ]);
+    journal.close();
+    expect(answers).toEqual([
+      [2, true],
+      [2, true],
+      [2, true],
+    ]);
+    expect(journal.waiterCount).toBe(0);
+  });
+
   test("past the journal's waiter limit a wait is refused with JOURNAL_WAITERS_LIMIT", () => {
     const journal = new Journal(new ManualClock(0), 10, undefined, 1);
     const cancel = journal.wait({}, 1, 1_000, () => undefined);
