@@ -171,6 +171,40 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       expect((await call('DELETE', '/_sim/faults')).body).toEqual({ removed: o.faultRules.length - 1 });
     });
 
+    test('past FAULT_BODY_MAX_BYTES 413, past FAULT_RULES_MAX and JOURNAL_WAITERS_MAX 429', async () => {
+      const { base, call } = await start({ faultRulesMax: 1, faultBodyMaxBytes: 8, journalWaitersMax: 1 });
+      const rule = (body: string) => ({
+        match: { path: '/nowhere' },
+        action: { type: 'status', status: 503, body },
+      });
+      expect((await call('POST', '/_sim/faults', { json: rule('12345678') })).status).toBe(201);
+      const tooLarge = await call('POST', '/_sim/faults', { json: rule('123456789') });
+      expect([tooLarge.status, tooLarge.text]).toEqual([
+        413,
+        expect.stringContaining('FAULT_BODY_MAX_BYTES'),
+      ]);
+      const tooMany = await call('POST', '/_sim/faults', { json: rule('x') });
+      expect([tooMany.status, tooMany.text]).toEqual([429, expect.stringContaining('FAULT_RULES_MAX')]);
+      const waiters = async (n: number) => {
+        for (let tries = 0; tries < 500; tries++) {
+          const state = (await (await fetch(`${base}/_sim/state`)).json()) as {
+            journal: { waiters: number };
+          };
+          if (state.journal.waiters === n) return;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        throw new Error(`never ${n} journal waits held`);
+      };
+      const held = new AbortController();
+      const first = fetch(`${base}/_sim/journal/wait?count=1&timeout=60000`, { signal: held.signal });
+      await waiters(1);
+      const refused = await call('GET', '/_sim/journal/wait?count=1&timeout=60000');
+      expect([refused.status, refused.text]).toEqual([429, expect.stringContaining('JOURNAL_WAITERS_MAX')]);
+      held.abort();
+      await expect(first).rejects.toThrow();
+      await waiters(0);
+    });
+
     test('POST /_sim/connections/close closes the session with the code, and the journal says so', async () => {
       const { base, call } = await start();
       const session = await o.openSession(base);

@@ -2,9 +2,8 @@ import http from 'node:http';
 import { MAX_ADVANCE_MS } from '@racedata/core';
 import { healthCheck, startSimProcess, type SimProcess } from '@racedata/test-support/sim-process';
 
-// Properties the control-plane fuzz holds that today's simulators break in ways already filed
-// as their own work items: each is marked `it.failing` with the item's name, to be turned into a
-// plain `it` once that item is merged.
+// Properties the control-plane fuzz found broken and that now hold: the clock's total offset, the
+// console stream's resent state, and requests from other sites or rebound host names.
 
 function post(port: number, path: string, body: string, headers: http.OutgoingHttpHeaders): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,10 +53,10 @@ describe.each(['json', 'legacy'] as const)('%s control plane', (kind) => {
     expect((await fetch(`${sim.base}/_sim/state`)).status).toBe(200);
   }, 60_000);
 
-  // Item "fault rule count/body caps and state event resent": the console's state event carries
-  // every rule with its body and is sent again each second (its time changed), so five 1 MB rules
-  // cost a reader 5 MB a second for as long as they exist.
-  it.failing('sends a stream reader a large fault rule body about once, not every second', async () => {
+  // The console's state event carried every rule with its body and was sent again each second
+  // (its time changed), so five 1 MB rules cost a reader 5 MB a second for as long as they existed.
+  // Now such a body is refused (413) and the state event goes out only when it changes.
+  it('sends a stream reader a large fault rule body about once, not every second', async () => {
     const rule = (i: number) =>
       JSON.stringify({
         match: { path: `/nowhere/${i}` },

@@ -9,6 +9,8 @@ export type FeedStatus = 'connecting' | 'live' | 'reconnecting';
 export interface FeedSnapshot {
   entries: readonly Entry[];
   state: SimState | undefined;
+  /** performance.now() when `state` arrived: its `time` plus the time since is the simulator's now. */
+  stateAt: number;
   status: FeedStatus;
   /** Entries that arrived since the page opened, kept or not. */
   total: number;
@@ -21,6 +23,7 @@ export interface FeedSnapshot {
 export class LiveFeed {
   private entries: Entry[] = [];
   private state: SimState | undefined;
+  private stateAt = 0;
   private status: FeedStatus = 'connecting';
   private total = 0;
   private lastSeq = 0;
@@ -45,6 +48,7 @@ export class LiveFeed {
     });
     source.addEventListener('state', (event) => {
       this.state = JSON.parse((event as MessageEvent<string>).data) as SimState;
+      this.stateAt = performance.now();
       // A journal cleared by reset starts below what was seen; take its entries again.
       if (this.state.journal.lastSeq < this.lastSeq) this.lastSeq = this.state.journal.lastSeq;
       this.schedule();
@@ -74,7 +78,8 @@ export class LiveFeed {
   }
 
   private snapshot(): FeedSnapshot {
-    return { entries: this.entries, state: this.state, status: this.status, total: this.total };
+    const { entries, state, stateAt, status, total } = this;
+    return { entries, state, stateAt, status, total };
   }
 
   private schedule(): void {

@@ -69,7 +69,7 @@ function App() {
           />
         )}
         <aside>
-          <UsersPanel users={users} state={state} />
+          <UsersPanel users={users} state={state} stateAt={snapshot?.stateAt ?? 0} />
           <div class="tabs" role="tablist" aria-label="Actions">
             <button
               type="button"

@@ -38,7 +38,8 @@ export interface ReplayView {
 export interface FaultRule {
   id: string;
   match: { transport?: string; path?: string; user?: string; channel?: string };
-  action: { type: string; status?: number; ms?: number; code?: number };
+  /** A status rule's body is shown by its size only (GET /_sim/faults has it). */
+  action: { type: string; status?: number; ms?: number; code?: number; bodyBytes?: number };
   times?: number;
   forMs?: number;
   fired: number;
@@ -46,7 +47,9 @@ export interface FaultRule {
 
 export interface SimState {
   simulator: 'json' | 'legacy';
+  /** The simulator's time when this state was sent; the page moves it on by itself. */
   time: string;
+  clockOffsetMs: number;
   users: Record<string, UserState>;
   store?: { events: number; bytes: number; lastEventId: number };
   queues?: { messages: number; bytes: number };

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SimState, SimUser } from './types';
 
 async function copy(text: string): Promise<boolean> {
@@ -11,8 +11,29 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
+/**
+ * The simulator's clock, ticking here: the stream sends the state only when it changes, not
+ * each second for its time, so the page moves the last time it was told on by itself.
+ */
+function SimTime({ time, at }: { time: string; at: number }) {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(performance.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return <span id="sim-time">{new Date(Date.parse(time) + Math.max(0, now - at)).toLocaleTimeString()}</span>;
+}
+
 /** Users with their tokens, open sessions, held polls and queue depths, live from the stream. */
-export function UsersPanel({ users, state }: { users: SimUser[]; state: SimState | undefined }) {
+export function UsersPanel({
+  users,
+  state,
+  stateAt,
+}: {
+  users: SimUser[];
+  state: SimState | undefined;
+  stateAt: number;
+}) {
   const [copied, setCopied] = useState('');
   return (
     <section class="panel" aria-labelledby="users-title">
@@ -74,7 +95,7 @@ export function UsersPanel({ users, state }: { users: SimUser[]; state: SimState
           {state.store && `${state.store.events} stored events (last eventId ${state.store.lastEventId}) · `}
           {state.queues && `${state.queues.messages} queued messages · `}
           journal {state.journal.entries}/{state.journal.max} · simulator time{' '}
-          {new Date(state.time).toLocaleTimeString()}
+          <SimTime time={state.time} at={stateAt} />
         </p>
       )}
     </section>

@@ -115,6 +115,18 @@ browserDescribe('the QA console in Chromium', () => {
     );
   });
 
+  test('the simulator time ticks on in the page: the stream sends the state only when it changes', async () => {
+    const sim = await startJson();
+    const page = await open(sim.base);
+    const shown = page.locator('#sim-time');
+    await shown.waitFor();
+    const first = await shown.textContent();
+    await page.waitForFunction(
+      (before) => document.querySelector('#sim-time')?.textContent !== before,
+      first,
+    );
+  });
+
   test('bad input gets a clear error next to the field, and nothing is posted', async () => {
     const sim = await startJson();
     const page = await open(sim.base);

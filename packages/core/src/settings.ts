@@ -1,4 +1,5 @@
 import { parseAllowedHosts } from './allowed-hosts';
+import { CONTROL_LIMIT_SETTINGS, type ControlLimitSettings } from './control-limit-settings';
 import { LOG_FORMAT_OPTION, LOG_LEVEL_OPTION, LOG_REQUESTS_OPTION } from './log-settings';
 import type { LogFormat, LogLevel } from './logger';
 import { always, parseBoolean, parseInteger, parseOneOf, parseText, type OptionSpec } from './option-parsers';
@@ -10,7 +11,7 @@ export const CONTROL_API_MODES = ['on', 'off'] as const;
 export type ControlApiMode = (typeof CONTROL_API_MODES)[number];
 
 /** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
-export interface SimulatorSettings {
+export interface SimulatorSettings extends ControlLimitSettings {
   readonly port: number;
   readonly host: string;
   readonly longPollTimeoutMs: number;
@@ -338,6 +339,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultFor: always('10000'),
     parse: parseInteger(1),
   },
+  ...CONTROL_LIMIT_SETTINGS,
   {
     key: 'controlApi',
     flag: undefined,

@@ -70,7 +70,12 @@ export function simulatorBasics(
     secret: settings.jwtSecret,
     clock,
   });
-  const journal = new Journal(clock, settings.controlApi === 'off' ? 0 : settings.journalMax);
+  const journal = new Journal(
+    clock,
+    settings.controlApi === 'off' ? 0 : settings.journalMax,
+    undefined,
+    settings.journalWaitersMax,
+  );
   const faults = new Faults(clock, tokens);
   const logger = deps.logger ?? silentLogger();
   // Uptime runs on the injected clock, not the offset one: /_sim/clock/advance moves the

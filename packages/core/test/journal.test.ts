@@ -46,6 +46,78 @@ describe('Journal', () => {
   });
 });
 
+describe('Journal waits', () => {
+  test('property: a wait answers at the entry a re-read would, across ring drops and clears', () => {
+    const op = fc.oneof(fc.constantFrom('a', 'b'), fc.constant('clear'));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(op),
+        (max, count, ops) => {
+          const journal = new Journal(new ManualClock(0), max);
+          journal.delivered(delivered('a'));
+          const answers: Array<[JournalPage, boolean]> = [];
+          journal.wait({ user: 'a', since: 0 }, count, 1_000, (page, complete) =>
+            answers.push([page, complete]),
+          );
+          // The model: the wait is due once the journal holds `count` matching entries.
+          let due = journal.list({ user: 'a' }, count).entries.length >= count;
+          for (const step of ops) {
+            if (answers.length > 0 || due) break;
+            if (step === 'clear') journal.clear();
+            else journal.delivered(delivered(step));
+            due = journal.list({ user: 'a' }, count).entries.length >= count;
+            expect(answers.length).toBe(due ? 1 : 0);
+          }
+          if (answers[0]) {
+            expect(answers[0]).toEqual([journal.list({ user: 'a' }, count), true]);
+            expect(answers[0][0].entries).toHaveLength(count);
+          }
+          expect(journal.waiterCount).toBe(answers.length > 0 || due ? 0 : 1);
+        },
+      ),
+    );
+  });
+
+  test('waits one entry completes are answered one per turn of the event loop, each in full', async () => {
+    const journal = new Journal(new ManualClock(0), 10);
+    const answers: Array<[number, boolean]> = [];
+    for (let i = 0; i < 3; i++)
+      journal.wait({ user: 'a' }, 2, 1_000, (page, complete) =>
+        answers.push([page.entries.length, complete]),
+      );
+    journal.delivered(delivered('a'));
+    journal.delivered(delivered('a'));
+    expect(answers).toEqual([[2, true]]);
+    expect(journal.waiterCount).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers).toEqual([
+      [2, true],
+      [2, true],
+    ]);
+    journal.close();
+    expect(answers).toEqual([
+      [2, true],
+      [2, true],
+      [2, true],
+    ]);
+    expect(journal.waiterCount).toBe(0);
+  });
+
+  test("past the journal's waiter limit a wait is refused with JOURNAL_WAITERS_LIMIT", () => {
+    const journal = new Journal(new ManualClock(0), 10, undefined, 1);
+    const cancel = journal.wait({}, 1, 1_000, () => undefined);
+    expect(() => journal.wait({}, 1, 1_000, () => undefined)).toThrow(
+      expect.objectContaining({ code: 'JOURNAL_WAITERS_LIMIT', status: 429 }),
+    );
+    // A wait already satisfied is answered at once and never held, so the limit does not apply.
+    journal.delivered(delivered('a'));
+    cancel();
+    expect(journal.waiterCount).toBe(0);
+  });
+});
+
 describe('Journal ring (columns)', () => {
   test('property: after any appends and clears it lists what a plain array model keeps', () => {
     const kinds = ['received', 'delivered', 'closed'] as const;

@@ -101,7 +101,13 @@ export interface SimState {
   readonly queues?: { readonly messages: number; readonly bytes: number };
   readonly replay: ReplayState;
   /** `lastSeq` is the `since` that waits only for what happens from now on. */
-  readonly journal: { readonly entries: number; readonly max: number; readonly lastSeq: number };
+  readonly journal: {
+    readonly entries: number;
+    readonly max: number;
+    readonly lastSeq: number;
+    /** Journal waits held now. */
+    readonly waiters: number;
+  };
 }
 
 /** GET /_sim/journal: the filter (user, transport, channel, kind, since) and a page size. */

@@ -1,16 +1,20 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { coreError, toSimError } from '../errors';
 import type { ReplayHandle } from '../replay/replay-control';
+import type { SimulatorSettings } from '../settings';
 import type { RecordedMessage } from '../replay/recording-types';
 import { clientHungUp } from './body-checks';
 import { ChannelSamples } from './channel-samples';
 import { checkConsoleToken, rememberConsoleToken } from './console-auth';
 import { serveConsole, type ConsoleAssets } from './console-assets';
+import { consoleState } from './console-state';
 import { ConsoleStream } from './console-stream';
 import { checkToken, readJson, sendJson, type ControlPlaneOptions } from './control-plane';
 import { parseReplayCommand } from './replay-params';
 
 export interface ConsoleOptions extends ControlPlaneOptions {
+  readonly settings: ControlPlaneOptions['settings'] &
+    Pick<SimulatorSettings, 'consoleStreamsMax' | 'consoleStreamMaxBufferedBytes'>;
   readonly replay: ReplayHandle;
   /** The recordings the simulator was given: the catalog's samples come from them. */
   readonly recordings: readonly RecordedMessage[];
@@ -40,7 +44,7 @@ function isConsolePath(path: string): boolean {
  * With CONTROL_API=off none of this exists and `/` keeps answering as before.
  */
 export function withConsole(inner: RequestListener, options: ConsoleOptions): ConsoleHandler {
-  const { journal, clock, users, kind, settings, replay, faults, hooks } = options;
+  const { journal, clock, users, kind, settings, replay } = options;
   const samples = new ChannelSamples(options.catalog, options.recordings);
   const recordingsLoaded = async (): Promise<void> => {
     await options.loadRecordings?.();
@@ -49,14 +53,9 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
     journal,
     clock,
     logger: options.logger,
-    state: () => ({
-      simulator: kind,
-      time: new Date(clock.now()).toISOString(),
-      ...hooks.state(),
-      replay: replay.view(),
-      faults: faults.list(),
-      journal: { entries: journal.size, max: journal.capacity, lastSeq: journal.lastSeq },
-    }),
+    state: consoleState(options, replay),
+    maxClients: settings.consoleStreamsMax,
+    maxBufferedBytes: settings.consoleStreamMaxBufferedBytes,
   });
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TimerHandle } from '../clock';
+import { coreError } from '../errors';
 import type { Logger } from '../logger';
 import type { Journal, JournalRecord } from './journal';
 import type { OffsetClock } from './offset-clock';
@@ -10,15 +11,26 @@ export const STREAM_BACKLOG = 200;
 export const STREAM_STATE_MS = 1000;
 /** A comment line this often keeps proxies and the browser from timing the stream out. */
 export const STREAM_HEARTBEAT_MS = 15_000;
-/** A client this far behind is cut; its EventSource reconnects and resumes by Last-Event-ID. */
-export const STREAM_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** Entry frames recorded together are written in pieces of about this many characters. */
+const FLUSH_BYTES = 64 * 1024;
 
 export interface ConsoleStreamOptions {
   journal: Journal;
   clock: OffsetClock;
   logger: Logger;
-  /** The state event: what GET /_sim/state says plus what only the console shows. */
-  state: () => unknown;
+  /**
+   * The state event without its `time`: what GET /_sim/state says plus what only the console
+   * shows. The time is added when the state is sent, not compared: it changes every tick, and
+   * a state re-sent each second only for it cost every console tab the whole state a second.
+   */
+  state: () => object;
+  /** CONSOLE_STREAMS_MAX: one more client is answered 429. */
+  maxClients: number;
+  /**
+   * CONSOLE_STREAM_MAX_BUFFERED_BYTES: a client whose unsent bytes would pass this is cut; its
+   * EventSource reconnects and resumes by Last-Event-ID.
+   */
+  maxBufferedBytes: number;
 }
 
 /**
@@ -30,8 +42,11 @@ export class ConsoleStream {
   private readonly clients = new Set<ServerResponse>();
   private unlisten: (() => void) | undefined;
   private timer: TimerHandle | undefined;
+  /** The state as last sent, without its time. */
   private lastState = '';
   private quietTicks = 0;
+  /** Entry frames not yet written, sent together once the code recording them is done. */
+  private pending: string[] = [];
 
   constructor(private readonly options: ConsoleStreamOptions) {}
 
@@ -40,7 +55,13 @@ export class ConsoleStream {
   }
 
   handle(req: IncomingMessage, res: ServerResponse, url: URL): void {
-    const { journal } = this.options;
+    const { journal, maxClients } = this.options;
+    if (this.clients.size >= maxClients) {
+      throw coreError(
+        'CONSOLE_STREAMS_LIMIT',
+        `${maxClients} console streams are open already (CONSOLE_STREAMS_MAX); close a console tab`,
+      );
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -59,10 +80,14 @@ export class ConsoleStream {
         ? Math.max(resumeFrom, journal.lastSeq - STREAM_BACKLOG)
         : Math.max(0, journal.lastSeq - STREAM_BACKLOG);
     for (const entry of journal.list({ since }, STREAM_BACKLOG).entries) {
-      res.write(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`);
+      const frame = `id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`;
+      if (!this.write(res, frame, Buffer.byteLength(frame))) return;
     }
-    this.lastState = '';
-    this.sendState();
+    // A changed state goes to everyone; an unchanged one only to the newcomer.
+    if (!this.sendState()) {
+      const frame = this.stateFrame(this.lastState);
+      this.write(res, frame, Buffer.byteLength(frame));
+    }
   }
 
   /** Ends every stream (the simulator is closing). */
@@ -82,14 +107,35 @@ export class ConsoleStream {
     // The journal hands listeners its stored record, which holds the time as a number.
     const { at, ...rest } = record as JournalRecord & { at?: number };
     const entry = { ...rest, time: new Date(at ?? this.options.clock.now()).toISOString() };
-    const frame = `id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`;
-    for (const res of this.clients) this.write(res, frame);
+    this.pending.push(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`);
+    if (this.pending.length === 1) queueMicrotask(() => this.flush());
+  }
+
+  /**
+   * The entries recorded in one go (a page read records one per event) leave as one write per
+   * client: written one by one, 10,000 entries to a few consoles were ten thousand writes each,
+   * and stalled every other request for about a second.
+   */
+  private flush(): void {
+    const frames = this.pending;
+    this.pending = [];
+    // In pieces of about FLUSH_BYTES, so a client is cut for what it left unread, as it would be
+    // frame by frame, and not for the size of one burst.
+    let from = 0;
+    let length = 0;
+    for (let i = 0; i < frames.length; i++) {
+      length += (frames[i] as string).length;
+      if (length < FLUSH_BYTES && i < frames.length - 1) continue;
+      this.broadcast(frames.slice(from, i + 1).join(''));
+      from = i + 1;
+      length = 0;
+    }
   }
 
   private tick(): void {
     if (!this.sendState() && ++this.quietTicks * STREAM_STATE_MS >= STREAM_HEARTBEAT_MS) {
       this.quietTicks = 0;
-      for (const res of this.clients) this.write(res, ': heartbeat\n\n');
+      this.broadcast(': heartbeat\n\n');
     }
   }
 
@@ -99,18 +145,42 @@ export class ConsoleStream {
     if (text === this.lastState) return false;
     this.lastState = text;
     this.quietTicks = 0;
-    const frame = `event: state\ndata: ${text}\n\n`;
-    for (const res of this.clients) this.write(res, frame);
+    this.broadcast(this.stateFrame(text));
     return true;
   }
 
-  private write(res: ServerResponse, frame: string): void {
-    if (res.writableLength > STREAM_MAX_BUFFERED_BYTES) {
-      this.options.logger.warn({ buffered: res.writableLength }, 'console stream too slow; cut');
-      res.destroy();
-      return;
+  /** The state event for the state's JSON, with the time now on the simulator's clock. */
+  private stateFrame(text: string): string {
+    const time = JSON.stringify(new Date(this.options.clock.now()).toISOString());
+    const rest = text.length > 2 ? `,${text.slice(1)}` : '}';
+    return `event: state\ndata: {"time":${time}${rest}\n\n`;
+  }
+
+  private broadcast(frame: string): void {
+    const bytes = Buffer.byteLength(frame);
+    for (const res of this.clients) this.write(res, frame, bytes);
+  }
+
+  /**
+   * Writes the frame unless that would leave more than maxBufferedBytes unsent; then cuts the
+   * client, once: it leaves the set at once, so no later frame is written to it or logged
+   * again (waiting for its `close` event let every frame in between log another cut).
+   * False when the client was cut.
+   */
+  private write(res: ServerResponse, frame: string, bytes: number): boolean {
+    if (res.writableLength + bytes <= this.options.maxBufferedBytes) {
+      res.write(frame);
+      return true;
     }
-    res.write(frame);
+    if (this.clients.delete(res)) {
+      this.options.logger.warn(
+        { buffered: res.writableLength, limit: this.options.maxBufferedBytes },
+        'console stream client too slow (CONSOLE_STREAM_MAX_BUFFERED_BYTES); cut',
+      );
+      res.destroy();
+      this.stopIfIdle();
+    }
+    return false;
   }
 
   private drop(res: ServerResponse): void {

@@ -14,6 +14,7 @@ import {
   type FaultValidationContext,
 } from './fault-params';
 import { clientHungUp, decodeSegment, invalid } from './body-checks';
+import { checkFaultLimits, type FaultLimits } from './fault-limits';
 import { unknownFault, type Faults } from './faults';
 import { parseSandboxRequest } from './sandbox-params';
 import type { Sandboxes } from './sandboxes';
@@ -81,7 +82,8 @@ export interface ControlHooks {
 
 export interface ControlPlaneOptions {
   kind: SimulatorKind;
-  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'>;
+  settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'> &
+    FaultLimits;
   clock: OffsetClock;
   journal: Journal;
   /** Served at GET /_sim/openapi.json and GET /_sim/asyncapi.json. */
@@ -153,7 +155,12 @@ function controlRoutes(options: ControlPlaneOptions) {
           time: new Date(clock.now()).toISOString(),
           clockOffsetMs: clock.offsetMs,
           ...hooks.state(),
-          journal: { entries: journal.size, max: journal.capacity, lastSeq: journal.lastSeq },
+          journal: {
+            entries: journal.size,
+            max: journal.capacity,
+            lastSeq: journal.lastSeq,
+            waiters: journal.waiterCount,
+          },
         });
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));
@@ -173,8 +180,9 @@ function controlRoutes(options: ControlPlaneOptions) {
       case 'GET /_sim/journal/wait':
         return waitRoute(req, res, url, journal, users);
       case 'POST /_sim/faults': {
-        const rule = faults.add(parseFaultRule(await body(req), ctx));
-        return sendJson(res, 201, rule);
+        const input = parseFaultRule(await body(req), ctx);
+        checkFaultLimits(input, faults.size, settings);
+        return sendJson(res, 201, faults.add(input));
       }
       case 'GET /_sim/faults':
         return sendJson(res, 200, { rules: faults.list() });

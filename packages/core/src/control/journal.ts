@@ -1,5 +1,6 @@
-import type { Clock, TimerHandle } from '../clock';
+import type { Clock } from '../clock';
 import { JournalRing } from './journal-ring';
+import { JournalWaiters } from './journal-waiters';
 import { PayloadRing } from './payload-ring';
 
 /** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
@@ -74,13 +75,6 @@ export interface JournalPage {
   readonly nextSince: number;
 }
 
-interface Waiter {
-  readonly filter: JournalFilter;
-  readonly count: number;
-  readonly done: (page: JournalPage, complete: boolean) => void;
-  timer: TimerHandle | undefined;
-}
-
 /** An entry as kept: the time as a number, formatted only when someone reads the entry. */
 type Stored = JournalRecord & { readonly at: number };
 
@@ -113,7 +107,7 @@ export interface JournalCounts {
 export class Journal {
   private readonly ring: JournalRing;
   private seq = 0;
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters: JournalWaiters;
   private readonly listeners = new Set<(entry: JournalRecord) => void>();
   private readonly tallies = {
     delivered: new Map<string, number>(),
@@ -127,8 +121,11 @@ export class Journal {
     private readonly clock: Clock,
     private readonly max: number,
     payloadBytes = DEFAULT_PAYLOAD_BYTES,
+    /** Waits held at once (JOURNAL_WAITERS_MAX). */
+    waitersMax = 100,
   ) {
     this.ring = new JournalRing(max);
+    this.waiters = new JournalWaiters(clock, waitersMax, (filter, count) => this.list(filter, count));
     this.payloads = new PayloadRing(max > 0 ? payloadBytes : 0, max);
   }
 
@@ -165,7 +162,7 @@ export class Journal {
       this.payloads.put(seq, typeof payload === 'string' ? payload : JSON.stringify(payload));
     }
     bump(this.tallies.received, input.source);
-    this.ring.push(
+    this.push(
       'received',
       seq,
       this.clock.now(),
@@ -182,7 +179,7 @@ export class Journal {
   delivered(input: DeliveredInput): void {
     if (this.max === 0) return;
     bump(this.tallies.delivered, input.transport);
-    this.ring.push(
+    this.push(
       'delivered',
       ++this.seq,
       this.clock.now(),
@@ -209,7 +206,7 @@ export class Journal {
     this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + users.length);
     const tell = this.listeners.size > 0 || this.waiters.size > 0;
     for (const user of users) {
-      this.ring.push('delivered', ++this.seq, at, user, transport, channel, eventId, payloadKey, status);
+      this.push('delivered', ++this.seq, at, user, transport, channel, eventId, payloadKey, status);
       if (tell) this.added();
     }
   }
@@ -231,17 +228,7 @@ export class Journal {
     this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + eventIds.length);
     const tell = this.listeners.size > 0 || this.waiters.size > 0;
     for (const eventId of eventIds) {
-      this.ring.push(
-        'delivered',
-        ++this.seq,
-        at,
-        user,
-        transport,
-        channelOf(eventId),
-        eventId,
-        undefined,
-        status,
-      );
+      this.push('delivered', ++this.seq, at, user, transport, channelOf(eventId), eventId, undefined, status);
       if (tell) this.added();
     }
   }
@@ -249,7 +236,7 @@ export class Journal {
   closed(input: ClosedInput): void {
     if (this.max === 0) return;
     bump(this.tallies.closed, `${input.transport} ${input.code}`);
-    this.ring.push(
+    this.push(
       'closed',
       ++this.seq,
       this.clock.now(),
@@ -289,16 +276,12 @@ export class Journal {
       done(now, true);
       return () => undefined;
     }
-    const waiter: Waiter = { filter, count, done, timer: undefined };
-    this.waiters.add(waiter);
-    waiter.timer = this.clock.setTimeout(() => {
-      if (!this.waiters.delete(waiter)) return;
-      done(this.list(filter, count), false);
-    }, timeoutMs);
-    return () => {
-      waiter.timer?.cancel();
-      this.waiters.delete(waiter);
-    };
+    return this.waiters.hold(filter, count, now.entries.length, timeoutMs, done);
+  }
+
+  /** Waits held now; one whose client went away leaves none behind. */
+  get waiterCount(): number {
+    return this.waiters.size;
   }
 
   /**
@@ -331,34 +314,41 @@ export class Journal {
     const cleared = this.ring.size;
     this.payloads.clear();
     this.ring.clear();
+    this.waiters.cleared();
     return cleared;
   }
 
   /** Answers every waiter with what it has (the simulator is closing). */
   close(): void {
-    for (const waiter of [...this.waiters]) {
-      this.waiters.delete(waiter);
-      waiter.timer?.cancel();
-      waiter.done(this.list(waiter.filter, waiter.count), false);
-    }
+    this.waiters.close();
   }
+
+  /** Records an entry, first telling waiters of the one a full ring drops for it. */
+  private push(
+    kind: JournalKind,
+    seq: number,
+    at: number,
+    user: string | undefined,
+    via: string,
+    channel: string | undefined,
+    eventId: number | undefined,
+    payloadKey: string | undefined,
+    num: number,
+  ): void {
+    if (this.waiters.size > 0 && this.ring.size === this.max) this.waiters.leaving(this.oldestMatches);
+    this.ring.push(kind, seq, at, user, via, channel, eventId, payloadKey, num);
+  }
+
+  private readonly oldestMatches = (filter: JournalFilter) => this.ring.matches(0, filter);
+  private readonly newestMatches = (filter: JournalFilter) => this.ring.matches(this.ring.size - 1, filter);
 
   /** Tells listeners and waiters of the entry just recorded (the newest in the ring). */
   private added(): void {
-    if (this.listeners.size === 0 && this.waiters.size === 0) return;
-    const newest = this.ring.size - 1;
     if (this.listeners.size > 0) {
-      const record = this.ring.record(newest);
+      const record = this.ring.record(this.ring.size - 1);
       for (const listener of this.listeners) listener(record);
     }
-    for (const waiter of [...this.waiters]) {
-      if (!this.ring.matches(newest, waiter.filter)) continue;
-      const page = this.list(waiter.filter, waiter.count);
-      if (page.entries.length < waiter.count) continue;
-      this.waiters.delete(waiter);
-      waiter.timer?.cancel();
-      waiter.done(page, true);
-    }
+    if (this.waiters.size > 0) this.waiters.arrived(this.newestMatches);
   }
 }
 

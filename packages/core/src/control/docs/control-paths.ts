@@ -7,7 +7,13 @@ import {
 } from '../control-params';
 import { MAX_CLOCK_OFFSET_MS } from '../offset-clock';
 import type { DocsContext } from './docs-context';
-import { CONTROL_ACCESS_ERRORS, CONTROL_BODY_ERRORS, jsonContent, responseRef } from './error-schemas';
+import {
+  CONTROL_ACCESS_ERRORS,
+  CONTROL_BODY_ERRORS,
+  controlError,
+  jsonContent,
+  responseRef,
+} from './error-schemas';
 import { JOURNAL_SCHEMAS } from './journal-schemas';
 import { COUNT, integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 import type { Operation, OpenApiPart, Parameter, SecurityRequirement } from './openapi-types';
@@ -67,7 +73,16 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
       loops: integer(0, undefined, 'Passes completed and restarted'),
       sent: integer(0, undefined, 'Messages replayed over all passes'),
     }),
-    journal: objectSchema({ entries: COUNT, max: integer(0), lastSeq: COUNT }),
+    journal: objectSchema({
+      entries: COUNT,
+      max: integer(0),
+      lastSeq: COUNT,
+      waiters: integer(
+        0,
+        undefined,
+        'GET /_sim/journal/wait requests held now (at most JOURNAL_WAITERS_MAX)',
+      ),
+    }),
   });
 }
 
@@ -171,6 +186,10 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
             '400': responseRef('ControlBadRequest'),
             ...unauthorized,
             '408': openJson('The timeout passed first; the entries seen so far', schemaRef('JournalPage')),
+            '429': openJson(
+              `${ctx.settings.journalWaitersMax} waits are held already (JOURNAL_WAITERS_MAX)`,
+              controlError(['JOURNAL_WAITERS_LIMIT']),
+            ),
           },
         }),
       },

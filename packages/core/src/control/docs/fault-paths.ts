@@ -26,7 +26,18 @@ export function faultPaths(ctx: DocsContext): OpenApiPart {
           description:
             'Injected answers are outside the statuses this document lists for the operation they hit.',
           requestBody: { required: true, content: jsonContent(schemaRef('FaultRuleRequest')) },
-          responses: { '201': ok('The rule as stored', schemaRef('FaultRule')), ...CONTROL_BODY_ERRORS },
+          responses: {
+            '201': ok('The rule as stored', schemaRef('FaultRule')),
+            ...CONTROL_BODY_ERRORS,
+            '413': ok(
+              `The body exceeds MAX_BODY_BYTES, or "action.body" ${ctx.settings.faultBodyMaxBytes} bytes (FAULT_BODY_MAX_BYTES)`,
+              controlError(['PAYLOAD_TOO_LARGE']),
+            ),
+            '429': ok(
+              `${ctx.settings.faultRulesMax} rules are in force already (FAULT_RULES_MAX)`,
+              controlError(['FAULT_RULES_LIMIT']),
+            ),
+          },
         }),
         get: controlOperation({
           operationId: 'listFaults',
