@@ -3,7 +3,7 @@ import path from 'node:path';
 
 // The README's test-kit examples are the files of tested examples: each code block marked
 // `<!-- example: <path> -->` must be that file, whole and unchanged, so what users copy is what
-// the examples' tests run (examples/jest and examples/node-test in `npm test`,
+// the examples' tests run (examples/jest, examples/vitest and examples/node-test in `npm test`,
 // examples/testcontainers in `npm run test:images`).
 const root = path.resolve(__dirname, '..', '..', '..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -12,10 +12,11 @@ const marked = [...readme.matchAll(/<!-- example: (\S+) -->\n```[a-z]*\n([\s\S]*
   shown: m[2] as string,
 }));
 
-test('the README shows an example for each runner: jest, node:test, Testcontainers', () => {
+test('the README shows an example for each runner: jest, vitest, node:test, Testcontainers', () => {
   expect(marked.map((m) => m.file)).toEqual(
     expect.arrayContaining([
       'examples/jest/simulators.test.ts',
+      'examples/vitest/simulators.vitest.ts',
       'examples/node-test/simulators.test.mjs',
       'examples/testcontainers/simulator-containers.test.ts',
     ]),
