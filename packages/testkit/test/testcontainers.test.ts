@@ -84,8 +84,11 @@ describeContainers(`RaceDataSimulatorContainer${configured ? '' : ` (${SKIPPED})
     expect(sim.getStompUrl()).toBe(`${sim.getBaseUrl().replace('http', 'ws')}/api/v1/channels/connect`);
     expect(sim.getWsUrl()).toBe(sim.getStompUrl());
     await expect(sim.control.health()).resolves.toMatchObject({ status: 'ok', simulator: 'legacy' });
-    // The STOMP endpoint answers the WebSocket upgrade at that URL.
-    const ws = new WebSocket(sim.getStompUrl(), ['v12.stomp']);
+    // The STOMP endpoint answers the WebSocket upgrade at that URL, given a user's token.
+    const { token } = sim.getUsers()[0]!;
+    const ws = new WebSocket(sim.getStompUrl(), ['v12.stomp'], {
+      headers: { authorization: `Bearer ${token}` },
+    });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.terminate();
     expect(await sim.control.inject('<race id="1"/>', { payloadKey: 'r1' })).toEqual({
