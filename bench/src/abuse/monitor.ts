@@ -55,8 +55,8 @@ export class LogTally {
 /** What bench/src/servers/gc-on-signal.cjs prints after its collections; not a log line. */
 const GC_DONE = 'bench-gc-done';
 
-/** pino's level number of warn. */
-const WARN = 40;
+/** Levels below warn, as the simulators name them in JSON logs (LOG_FORMAT=json). */
+const BELOW_WARN = new Set(['trace', 'debug', 'info']);
 
 function causeOf(line: string): { cause: string; warn: boolean } {
   try {
@@ -64,7 +64,7 @@ function causeOf(line: string): { cause: string; warn: boolean } {
     if (typeof parsed.msg === 'string') {
       return {
         cause: parsed.msg.slice(0, 80),
-        warn: typeof parsed.level !== 'number' || parsed.level >= WARN,
+        warn: typeof parsed.level !== 'string' || !BELOW_WARN.has(parsed.level),
       };
     }
   } catch {
@@ -117,7 +117,7 @@ export async function startMonitored(
   const sim = await startSimulator(
     root,
     kind,
-    { LOG_LEVEL: 'info', NODE_OPTIONS: `--expose-gc --require ${hook}`, ...env },
+    { LOG_LEVEL: 'info', LOG_FORMAT: 'json', NODE_OPTIONS: `--expose-gc --require ${hook}`, ...env },
     30_000,
     logs.onLine,
   );
