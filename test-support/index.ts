@@ -60,6 +60,25 @@ export async function waitFor(condition: () => boolean, what = 'condition', time
 }
 
 /**
+ * waitFor() for a condition only an async call can check (a held poll seen through
+ * /_sim/state): asks every few milliseconds until it holds; bounded the same way.
+ */
+export async function eventually(
+  condition: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The built-in users' fixed tokens (README, Users and channels): testuser on both, alluser on JSON. */
+export const TOKENS = { testuser: 'dGVzdHVzZXI=', alluser: 'YWxsdXNlcg==' } as const;
+
+/**
  * Builds a simulator with its test-only probe (the factory hands the probe to `deps.probe`) and
  * registers it for closeAll(); it does not listen yet.
  */

@@ -1,16 +1,6 @@
 import http from 'node:http';
+import { seededRandom } from '../../../test-support/seeded-random';
 
-/** Small deterministic PRNG (mulberry32) so a storm can be replayed from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface StormOptions {
   base: string;
@@ -91,7 +81,7 @@ function inject(base: string, n: number): Promise<Response> {
  * then drains politely until a 204. Counts only responses whose 'end' fired.
  */
 export async function stormLegacyListen(options: StormOptions): Promise<StormResult> {
-  const random = seeded(options.seed);
+  const random = seededRandom(options.seed);
   const received = new Map<number, number>();
   const closings: Promise<void>[] = [];
   let aborted = 0;

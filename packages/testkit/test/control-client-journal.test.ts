@@ -1,5 +1,5 @@
 import { ControlError, JournalWaitTimeoutError } from 'racedata-sim';
-import { closeAll, get, started } from './support';
+import { closeAll, eventually, get, started } from './support';
 
 afterEach(closeAll);
 
@@ -102,12 +102,22 @@ describe('ControlClient: state, reset, journal, clock, metrics', () => {
     expect(error.message).toMatch(/unknown user "nobody"; known: testuser/);
   });
 
+  test('advanceClock() past a held poll’s timeout fires it: the poll is answered 204 at once', async () => {
+    const { legacy, legacyUrl } = await started({ settings: { longPollTimeoutMs: 60_000 } });
+    const poll = get(`${legacyUrl}/customerapi/channels/listen`);
+    await eventually(async () => (await legacy.state()).users.testuser?.heldPolls === 1, 'a held poll');
+    const advance = await legacy.advanceClock(60_000);
+    expect(advance.timersFired).toBe(1);
+    expect((await poll).status).toBe(204);
+  });
+
   test('advanceClock() moves the simulator’s clock: a queued legacy message older than 24 h is gone', async () => {
     const { legacy } = await started();
     await legacy.inject('<old/>');
     const advance = await legacy.advanceClock(25 * 3_600_000);
     expect(advance).toMatchObject({ advancedMs: 90_000_000, clockOffsetMs: 90_000_000 });
-    expect(advance.timersFired).toBeGreaterThanOrEqual(0);
+    // Nothing was scheduled: a queued message's 24 h are checked when the queue is read.
+    expect(advance.timersFired).toBe(0);
     const state = await legacy.state();
     expect(state.clockOffsetMs).toBe(90_000_000);
     expect(Date.parse(state.time) - Date.now()).toBeGreaterThan(89_000_000);

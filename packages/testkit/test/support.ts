@@ -6,29 +6,17 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { closeAfterTest } from '@racedata/test-support';
+import { TOKENS, closeAfterTest } from '@racedata/test-support';
 import { startSimulators, type StartOptions } from 'racedata-sim';
 
-export { closeAll } from '@racedata/test-support';
+export { closeAll, eventually } from '@racedata/test-support';
 
 /** testuser's fixed token, the same on both simulators. */
-export const TOKEN = 'dGVzdHVzZXI=';
+export const TOKEN = TOKENS.testuser;
 
 /** Simulators started by the kit, closed by closeAll(). */
 export async function started<const O extends StartOptions = Record<never, never>>(options?: O) {
   return closeAfterTest(await startSimulators(options));
-}
-
-/**
- * Resolves once the async condition holds (a poll being held has no event of its own), asking
- * every few milliseconds; bounded, so a broken test fails with what it waited for.
- */
-export async function eventually(condition: () => Promise<boolean>, what: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** A GET with testuser's (or another) token: status and body text. */

@@ -4,15 +4,7 @@ import { dayText } from '../../src/store/day-number';
 import type { EventStore } from '../../src/store/event-store';
 import type { EventFilter, StoredEvent } from '../../src/store/types';
 
-export function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as mulberry32 } from '@racedata/test-support/seeded-random';
 
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
