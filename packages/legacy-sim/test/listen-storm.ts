@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { seededRandom } from '../../../test-support/seeded-random';
 
-
 export interface StormOptions {
   base: string;
   token: string;
