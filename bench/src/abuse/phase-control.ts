@@ -56,7 +56,7 @@ export const journalWaits: Phase = {
       checks: [lost],
       rssBudget: {
         mb: 4,
-        why: 'the journal (JOURNAL_MAX, 10,000 entries of ~300 B); held waits have no documented cap',
+        why: 'the journal (JOURNAL_MAX, 10,000 entries of ~300 B); held waits are capped by JOURNAL_WAITERS_MAX',
       },
     };
   },
@@ -87,7 +87,7 @@ export const streamNonReaders: Phase = {
       checks,
       rssBudget: {
         mb: 4 * c.clients,
-        why: `${c.clients} stalled clients x 4 MiB (STREAM_MAX_BUFFERED_BYTES in console-stream.ts)`,
+        why: `${c.clients} stalled clients x 4 MiB (CONSOLE_STREAM_MAX_BUFFERED_BYTES; CONSOLE_STREAMS_MAX refuses the rest)`,
       },
     };
   },
@@ -149,7 +149,10 @@ export const faultBodies: Phase = {
           pass: mbPerSecond < 1,
         },
       ],
-      rssBudget: { mb: 1, why: 'no documented cap on fault rules yet: one MAX_BODY_BYTES body at a time' },
+      rssBudget: {
+        mb: 1,
+        why: 'one MAX_BODY_BYTES body at a time; rules are capped by FAULT_RULES_MAX x FAULT_BODY_MAX_BYTES',
+      },
     };
   },
 };

@@ -1,40 +1,7 @@
-import type { Clock, Logger, TimerHandle, User } from '@racedata/core';
+import type { TimerHandle, User } from '@racedata/core';
+import type { HeldPoll, Lease, LegacyDropCounts, LegacyMessage, LegacyQueuesOptions, Waiter } from './types';
 
-export interface LegacyMessage {
-  readonly id: number;
-  /** Catalog channel, or null for the legacy `id` address (every user). */
-  readonly channel: string | null;
-  readonly payloadKey: string;
-  readonly xml: string;
-  readonly enqueuedAt: number;
-}
-
-/**
- * A message handed to one poll. It stays in the queue, invisible to other polls, until ack()
- * (the client has it) or release() (it did not get it; it goes back to its place in the queue).
- */
-export interface Lease {
-  readonly message: LegacyMessage;
-  ack(): void;
-  release(): void;
-}
-
-export interface LegacyQueuesOptions {
-  clock: Clock;
-  retentionMs: number;
-  maxPerUser: number;
-  /** UTF-8 bytes of distinct queued messages across every user; unlimited when omitted. */
-  maxBytes?: number;
-  logger?: Logger;
-}
-
-/** Why messages were dropped, counted since the queues were made. */
-export interface LegacyDropCounts {
-  /** A user's queue held maxPerUser messages. */
-  readonly count: number;
-  /** The queues together held maxBytes. */
-  readonly bytes: number;
-}
+export type { HeldPoll, Lease, LegacyDropCounts, LegacyMessage, LegacyQueuesOptions, Waiter } from './types';
 
 /** One message however many queues hold it; its bytes count once while any queue does. */
 interface Stored {
@@ -46,18 +13,6 @@ interface Stored {
 interface Entry {
   readonly stored: Stored;
   leased: boolean;
-}
-
-/** A poll waiting for a message (see LegacyQueues.hold). */
-export interface Waiter {
-  /** The lease, or undefined after the timeout, on close or on clear; called at most once. */
-  answer(lease: Lease | undefined): void;
-}
-
-/** A waiting poll's place in its user's queue. */
-export interface HeldPoll {
-  /** Gives up the place (the client hung up); the waiter is not answered. */
-  cancel(): void;
 }
 
 interface UserQueue {
@@ -232,20 +187,16 @@ export class LegacyQueues {
   /** Messages handed to a poll and not yet acked or released, across users. */
   get totalLeased(): number {
     let n = 0;
-    for (const queue of this.queues.values()) n += queue.entries.filter((e) => e.leased).length;
+    for (const queue of this.queues.values()) n += leasedIn(queue);
     return n;
   }
 
-  /**
-   * By user key: messages waiting for a poll, messages leased to one (written or being written,
-   * not yet acked), and waiting polls.
-   */
+  /** By user key: messages waiting for a poll, leased to one (not yet acked), and waiting polls. */
   usersState(): Map<string, { depth: number; unconfirmed: number; waiting: number }> {
     const state = new Map<string, { depth: number; unconfirmed: number; waiting: number }>();
     for (const [key, queue] of this.queues) {
       this.prune(queue);
-      let unconfirmed = 0;
-      for (const entry of queue.entries) if (entry.leased) unconfirmed++;
+      const unconfirmed = leasedIn(queue);
       state.set(key, {
         depth: queue.entries.length - unconfirmed,
         unconfirmed,
@@ -407,4 +358,10 @@ export class LegacyQueues {
       'legacy queues full; dropped their oldest messages',
     );
   }
+}
+
+function leasedIn(queue: UserQueue): number {
+  let n = 0;
+  for (const entry of queue.entries) if (entry.leased) n++;
+  return n;
 }
