@@ -13,6 +13,7 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=fals
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
+COPY packages/control/package.json packages/control/
 COPY packages/legacy-sim/package.json packages/legacy-sim/
 COPY packages/json-sim/package.json packages/json-sim/
 COPY packages/testkit/package.json packages/testkit/

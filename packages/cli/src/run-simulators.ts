@@ -6,11 +6,11 @@ import {
   type ChannelCatalog,
   type Logger,
   type RecordedMessage,
-  type Simulator,
   type SimulatorKind,
   type SimulatorSettings,
   type UserTable,
 } from '@racedata/core';
+import { type Simulator } from '@racedata/control';
 import { consoleAssets } from '@racedata/console';
 import { createJsonSimulator, type JsonSeeder } from '@racedata/json-sim';
 import { createLegacySimulator } from '@racedata/legacy-sim';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { MAX_ADVANCE_MS } from '@racedata/core';
+import { MAX_ADVANCE_MS } from '@racedata/control';
 import { healthCheck, startSimProcess, type SimProcess } from '@racedata/test-support/sim-process';
 
 // Properties the control-plane fuzz found broken and that now hold: the clock's total offset, the

@@ -1,13 +1,5 @@
-import {
-  coreError,
-  type ChannelCatalog,
-  type Clock,
-  type EventInput,
-  type Journal,
-  type JournalSource,
-  type JournalTransport,
-  type User,
-} from '@racedata/core';
+import { coreError, type ChannelCatalog, type Clock, type EventInput, type User } from '@racedata/core';
+import { type Journal, type JournalSource, type JournalTransport } from '@racedata/control';
 import { EventStore } from './store/event-store';
 import { LongPollHub } from './store/long-poll';
 import type { StagedEvents } from './store/staged-events';

@@ -1,11 +1,5 @@
-import {
-  replayState,
-  type ControlHooks,
-  type ReplayHandle,
-  type SimulatorSettings,
-  type UserState,
-  type UserTable,
-} from '@racedata/core';
+import { type ReplayHandle, type SimulatorSettings, type UserTable } from '@racedata/core';
+import { replayState, type ControlHooks, type UserState } from '@racedata/control';
 import type { ChannelBus } from './channel-bus';
 import { seedRequest } from './seed/seed-events';
 import type { EventStream } from './ws/event-stream';

@@ -1,14 +1,16 @@
 import {
   UpgradeRouter,
-  assembleSimulator,
   ReplayControl,
-  simulatorBasics,
   systemClock,
   type RecordedJsonMessage,
-  type Simulator,
-  type SimulatorBasicsDeps,
   type SimulatorSettings,
 } from '@racedata/core';
+import {
+  assembleSimulator,
+  simulatorBasics,
+  type Simulator,
+  type SimulatorBasicsDeps,
+} from '@racedata/control';
 import { ChannelBus } from './channel-bus';
 import { createJsonHttp } from './http/app';
 import type { JsonSimulatorProbe } from './probe';

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { EventInput, Simulator, SimulatorSettings } from '@racedata/core';
+import type { EventInput, SimulatorSettings } from '@racedata/core';
+import type { Simulator } from '@racedata/control';
 import {
   createJsonSimulator,
   type JsonSimulatorDeps,

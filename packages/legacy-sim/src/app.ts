@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { HealthBody, Journal, Logger, TokenService, UserTable } from '@racedata/core';
+import type { Logger, TokenService, UserTable } from '@racedata/core';
+import type { HealthBody, Journal } from '@racedata/control';
 import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
 import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
 import { Delivery } from './http/delivery';

@@ -3,12 +3,11 @@ import {
   coreError,
   type ChannelCatalog,
   type Clock,
-  type Journal,
-  type JournalSource,
   type Logger,
   type TransientHub,
   type UserTable,
 } from '@racedata/core';
+import { type Journal, type JournalSource } from '@racedata/control';
 import type { LegacyQueues } from './queue/legacy-queues';
 import { excerpt } from './excerpt';
 import { assertWellFormedXml } from './xml-check';

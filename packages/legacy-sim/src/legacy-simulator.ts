@@ -1,17 +1,19 @@
 import {
-  assembleSimulator,
   ReplayControl,
-  replayState,
-  simulatorBasics,
   systemClock,
   TransientHub,
   UpgradeRouter,
   type RecordedLegacyMessage,
+  type SimulatorSettings,
+} from '@racedata/core';
+import {
+  assembleSimulator,
+  replayState,
+  simulatorBasics,
   type Simulator,
   type SimulatorBasicsDeps,
-  type SimulatorSettings,
   type UserState,
-} from '@racedata/core';
+} from '@racedata/control';
 import { createLegacyHttp } from './app';
 import { legacySimulatorDocs } from './docs/legacy-docs';
 import { LegacyQueues } from './queue/legacy-queues';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ManualClock } from '@racedata/core';
-import type { Simulator } from '@racedata/core';
+import type { Simulator } from '@racedata/control';
 import { createLegacySimulator } from '../src';
 import { TOKEN } from './support';
 

@@ -1,5 +1,6 @@
 import type { Client as StompJsClient, IMessage } from '@stomp/stompjs' with { 'resolution-mode': 'import' };
-import type { Simulator, SimulatorSettings } from '@racedata/core';
+import type { SimulatorSettings } from '@racedata/core';
+import type { Simulator } from '@racedata/control';
 import { closeAfterTest, createProbed as probed } from '@racedata/test-support';
 import WebSocket from 'ws';
 import { createLegacySimulator, type LegacySimulatorDeps, type LegacySimulatorProbe } from '../src';

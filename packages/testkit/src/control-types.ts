@@ -3,24 +3,29 @@
  * and receives them. Where core declares a shape (journal entries, fault rules, reset options),
  * it is re-exported rather than copied, so the client and the server cannot drift apart.
  */
+import type { EventInput, SimulatorKind } from '@racedata/core';
 import type {
-  EventInput,
   JournalEntry,
   SandboxInfo,
   JournalFilter,
   ReplayState,
   ResetRequest,
   SessionTransport,
-  SimulatorKind,
   UserState,
-} from '@racedata/core';
+} from '@racedata/control';
 
 export type {
-  CatalogChannel,
   ChannelKind,
+  EventInput,
+  ReplayView,
+  SimulatorKind,
+  SimulatorSettings,
+  UserSpec,
+} from '@racedata/core';
+export type {
+  CatalogChannel,
   ClosedEntry,
   DeliveredEntry,
-  EventInput,
   FaultAction,
   FaultMatch,
   FaultRule,
@@ -32,15 +37,11 @@ export type {
   JournalTransport,
   ReceivedEntry,
   ReplayState,
-  ReplayView,
   SandboxInfo,
   SandboxUser,
   SessionTransport,
-  SimulatorKind,
-  SimulatorSettings,
-  UserSpec,
   UserState,
-} from '@racedata/core';
+} from '@racedata/control';
 
 /** A user of GET /_sim/users: what a test needs to authenticate as it and what it may read. */
 export interface SimulatorUser {

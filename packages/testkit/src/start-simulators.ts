@@ -4,10 +4,10 @@ import {
   resolveSettings,
   silentLogger,
   type Logger,
-  type Simulator,
   type SimulatorKind,
   type SimulatorSettings,
 } from '@racedata/core';
+import { type Simulator } from '@racedata/control';
 import { createJsonSimulator } from '@racedata/json-sim';
 import { createLegacySimulator } from '@racedata/legacy-sim';
 import { bundledRecordingsDir } from './bundled-recordings';

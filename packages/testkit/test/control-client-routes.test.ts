@@ -9,7 +9,7 @@ import { ControlClient, JsonControlClient, LegacyControlClient } from 'racedata-
 // the built command in a process of its own, through a fetch that records what was requested.
 // A route added to the control plane without a client call fails the last test.
 
-const CONTROL = path.resolve(__dirname, '../../core/src/control');
+const CONTROL = path.resolve(__dirname, '../../control/src');
 const ROUTER_FILES = ['control-plane.ts', 'console-routes.ts'].map((f) => path.join(CONTROL, f));
 
 /** Routes the client leaves to a browser on purpose, with why. */

@@ -1,10 +1,5 @@
-import {
-  buildOpenApiDocument,
-  integer,
-  objectSchema,
-  type DocsContext,
-  type SimulatorDocs,
-} from '@racedata/core';
+import { integer, objectSchema, type DocsContext, type SimulatorDocs } from '@racedata/core';
+import { buildOpenApiDocument } from '@racedata/control';
 import { jsonSchemas } from './event-schemas';
 import { JSON_RESPONSES } from './json-responses';
 import { postPaths } from './post-paths';

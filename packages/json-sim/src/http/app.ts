@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { Clock, HealthBody, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
+import type { Clock, Logger, SimulatorSettings, TokenService, UserTable } from '@racedata/core';
+import type { HealthBody } from '@racedata/control';
 import type { ChannelBus } from '../channel-bus';
 import { authenticateRoute } from './authenticate-route';
 import { errorMiddleware, notFound } from './error-middleware';

@@ -11,8 +11,6 @@ import {
   WS_CLOSE,
   type Clock,
   type EventInput,
-  type Faults,
-  type Journal,
   type Logger,
   type SessionLog,
   type SimulatorSettings,
@@ -20,6 +18,7 @@ import {
   type TokenService,
   type User,
 } from '@racedata/core';
+import { type Faults, type Journal } from '@racedata/control';
 import type { TransientFanOut } from '../channel-bus';
 import {
   dataMessage,

@@ -1,10 +1,5 @@
-import {
-  buildOpenApiDocument,
-  integer,
-  objectSchema,
-  type DocsContext,
-  type SimulatorDocs,
-} from '@racedata/core';
+import { integer, objectSchema, type DocsContext, type SimulatorDocs } from '@racedata/core';
+import { buildOpenApiDocument } from '@racedata/control';
 import { authPaths } from './auth-paths';
 import { injectPaths } from './inject-paths';
 import { legacySchemas } from './legacy-schemas';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Journal, Logger, User } from '@racedata/core';
+import type { Logger, User } from '@racedata/core';
+import type { Journal } from '@racedata/control';
 import type { HeldPoll, Lease, LegacyQueues, Waiter } from '../queue/legacy-queues';
 import type { Delivery } from './delivery';
 import { sendError } from './error-middleware';

@@ -4,14 +4,13 @@ import {
   rejectUpgrade,
   toSimError,
   type Clock,
-  type Faults,
-  type Journal,
   type Logger,
   type SessionLog,
   type TokenService,
   type TransientHub,
   type User,
 } from '@racedata/core';
+import { type Faults, type Journal } from '@racedata/control';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { legacySimError } from '../errors';
 import type { TransientXmlMessage } from '../legacy-bus';

@@ -1,0 +1,36 @@
+import type { ReplayHandle } from '@racedata/core';
+import type { ControlPlaneOptions } from './control-plane';
+import type { FaultRule } from './faults';
+
+/** A fault rule as the console shows it: a status rule's body only by its size. */
+export type ConsoleFaultRule = Omit<FaultRule, 'action'> & {
+  readonly action: Omit<FaultRule['action'], 'body'> & { readonly bodyBytes?: number };
+};
+
+/**
+ * The console stream's state event, less its time (console-stream.ts adds that as it sends).
+ * It goes to every console tab each time it changes, so it carries no rule bodies: those are
+ * up to FAULT_BODY_MAX_BYTES each, and GET /_sim/faults has them for whoever wants them.
+ */
+export function consoleState(
+  options: Pick<ControlPlaneOptions, 'kind' | 'clock' | 'hooks' | 'faults' | 'journal'>,
+  replay: ReplayHandle,
+): () => object {
+  const { kind, clock, hooks, faults, journal } = options;
+  return () => ({
+    simulator: kind,
+    // A clock advance changes it, so the console hears of the new time at once.
+    clockOffsetMs: clock.offsetMs,
+    ...hooks.state(),
+    replay: replay.view(),
+    faults: faults.list().map(withoutBody),
+    journal: { entries: journal.size, max: journal.capacity, lastSeq: journal.lastSeq },
+  });
+}
+
+function withoutBody(rule: FaultRule): ConsoleFaultRule {
+  if (!('body' in rule.action) || rule.action.body === undefined) return rule;
+  const { body, ...action } = rule.action;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return { ...rule, action: { ...action, bodyBytes: Buffer.byteLength(text) } };
+}

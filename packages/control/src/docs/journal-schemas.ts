@@ -1,0 +1,63 @@
+import { JOURNAL_SOURCES, JOURNAL_TRANSPORTS } from '../journal';
+import { integer, objectSchema, schemaRef, type JsonSchema } from '@racedata/core';
+
+const SEQ = integer(1, undefined, 'Never reused, not even across a reset');
+const TIME: JsonSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: "On the simulator's clock (moved by POST /_sim/clock/advance)",
+};
+const MESSAGE_REF = {
+  eventId: integer(1, undefined, 'JSON simulator: the durable event'),
+  payloadKey: { type: 'string', description: 'Legacy simulator: the payloadKey of the injection' },
+} as const satisfies Record<string, JsonSchema>;
+
+/** The journal's entry kinds (journal.ts); `closed` arrives with the fault tooling. */
+export const JOURNAL_SCHEMAS: Record<string, JsonSchema> = {
+  ReceivedEntry: objectSchema(
+    {
+      seq: SEQ,
+      time: TIME,
+      kind: { const: 'received' },
+      source: { enum: JOURNAL_SOURCES },
+      channel: { type: 'string' },
+      durable: { type: 'boolean' },
+      ...MESSAGE_REF,
+    },
+    ['seq', 'time', 'kind', 'source', 'channel', 'durable'],
+    { description: 'A message the simulator took in (POST /api/message, an injection, the replay)' },
+  ),
+  DeliveredEntry: objectSchema(
+    {
+      seq: SEQ,
+      time: TIME,
+      kind: { const: 'delivered' },
+      user: { type: 'string' },
+      transport: { enum: JOURNAL_TRANSPORTS },
+      channel: { type: 'string' },
+      status: integer(100, 599, 'The HTTP status of the poll or page; 101 for a WebSocket message'),
+      ...MESSAGE_REF,
+    },
+    ['seq', 'time', 'kind', 'user', 'transport', 'channel', 'status'],
+    { description: "A message handed to one user's client" },
+  ),
+  ClosedEntry: objectSchema(
+    {
+      seq: SEQ,
+      time: TIME,
+      kind: { const: 'closed' },
+      user: { type: 'string' },
+      transport: { enum: ['event-stream', 'stomp'] },
+      code: integer(1000, 4999, 'The close code seen on the wire (1005: none given, 1006: cut without one)'),
+    },
+    undefined,
+    { description: "A user's WebSocket or STOMP session ended" },
+  ),
+  JournalEntry: {
+    oneOf: [schemaRef('ReceivedEntry'), schemaRef('DeliveredEntry'), schemaRef('ClosedEntry')],
+  },
+  JournalPage: objectSchema({
+    entries: { type: 'array', items: schemaRef('JournalEntry'), description: 'Oldest first' },
+    nextSince: integer(0, undefined, 'The `since` that continues after this page'),
+  }),
+};

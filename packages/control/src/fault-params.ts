@@ -1,0 +1,222 @@
+import type { ChannelCatalog, SimulatorKind, UserTable } from '@racedata/core';
+import { invalid, isObject, onlyKeys } from './body-checks';
+import { checkMatchCanFire } from './fault-match-check';
+
+export const FAULT_TRANSPORTS = [
+  'events',
+  'filtered-events',
+  'event-stream',
+  'listen',
+  'stomp',
+  'authenticate',
+  'message',
+  'inject',
+] as const;
+export type FaultTransport = (typeof FAULT_TRANSPORTS)[number];
+export type SessionTransport = 'event-stream' | 'stomp';
+
+/** The transports each simulator has; a rule naming another one could never fire. */
+export const TRANSPORTS_OF: Record<SimulatorKind, readonly FaultTransport[]> = {
+  json: ['events', 'filtered-events', 'event-stream', 'authenticate', 'message'],
+  legacy: ['listen', 'stomp', 'authenticate', 'inject'],
+};
+
+export interface FaultMatch {
+  readonly transport?: FaultTransport;
+  /** An exact path, or a prefix ending in `*`. */
+  readonly path?: string;
+  readonly user?: string;
+  /** Only for drop: the channel of the delivery. */
+  readonly channel?: string;
+}
+
+export type FaultAction =
+  | {
+      readonly type: 'status';
+      readonly status: number;
+      readonly body?: string | Record<string, unknown>;
+      readonly retryAfter?: number;
+    }
+  | { readonly type: 'delay'; readonly ms: number }
+  | { readonly type: 'hold' }
+  | { readonly type: 'disconnect'; readonly code?: number; readonly reset?: boolean }
+  | { readonly type: 'drop' };
+
+export interface FaultRuleInput {
+  readonly match: FaultMatch;
+  readonly action: FaultAction;
+  readonly times?: number;
+  readonly forMs?: number;
+}
+
+export interface FaultValidationContext {
+  readonly kind: SimulatorKind;
+  readonly users: UserTable;
+  readonly catalog: ChannelCatalog;
+}
+
+export const MAX_FAULT_MS = 24 * 3_600_000;
+const ACTIONS = ['status', 'delay', 'hold', 'disconnect', 'drop'];
+
+function int(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(`"${name}" must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Close codes an endpoint may send (RFC 6455 7.4: 1004-1006 and 1015 are reserved). */
+export function isSendableCloseCode(code: number): boolean {
+  return (
+    (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999)
+  );
+}
+
+function closeCode(value: unknown, name: string): number {
+  const code = int(value, name, 1000, 4999);
+  if (!isSendableCloseCode(code)) {
+    throw invalid(`"${name}" ${code} is reserved; use 1000-1003, 1007-1014 or 3000-4999`);
+  }
+  return code;
+}
+
+function parseMatch(value: unknown, ctx: FaultValidationContext): FaultMatch {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw invalid('"match" must be a JSON object');
+  onlyKeys(value, ['transport', 'path', 'user', 'channel'], 'match');
+  const { transport, path, user, channel } = value;
+  if (transport !== undefined) {
+    if (typeof transport !== 'string' || !(FAULT_TRANSPORTS as readonly string[]).includes(transport)) {
+      throw invalid(`"match.transport" must be one of ${FAULT_TRANSPORTS.join(', ')}`);
+    }
+    if (!TRANSPORTS_OF[ctx.kind].includes(transport as FaultTransport)) {
+      throw invalid(
+        `the ${ctx.kind} simulator has no "${transport}" transport; it has ${TRANSPORTS_OF[ctx.kind].join(', ')}`,
+      );
+    }
+  }
+  if (path !== undefined && (typeof path !== 'string' || !path.startsWith('/') || path.length > 500)) {
+    throw invalid('"match.path" must be a path starting with "/" (a trailing "*" makes it a prefix)');
+  }
+  if (user !== undefined && (typeof user !== 'string' || !ctx.users.byKey(user))) {
+    throw invalid(
+      `"match.user" must name a known user; known: ${ctx.users.users.map((u) => u.key).join(', ')}`,
+    );
+  }
+  if (channel !== undefined && (typeof channel !== 'string' || !ctx.catalog.has(channel))) {
+    throw invalid('"match.channel" must name a channel of the catalog');
+  }
+  return {
+    ...(transport !== undefined && { transport: transport as FaultTransport }),
+    ...(path !== undefined && { path }),
+    ...(user !== undefined && { user }),
+    ...(channel !== undefined && { channel }),
+  };
+}
+
+function parseAction(value: unknown): FaultAction {
+  if (!isObject(value)) throw invalid('"action" must be a JSON object with a "type"');
+  switch (value.type) {
+    case 'status': {
+      onlyKeys(value, ['type', 'status', 'body', 'retryAfter'], 'status action');
+      const { body } = value;
+      if (body !== undefined && typeof body !== 'string' && !isObject(body)) {
+        throw invalid('"action.body" must be a string or a JSON object');
+      }
+      return {
+        type: 'status',
+        // A 1xx is never a final answer: 100 cuts the exchange and 101/103 leave the client
+        // waiting for the real response forever, so the rule could never do what it says.
+        status: int(value.status, 'action.status', 200, 599),
+        ...(typeof body === 'string' && { body }),
+        ...(isObject(body) && { body }),
+        ...(value.retryAfter !== undefined && {
+          retryAfter: int(value.retryAfter, 'action.retryAfter', 0, 86_400),
+        }),
+      };
+    }
+    case 'delay':
+      onlyKeys(value, ['type', 'ms'], 'delay action');
+      return { type: 'delay', ms: int(value.ms, 'action.ms', 0, MAX_FAULT_MS) };
+    case 'hold':
+      onlyKeys(value, ['type'], 'hold action');
+      return { type: 'hold' };
+    case 'disconnect': {
+      onlyKeys(value, ['type', 'code', 'reset'], 'disconnect action');
+      if (value.reset !== undefined && typeof value.reset !== 'boolean') {
+        throw invalid('"action.reset" must be true or false');
+      }
+      return {
+        type: 'disconnect',
+        ...(value.code !== undefined && { code: closeCode(value.code, 'action.code') }),
+        ...(value.reset !== undefined && { reset: value.reset }),
+      };
+    }
+    case 'drop':
+      onlyKeys(value, ['type'], 'drop action');
+      return { type: 'drop' };
+    default:
+      throw invalid(`"action.type" must be one of ${ACTIONS.join(', ')}`);
+  }
+}
+
+/** POST /_sim/faults body, or VALIDATION_FAILED saying what is wrong. */
+export function parseFaultRule(body: unknown, ctx: FaultValidationContext): FaultRuleInput {
+  if (!isObject(body)) throw invalid('fault body must be a JSON object like {"match":{...},"action":{...}}');
+  onlyKeys(body, ['match', 'action', 'times', 'forMs'], 'fault');
+  const match = parseMatch(body.match, ctx);
+  checkMatchCanFire(match);
+  const action = parseAction(body.action);
+  if (action.type === 'drop') {
+    if (match.transport !== undefined && match.transport !== 'event-stream' && match.transport !== 'stomp') {
+      throw invalid(
+        'drop applies only to transient WebSocket deliveries (event-stream, stomp); long-poll messages are never dropped from a queue',
+      );
+    }
+    if (match.path !== undefined) throw invalid('drop matches by transport, user and channel, not path');
+  } else if (match.channel !== undefined) {
+    throw invalid('"match.channel" applies only to drop rules');
+  }
+  return {
+    match,
+    action,
+    ...(body.times !== undefined && { times: int(body.times, 'times', 1, 1_000_000) }),
+    ...(body.forMs !== undefined && { forMs: int(body.forMs, 'forMs', 1, MAX_FAULT_MS) }),
+  };
+}
+
+/** POST /_sim/connections/close body. */
+export function parseCloseRequest(
+  body: unknown,
+  ctx: FaultValidationContext,
+): { user?: string; transport?: SessionTransport; code: number } {
+  if (body === undefined) return { code: 1000 };
+  if (!isObject(body)) throw invalid('connections/close body must be a JSON object');
+  onlyKeys(body, ['user', 'transport', 'code'], 'connections/close');
+  const { user, transport } = body;
+  if (user !== undefined && (typeof user !== 'string' || !ctx.users.byKey(user))) {
+    throw invalid('"user" must name a known user');
+  }
+  // Only this simulator's session transport: the other one could never close anything here, so
+  // it is refused as it is in a fault rule's match rather than answered {"closed": 0}.
+  const sessionTransport: SessionTransport = ctx.kind === 'json' ? 'event-stream' : 'stomp';
+  if (transport !== undefined && transport !== sessionTransport) {
+    throw invalid(`"transport" must be "${sessionTransport}", the ${ctx.kind} simulator's session transport`);
+  }
+  return {
+    ...(user !== undefined && { user }),
+    ...(transport !== undefined && { transport: sessionTransport }),
+    code: body.code === undefined ? 1000 : closeCode(body.code, 'code'),
+  };
+}
+
+/** POST /_sim/tokens/expire body. */
+export function parseExpireRequest(body: unknown, ctx: FaultValidationContext): { user?: string } {
+  if (body === undefined) return {};
+  if (!isObject(body)) throw invalid('tokens/expire body must be a JSON object');
+  onlyKeys(body, ['user'], 'tokens/expire');
+  const { user } = body;
+  if (user === undefined) return {};
+  if (typeof user !== 'string' || !ctx.users.byKey(user)) throw invalid('"user" must name a known user');
+  return { user };
+}

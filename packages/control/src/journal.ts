@@ -1,0 +1,357 @@
+import type { Clock } from '@racedata/core';
+import { JournalRing } from './journal-ring';
+import { JournalWaiters } from './journal-waiters';
+import { PayloadRing } from './payload-ring';
+
+/** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
+export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+export const JOURNAL_SOURCES = ['post', 'inject', 'replay'] as const;
+export type JournalSource = (typeof JOURNAL_SOURCES)[number];
+export const JOURNAL_TRANSPORTS = ['events', 'filtered-events', 'event-stream', 'listen', 'stomp'] as const;
+export type JournalTransport = (typeof JOURNAL_TRANSPORTS)[number];
+
+/** What identifies a message in an entry: the JSON simulator's eventId, the legacy payloadKey. */
+export interface MessageRef {
+  readonly eventId?: number;
+  readonly payloadKey?: string;
+}
+
+/** A message the simulator took in (POST /api/message, an injection, the replay). */
+export interface ReceivedEntry extends MessageRef {
+  readonly seq: number;
+  /** ISO time on the simulator's (advanceable) clock. */
+  readonly time: string;
+  readonly kind: 'received';
+  readonly source: JournalSource;
+  readonly channel: string;
+  readonly durable: boolean;
+}
+
+/** A message handed to one user's client. */
+export interface DeliveredEntry extends MessageRef {
+  readonly seq: number;
+  readonly time: string;
+  readonly kind: 'delivered';
+  readonly user: string;
+  readonly transport: JournalTransport;
+  readonly channel: string;
+  /** The HTTP status of a long poll or page; 101 for a message written to an open WebSocket. */
+  readonly status: number;
+}
+
+/** A WebSocket or STOMP session of a user ended, with the close code seen on the wire. */
+export interface ClosedEntry {
+  readonly seq: number;
+  readonly time: string;
+  readonly kind: 'closed';
+  readonly user: string;
+  readonly transport: 'event-stream' | 'stomp';
+  /** The close code of the closing handshake (1005: none given, 1006: cut without one). */
+  readonly code: number;
+}
+
+export type JournalEntry = ReceivedEntry | DeliveredEntry | ClosedEntry;
+export const JOURNAL_KINDS = ['received', 'delivered', 'closed'] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+export type ReceivedInput = Omit<ReceivedEntry, 'seq' | 'time' | 'kind'>;
+export type DeliveredInput = Omit<DeliveredEntry, 'seq' | 'time' | 'kind'>;
+export type ClosedInput = Omit<ClosedEntry, 'seq' | 'time' | 'kind'>;
+
+/** Which entries a reader wants; every field optional. */
+export interface JournalFilter {
+  readonly user?: string;
+  readonly transport?: JournalTransport;
+  readonly channel?: string;
+  readonly kind?: JournalKind;
+  /** Only entries with a larger seq. */
+  readonly since?: number;
+}
+
+export interface JournalPage {
+  readonly entries: JournalEntry[];
+  /** The `since` that continues after this page. */
+  readonly nextSince: number;
+}
+
+/** An entry as kept: the time as a number, formatted only when someone reads the entry. */
+type Stored = JournalRecord & { readonly at: number };
+
+/** An entry without its time, as journal listeners see it. */
+export type JournalRecord =
+  Omit<ReceivedEntry, 'time'> | Omit<DeliveredEntry, 'time'> | Omit<ClosedEntry, 'time'>;
+
+function published(entry: Stored): JournalEntry {
+  const { at, ...rest } = entry;
+  return { ...rest, time: new Date(at).toISOString() } as JournalEntry;
+}
+
+/** Per label value, how many entries of a kind the journal was told of (GET /metrics reads them). */
+export interface JournalCounts {
+  /** By transport. */
+  readonly delivered: ReadonlyMap<string, number>;
+  /** By source. */
+  readonly received: ReadonlyMap<string, number>;
+  /** By `${transport} ${code}`. */
+  readonly closed: ReadonlyMap<string, number>;
+}
+
+/**
+ * The delivery journal: a bounded ring (oldest dropped first) of what each simulator received
+ * and delivered, numbered by `seq` (never reused, not even across a clear, so a reader's
+ * `since` stays valid), with waiters that are answered as soon as enough matching entries exist.
+ * Entries are kept in columns (JournalRing): one is recorded per delivered event, so recording
+ * must cost next to nothing; objects are made only for readers and console listeners.
+ */
+export class Journal {
+  private readonly ring: JournalRing;
+  private seq = 0;
+  private readonly waiters: JournalWaiters;
+  private readonly listeners = new Set<(entry: JournalRecord) => void>();
+  private readonly tallies = {
+    delivered: new Map<string, number>(),
+    received: new Map<string, number>(),
+    closed: new Map<string, number>(),
+  };
+  /** The payloads of received messages, by seq, for the console's row details. */
+  readonly payloads: PayloadRing;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly max: number,
+    payloadBytes = DEFAULT_PAYLOAD_BYTES,
+    /** Waits held at once (JOURNAL_WAITERS_MAX). */
+    waitersMax = 100,
+  ) {
+    this.ring = new JournalRing(max);
+    this.waiters = new JournalWaiters(clock, waitersMax, (filter, count) => this.list(filter, count));
+    this.payloads = new PayloadRing(max > 0 ? payloadBytes : 0, max);
+  }
+
+  /** False with a capacity of 0 (CONTROL_API=off): nothing is recorded. */
+  get enabled(): boolean {
+    return this.max > 0;
+  }
+
+  get size(): number {
+    return this.ring.size;
+  }
+
+  get capacity(): number {
+    return this.max;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Entries recorded since the start, by kind and label (cleared journals keep counting). */
+  get counts(): JournalCounts {
+    return this.tallies;
+  }
+
+  /**
+   * `payload` is what the message carried (the XML document, or the JSON event); it is kept in
+   * the payload ring, serialised here, only while the journal records.
+   */
+  received(input: ReceivedInput, payload?: string | object): void {
+    if (this.max === 0) return;
+    const seq = ++this.seq;
+    if (payload !== undefined && this.payloads.maxBytes > 0) {
+      this.payloads.put(seq, typeof payload === 'string' ? payload : JSON.stringify(payload));
+    }
+    bump(this.tallies.received, input.source);
+    this.push(
+      'received',
+      seq,
+      this.clock.now(),
+      undefined,
+      input.source,
+      input.channel,
+      input.eventId,
+      input.payloadKey,
+      input.durable ? 1 : 0,
+    );
+    this.added();
+  }
+
+  delivered(input: DeliveredInput): void {
+    if (this.max === 0) return;
+    bump(this.tallies.delivered, input.transport);
+    this.push(
+      'delivered',
+      ++this.seq,
+      this.clock.now(),
+      input.user,
+      input.transport,
+      input.channel,
+      input.eventId,
+      input.payloadKey,
+      input.status,
+    );
+    this.added();
+  }
+
+  /**
+   * One delivered entry per recipient of one message (a transient fan-out), in `users` order:
+   * the same transport, channel, message and status, one clock read and one tally bump for
+   * all of them. Recorded one by one, the clock read and tally of each showed in the CPU a
+   * fan-out spends per client.
+   */
+  deliveredEach(users: readonly string[], input: Omit<DeliveredInput, 'user'>): void {
+    if (this.max === 0 || users.length === 0) return;
+    const at = this.clock.now();
+    const { transport, channel, eventId, payloadKey, status } = input;
+    this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + users.length);
+    const tell = this.listeners.size > 0 || this.waiters.size > 0;
+    for (const user of users) {
+      this.push('delivered', ++this.seq, at, user, transport, channel, eventId, payloadKey, status);
+      if (tell) this.added();
+    }
+  }
+
+  /**
+   * One delivered entry per event of a page written to a user: the same user, transport and
+   * status, one clock read. A page of a hundred events is a hundred entries, and the per-entry
+   * work (a clock read, a tally) showed in the read benchmark.
+   */
+  deliveredPage(
+    user: string,
+    transport: JournalTransport,
+    status: number,
+    eventIds: readonly number[],
+    channelOf: (eventId: number) => string,
+  ): void {
+    if (this.max === 0 || eventIds.length === 0) return;
+    const at = this.clock.now();
+    this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + eventIds.length);
+    const tell = this.listeners.size > 0 || this.waiters.size > 0;
+    for (const eventId of eventIds) {
+      this.push('delivered', ++this.seq, at, user, transport, channelOf(eventId), eventId, undefined, status);
+      if (tell) this.added();
+    }
+  }
+
+  closed(input: ClosedInput): void {
+    if (this.max === 0) return;
+    bump(this.tallies.closed, `${input.transport} ${input.code}`);
+    this.push(
+      'closed',
+      ++this.seq,
+      this.clock.now(),
+      input.user,
+      input.transport,
+      undefined,
+      undefined,
+      undefined,
+      input.code,
+    );
+    this.added();
+  }
+
+  /** Matching entries, oldest first, at most `limit`. */
+  list(filter: JournalFilter, limit: number): JournalPage {
+    const entries: JournalEntry[] = [];
+    const held = this.ring.size;
+    for (let i = this.ring.firstAfter(filter.since ?? 0); i < held && entries.length < limit; i++) {
+      if (this.ring.matches(i, filter)) entries.push(published(this.ring.record(i)));
+    }
+    const last = entries[entries.length - 1];
+    return { entries, nextSince: last ? last.seq : (filter.since ?? 0) };
+  }
+
+  /**
+   * Calls `done(page, true)` once `count` matching entries exist (at once if they do already),
+   * or `done(page, false)` with what matched so far after timeoutMs. Returns a cancel function.
+   */
+  wait(
+    filter: JournalFilter,
+    count: number,
+    timeoutMs: number,
+    done: (page: JournalPage, complete: boolean) => void,
+  ): () => void {
+    const now = this.list(filter, count);
+    if (now.entries.length >= count) {
+      done(now, true);
+      return () => undefined;
+    }
+    return this.waiters.hold(filter, count, now.entries.length, timeoutMs, done);
+  }
+
+  /** Waits held now; one whose client went away leaves none behind. */
+  get waiterCount(): number {
+    return this.waiters.size;
+  }
+
+  /**
+   * Calls `listener` with every entry added from now on (the console stream forwards them).
+   * Returns the function that removes the listener again.
+   */
+  onEntry(listener: (entry: JournalRecord) => void): () => void {
+    const own = (entry: JournalRecord) => listener(entry);
+    this.listeners.add(own);
+    return () => {
+      this.listeners.delete(own);
+    };
+  }
+
+  /** Listeners registered now; a console stream that went away leaves none behind. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** The entry with this seq, while the ring still holds it. */
+  get(seq: number): JournalEntry | undefined {
+    const i = this.ring.firstAfter(seq - 1);
+    if (i >= this.ring.size) return undefined;
+    const entry = this.ring.record(i);
+    return entry.seq === seq ? published(entry) : undefined;
+  }
+
+  /** Drops every entry; returns how many. Sequence numbers go on from where they were. */
+  clear(): number {
+    const cleared = this.ring.size;
+    this.payloads.clear();
+    this.ring.clear();
+    this.waiters.cleared();
+    return cleared;
+  }
+
+  /** Answers every waiter with what it has (the simulator is closing). */
+  close(): void {
+    this.waiters.close();
+  }
+
+  /** Records an entry, first telling waiters of the one a full ring drops for it. */
+  private push(
+    kind: JournalKind,
+    seq: number,
+    at: number,
+    user: string | undefined,
+    via: string,
+    channel: string | undefined,
+    eventId: number | undefined,
+    payloadKey: string | undefined,
+    num: number,
+  ): void {
+    if (this.waiters.size > 0 && this.ring.size === this.max) this.waiters.leaving(this.oldestMatches);
+    this.ring.push(kind, seq, at, user, via, channel, eventId, payloadKey, num);
+  }
+
+  private readonly oldestMatches = (filter: JournalFilter) => this.ring.matches(0, filter);
+  private readonly newestMatches = (filter: JournalFilter) => this.ring.matches(this.ring.size - 1, filter);
+
+  /** Tells listeners and waiters of the entry just recorded (the newest in the ring). */
+  private added(): void {
+    if (this.listeners.size > 0) {
+      const record = this.ring.record(this.ring.size - 1);
+      for (const listener of this.listeners) listener(record);
+    }
+    if (this.waiters.size > 0) this.waiters.arrived(this.newestMatches);
+  }
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}

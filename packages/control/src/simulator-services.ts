@@ -1,0 +1,105 @@
+import {
+  type ChannelCatalog,
+  type Clock,
+  JSON_USERS,
+  jsonChannelCatalog,
+  LEGACY_USERS,
+  legacyChannelCatalog,
+  type Logger,
+  resolveSettings,
+  sessionLog,
+  type SessionLog,
+  silentLogger,
+  type SimulatorKind,
+  type SimulatorSettings,
+  systemClock,
+  TokenService,
+  UserTable,
+} from '@racedata/core';
+import type { ConsoleAssets } from './console-assets';
+import { Faults } from './faults';
+import { Journal } from './journal';
+import { OffsetClock } from './offset-clock';
+
+/** What an embedder or test may hand a simulator factory instead of the built-in defaults. */
+export interface SimulatorBasicsDeps {
+  logger?: Logger;
+  clock?: Clock;
+  catalog?: ChannelCatalog;
+  users?: UserTable;
+  /** The built QA console served at /_sim/ui (the CLI passes it; without it the page is 404). */
+  consoleAssets?: ConsoleAssets;
+  /** The product's version, reported by GET /health (the CLI passes the package's). */
+  version?: string;
+}
+
+/** GET /health: liveness, which simulator, which build, and how long it has been up. */
+export interface HealthBody {
+  readonly status: 'ok';
+  readonly simulator: SimulatorKind;
+  /** `unknown` when the embedder passed none. */
+  readonly version: string;
+  readonly startedAt: string;
+  readonly uptimeMs: number;
+}
+
+export interface SimulatorBasics {
+  readonly settings: SimulatorSettings;
+  readonly logger: Logger;
+  /** The injected clock behind an offset POST /_sim/clock/advance moves; everything uses this one. */
+  readonly clock: OffsetClock;
+  readonly catalog: ChannelCatalog;
+  readonly users: UserTable;
+  readonly tokens: TokenService;
+  /** The control plane's delivery journal; records nothing with CONTROL_API=off. */
+  readonly journal: Journal;
+  /** The control plane's fault rules and the live sessions they (and connections/close) act on. */
+  readonly faults: Faults;
+  /** LOG_REQUESTS' session lines; undefined when it is off. */
+  readonly sessions: SessionLog | undefined;
+  /** The body of GET /health, made when asked. */
+  health(): HealthBody;
+}
+
+/** Settings, tables and token service of a simulator, with each simulator kind's defaults. */
+export function simulatorBasics(
+  kind: SimulatorKind,
+  partial: Partial<SimulatorSettings>,
+  deps: SimulatorBasicsDeps,
+): SimulatorBasics {
+  const settings = resolveSettings(kind, partial);
+  const clock = new OffsetClock(deps.clock ?? systemClock);
+  const catalog = deps.catalog ?? (kind === 'json' ? jsonChannelCatalog() : legacyChannelCatalog());
+  const users =
+    deps.users ??
+    UserTable.fromJSON(kind === 'json' ? JSON_USERS : LEGACY_USERS, catalog, `built-in ${kind} users`);
+  const tokens = new TokenService({
+    users,
+    mode: settings.tokenMode,
+    ttlSeconds: settings.tokenTtlSeconds,
+    secret: settings.jwtSecret,
+    clock,
+  });
+  const journal = new Journal(
+    clock,
+    settings.controlApi === 'off' ? 0 : settings.journalMax,
+    undefined,
+    settings.journalWaitersMax,
+  );
+  const faults = new Faults(clock, tokens);
+  const logger = deps.logger ?? silentLogger();
+  // Uptime runs on the injected clock, not the offset one: /_sim/clock/advance moves the
+  // simulator's "now", not how long the process has served.
+  const real = deps.clock ?? systemClock;
+  const startedAt = real.now();
+  const version = deps.version ?? 'unknown';
+  const health = (): HealthBody => ({
+    status: 'ok',
+    simulator: kind,
+    version,
+    startedAt: new Date(startedAt).toISOString(),
+    uptimeMs: Math.max(0, real.now() - startedAt),
+  });
+  const sessions = sessionLog(logger, settings.logRequests);
+  return { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health };
+}

@@ -1,0 +1,96 @@
+/**
+ * The shapes on both sides of assembleSimulator(): what a simulator factory returns (Simulator),
+ * and what a simulator hands the assembly (SimulatorParts). Declared apart from the assembly so
+ * that callers and simulators depend on the shapes, not on how they are put together.
+ */
+import type { RequestListener, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  ChannelCatalog,
+  Clock,
+  Logger,
+  RecordedMessage,
+  ReplayHandle,
+  SimulatorDocs,
+  SimulatorKind,
+  SimulatorSettings,
+  TokenService,
+  UpgradeHandler,
+  UpgradeRouter,
+  UserTable,
+} from '@racedata/core';
+import type { ConsoleAssets } from './console-assets';
+import type { ControlHooks } from './control-plane';
+import type { Faults } from './faults';
+import type { Journal } from './journal';
+import type { MetricsOptions } from './metrics';
+import type { OffsetClock } from './offset-clock';
+import type { SandboxFactory } from './sandboxes';
+
+/** The handlers of a simulator served from another server (Simulator.mount()). */
+export interface MountedSimulator {
+  readonly handle: RequestListener;
+  readonly handleUpgrade: UpgradeHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * What each simulator factory returns, the same for both. The factory opens no port; a caller
+ * learns everything else over HTTP and WebSocket, as a client would.
+ */
+export interface Simulator {
+  /**
+   * The HTTP surface as a request listener (an express app), e.g. for supertest; the /_sim/*
+   * control plane is served by the server only.
+   */
+  readonly app: RequestListener;
+  /** The server listen() starts; the WebSocket upgrades are routed on it. */
+  readonly server: Server;
+  /** Defaults to the configured port and host; starts the auto replay once listening. */
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  /** Answers held polls (204), closes WebSockets, stops timers; resolves when nothing runs. */
+  close(): Promise<void>;
+  /** Runs on close(), before the server stops. */
+  onClose(task: () => void | Promise<void>): void;
+  /**
+   * Serves the simulator from another server instead of listen(): its request and upgrade
+   * handlers (control plane, faults and metrics included), and the replay started. Sandboxes
+   * are served this way.
+   */
+  mount(): MountedSimulator;
+}
+
+export interface SimulatorParts {
+  readonly app: RequestListener;
+  readonly handler?: RequestListener;
+  readonly settings: SimulatorSettings;
+  readonly upgrades: UpgradeRouter;
+  /** The simulator's own replay of its recordings, started once it listens when configured. */
+  readonly replay: ReplayHandle;
+  /** The recordings the simulator was given; the console's post forms take samples from them. */
+  readonly recordings: readonly RecordedMessage[];
+  /** Fills `recordings` when first needed, when the caller left them out of the start. */
+  readonly loadRecordings?: (() => Promise<unknown>) | undefined;
+  /** The built QA console, served at /_sim/ui. */
+  readonly consoleAssets?: ConsoleAssets | undefined;
+  /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */
+  readonly shutdown: () => void | Promise<void>;
+  /** The /_sim/* control plane: the simulator's state and reset, over core's journal and clock. */
+  readonly control: {
+    readonly kind: SimulatorKind;
+    readonly clock: OffsetClock;
+    readonly journal: Journal;
+    readonly faults: Faults;
+    readonly users: UserTable;
+    readonly catalog: ChannelCatalog;
+    readonly tokens: TokenService;
+    readonly logger: Logger;
+    readonly hooks: ControlHooks;
+    /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
+    readonly docs: SimulatorDocs;
+  };
+  /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
+  readonly metrics: MetricsOptions;
+  /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
+  readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
+}

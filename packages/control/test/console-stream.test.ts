@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock } from '@racedata/core';
+import { ConsoleStream } from '../src/console-stream';
+import { Journal } from '../src/journal';
+import { OffsetClock } from '../src/offset-clock';
+import { silentLogger } from '@racedata/core';
+import { SseClient } from '@racedata/test-support/sse';
+import { closeAfterTest, closeAll, waitFor } from '@racedata/test-support';
+
+afterEach(closeAll);
+
+async function setup() {
+  const clock = new OffsetClock(systemClock);
+  const journal = new Journal(clock, 100);
+  let state = { n: 0 };
+  const stream = new ConsoleStream({
+    journal,
+    clock,
+    logger: silentLogger(),
+    state: () => state,
+    maxClients: 10,
+    maxBufferedBytes: 1024 * 1024,
+  });
+  const server: Server = createServer((req, res) =>
+    stream.handle(req, res, new URL(req.url ?? '/', 'http://x')),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closeAfterTest({
+    close: () => {
+      stream.close();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const open = async () => closeAfterTest(await SseClient.open(url));
+  return { journal, stream, open, setState: (next: { n: number }) => (state = next) };
+}
+
+describe('ConsoleStream', () => {
+  it('listens to the journal only while a client is connected, and forgets clients that leave', async () => {
+    const { journal, stream, open } = await setup();
+    expect(journal.listenerCount).toBe(0);
+    const a = await open();
+    const b = await open();
+    await a.next((e) => e.event === 'state');
+    await b.next((e) => e.event === 'state');
+    expect(stream.clientCount).toBe(2);
+    expect(journal.listenerCount).toBe(1);
+    a.close();
+    await waitFor(() => stream.clientCount === 1, 'the first client to be dropped');
+    journal.received({ source: 'post', channel: 'A', durable: true });
+    expect(JSON.parse((await b.next((e) => e.event === 'entry')).data)).toMatchObject({
+      seq: 1,
+      channel: 'A',
+    });
+    b.close();
+    await waitFor(() => stream.clientCount === 0, 'the last client to be dropped');
+    expect(journal.listenerCount).toBe(0);
+  });
+
+  it('sends the state again only when it changed', async () => {
+    const { open, setState } = await setup();
+    const client = await open();
+    await client.next((e) => e.event === 'state');
+    setState({ n: 1 });
+    const changed = await client.next((e) => e.event === 'state' && e.data.endsWith('"n":1}'), 3000);
+    // The time is sent with the state, not compared: it alone never makes a state new.
+    expect(JSON.parse(changed.data)).toEqual({ time: expect.any(String), n: 1 });
+    expect(client.events.filter((e) => e.event === 'state')).toHaveLength(2);
+  });
+
+  it('starts with at most the latest entries the journal holds', async () => {
+    const { journal, open } = await setup();
+    for (let i = 0; i < 5; i++) journal.received({ source: 'post', channel: `C${i}`, durable: true });
+    const client = await open();
+    await client.next((e) => e.event === 'state');
+    expect(client.entries().map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+});

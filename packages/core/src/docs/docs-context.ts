@@ -1,0 +1,24 @@
+import type { ChannelCatalog } from '../channel-catalog';
+import type { SimulatorKind, SimulatorSettings } from '../settings';
+import type { UserTable } from '../users';
+
+/**
+ * What a simulator's documents are built from: its own catalog, users and settings, so that
+ * the channel lists, user keys and limits a document states are the ones this instance runs
+ * with (a CHANNELS_FILE or USERS_FILE changes them).
+ */
+export interface DocsContext {
+  readonly kind: SimulatorKind;
+  readonly catalog: ChannelCatalog;
+  readonly users: UserTable;
+  readonly settings: SimulatorSettings;
+}
+
+/** The two documents a simulator serves at GET /_sim/openapi.json and /_sim/asyncapi.json. */
+export interface SimulatorDocs {
+  readonly openapi: object;
+  readonly asyncapi: object;
+}
+
+/** Version of the documented interface: the project's version (a test compares the two). */
+export const DOCS_VERSION = '0.1.0';
