@@ -1,5 +1,20 @@
-import { inProcessReplaySchedule, subscribes, type RecordedMessage, type User } from '@racedata/core';
-import type { Started } from './next-steps';
+import {
+  type ChannelCatalog,
+  inProcessReplaySchedule,
+  subscribes,
+  type RecordedMessage,
+  type SimulatorSettings,
+  type User,
+  type UserTable,
+} from '@racedata/core';
+
+/** What the hint reads of a started simulator (next-steps.ts' Started has it all). */
+interface StreamHintInput {
+  readonly settings: SimulatorSettings;
+  readonly catalog: ChannelCatalog;
+  readonly users: UserTable;
+  readonly replayed: readonly RecordedMessage[];
+}
 
 function channelOf(message: RecordedMessage): string {
   return message.kind === 'json' ? message.message.channel : message.channel;
@@ -11,7 +26,7 @@ function channelOf(message: RecordedMessage): string {
  * comes some 900 messages in, a quarter of an hour at one a second, while another's comes in
  * seconds, so the hint shows the stream as that user.
  */
-export function firstStreamData(s: Started): { user: User; afterMs: number | undefined } | undefined {
+export function firstStreamData(s: StreamHintInput): { user: User; afterMs: number | undefined } | undefined {
   const index = s.replayed.findIndex(
     (message) =>
       s.catalog.kindOf(channelOf(message)) === 'transient' &&

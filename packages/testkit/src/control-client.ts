@@ -21,7 +21,7 @@ import type {
 } from './control-types';
 import { ControlError, errorFromAnswer, JournalWaitTimeoutError, unexpectedAnswer } from './errors';
 import { expectJson, expectText, send, type HttpCall, type HttpSettings } from './http-call';
-import { sandboxHandle, type Sandbox } from './sandbox';
+import { sandboxHandle, type SandboxOf } from './sandbox';
 
 export interface ControlClientOptions {
   /** The simulator's CONTROL_TOKEN, sent as `Authorization: Bearer` on /_sim/* and /metrics. */
@@ -34,6 +34,9 @@ export interface ControlClientOptions {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_WAIT_MS = 5_000;
+
+/** A sandbox made by ControlClient.sandbox(), its control a client of the parent's kind. */
+export type Sandbox<C extends ControlClient = ControlClient> = SandboxOf<C>;
 
 /**
  * A typed client for the control plane both simulators share (/_sim/*, /metrics, /health), over

@@ -8,7 +8,7 @@ import type {
 } from './control-types';
 import type { JsonControlClient } from './json-control-client';
 import type { LegacyControlClient } from './legacy-control-client';
-import type { Sandbox } from './sandbox';
+import type { Sandbox } from './control-client';
 
 /** One answer from each simulator. */
 export interface PerSimulator<T> {

@@ -15,7 +15,7 @@ export { ControlClient, type ControlClientOptions } from './control-client';
 export { JsonControlClient, EVENT_STREAM_PATH } from './json-control-client';
 export { LegacyControlClient, STOMP_PATH } from './legacy-control-client';
 export type { ControlPair, PerSimulator, SandboxPair } from './control-pair';
-export type { Sandbox } from './sandbox';
+export type { Sandbox } from './control-client';
 export { RACEDATA_SIM_VERSION } from './version';
 export {
   ControlError,

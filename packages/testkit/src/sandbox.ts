@@ -1,13 +1,14 @@
-import type { ControlClient } from './control-client';
 import type { SandboxUser } from './control-types';
 import { ControlError } from './errors';
 
 /**
  * A sandbox made by ControlClient.sandbox(): an isolated simulator served under `url`. Point the
  * code under test at `url` with one of `users`' tokens; `control` is a ControlClient bound to the
- * sandbox, so reset, journal, faults and clock act on it alone.
+ * sandbox, so reset, journal, faults and clock act on it alone. Public as `Sandbox`
+ * (control-client.ts), whose default client is ControlClient; this module knows only what a
+ * sandbox needs of its client, so the arrow between the two points one way.
  */
-export interface Sandbox<C extends ControlClient = ControlClient> {
+export interface SandboxOf<C extends SandboxControl> {
   readonly id: string;
   /** The parent's base URL plus the sandbox's base path; every path works under it. */
   readonly url: string;
@@ -19,11 +20,16 @@ export interface Sandbox<C extends ControlClient = ControlClient> {
   close(): Promise<void>;
 }
 
-export function sandboxHandle<C extends ControlClient>(
+/** What a sandbox needs of the client bound to it. */
+export interface SandboxControl {
+  readonly baseUrl: string;
+}
+
+export function sandboxHandle<C extends SandboxControl>(
   info: { id: string; basePath: string; users: SandboxUser[] },
   control: C,
   remove: () => Promise<void>,
-): Sandbox<C> {
+): SandboxOf<C> {
   let closing: Promise<void> | undefined;
   return {
     id: info.id,

@@ -16,7 +16,7 @@ import { controlPair, type ControlPair, type SandboxPair } from './control-pair'
 import type { SandboxOptions, SimulatorUser } from './control-types';
 import { JsonControlClient } from './json-control-client';
 import { LegacyControlClient } from './legacy-control-client';
-import type { Sandbox } from './sandbox';
+import type { Sandbox } from './control-client';
 import { RACEDATA_SIM_VERSION } from './version';
 
 /** `false` leaves a simulator out; `true` or settings start it (settings win over `settings`). */
