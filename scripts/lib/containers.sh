@@ -35,3 +35,24 @@ wait_health() {
       process.exit(1);
     })();' "$1" "$2" "$3"
 }
+
+# image_jest OUT PATTERN: runs the jest project `images` (test/images) on the files matching
+# PATTERN, with the containers' URLs already exported; its output goes to OUT and, indented (so
+# the scripts' own PASS and FAIL lines stay the only ones at the margin), to stdout. Returns
+# jest's exit code. RACEDATA_IMAGES=1 makes a missing URL fail rather than skip.
+image_jest() {
+  local out=$1 pattern=$2
+  RACEDATA_IMAGES=1 npx jest --selectProjects images --testPathPatterns "$pattern" >"$out" 2>&1
+  local code=$?
+  sed 's/^/    /' "$out"
+  return "$code"
+}
+
+# jest_counts OUT: "PASSED FAILED", the test counts of jest's summary line in OUT (0 0 without one).
+jest_counts() {
+  local line p f
+  line=$(grep -E '^Tests:' "$1" | tail -1)
+  p=$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<<"$line")
+  f=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")
+  echo "${p:-0} ${f:-0}"
+}
