@@ -39,6 +39,14 @@ const config: Config = {
       ...packageProjects[0],
       displayName: 'repo',
       roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/images/'],
+    },
+    {
+      ...packageProjects[0],
+      // Black-box tests of the container images: scripts/test-images.sh builds and starts them
+      // and runs this project with their URLs; without those its tests skip, saying why.
+      displayName: 'images',
+      roots: ['<rootDir>/test/images'],
     },
     {
       ...packageProjects[0],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Brings docker/compose.yaml up with the images scripts/test-images.sh built, on free host ports,
 # and checks what a user of `docker compose up` sees: both simulators healthy, and each replay
-# service feeding recorded race data into its simulator by service name. Then `down`.
+# service feeding recorded race data into its simulator by service name (test/images/compose.test.ts).
+# Then `down`.
 # Run by scripts/test-images.sh after its suite; alone: `bash scripts/test-compose.sh`.
 #
 # Compose tool: `docker compose` where a Docker engine runs, else podman-compose driving
@@ -11,10 +12,11 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-smoke=(node "$root/scripts/image-smoke/smoke.mjs")
 say() { printf '%s\n' "test-compose: $*"; }
 # shellcheck source=lib/unavailable.sh
 . "$root/scripts/lib/unavailable.sh"
+# shellcheck source=lib/containers.sh
+. "$root/scripts/lib/containers.sh"
 no_tool() {
   unavailable test-compose "$*" "docker/compose.yaml was not tested" \
     "needs docker compose (with a running engine) or podman-compose with podman-sim"
@@ -65,7 +67,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-mapfile -t ports < <("${smoke[@]}" free-ports 2)
+mapfile -t ports < <(free_ports 2)
 export LEGACY_PORT=${ports[0]} JSON_PORT=${ports[1]} REPLAY_MAX_DELAY=10
 up=1
 if "${compose[@]}" up -d --no-build >"$tmp/up.log" 2>&1; then
@@ -78,19 +80,19 @@ fi
 j="http://127.0.0.1:$JSON_PORT" l="http://127.0.0.1:$LEGACY_PORT"
 for pair in "json $j" "legacy $l"; do
   set -- $pair
-  if "${smoke[@]}" wait-health "$2" "$1" 30000; then
+  if wait_health "$2" "$1" 30000; then
     pass "compose: $1 service answers /health on its host port"
   else
     fail "compose: $1 service never became healthy"
   fi
 done
 # The replay services reach the simulators by service name (REPLAY_TARGET=http://json:3000).
-"${smoke[@]}" replayed --kind json --url "$j" --nonce RaceDay \
-  --label "compose: replay-json fed recorded events into the json service" | tee "$tmp/json.out"
-"${smoke[@]}" replayed --kind legacy --url "$l" --nonce '<RaceDay ' \
-  --label "compose: replay-legacy fed recorded XML into the legacy service" | tee "$tmp/legacy.out"
-passed=$((passed + $(grep -c '^PASS' "$tmp/json.out" "$tmp/legacy.out" | awk -F: '{s += $2} END {print s}')))
-failed=$((failed + $(grep -c '^FAIL' "$tmp/json.out" "$tmp/legacy.out" | awk -F: '{s += $2} END {print s}')))
+RACEDATA_COMPOSE_JSON_URL=$j RACEDATA_COMPOSE_LEGACY_URL=$l image_jest "$tmp/replayed.out" 'test/images/compose'
+code=$?
+read -r p f < <(jest_counts "$tmp/replayed.out")
+passed=$((passed + p))
+failed=$((failed + f))
+if [ "$code" != 0 ] && [ "$f" = 0 ]; then fail "compose: jest exited with $code (see output above)"; fi
 if [ "$failed" -gt 0 ]; then
   for service in replay-json replay-legacy; do
     say "logs of $service:"

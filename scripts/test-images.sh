@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the container images (docker/json.Dockerfile, docker/legacy.Dockerfile) and runs a
-# black-box smoke suite against running containers, then docker/compose.yaml
+# Builds the container images (docker/json.Dockerfile, docker/legacy.Dockerfile), starts them and
+# runs the jest project `images` (test/images) against the running containers, checks what only
+# the runtime can see (user, HEALTHCHECK, stop time), then docker/compose.yaml
 # (scripts/test-compose.sh) and the Testcontainers module (scripts/test-testcontainers.sh) with
 # those images. `npm run test:images`.
 #
@@ -15,7 +16,6 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-smoke=(node "$root/scripts/image-smoke/smoke.mjs")
 setup="$root/../shared/container/podman-setup.sh"
 prefix=${IMAGE_PREFIX:-racedata}
 # Each image is tagged :latest and :<package version>, the tag the Testcontainers module starts.
@@ -26,6 +26,8 @@ legacy_image="$prefix/legacy-sim"
 say() { printf '%s\n' "test-images: $*"; }
 # shellcheck source=lib/unavailable.sh
 . "$root/scripts/lib/unavailable.sh"
+# shellcheck source=lib/containers.sh
+. "$root/scripts/lib/containers.sh"
 no_runtime() {
   unavailable test-images "no container runtime available: $*" "the container images were not built or tested" \
     "container image tests need docker (with a running engine) or podman"
@@ -66,13 +68,21 @@ passed=0
 failed=0
 pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
 fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
-count_output() { # counts PASS/FAIL lines a smoke client run printed
+count_output() { # counts PASS/FAIL lines a child script printed
   local p f
   p=$(grep -c '^PASS' "$1" || true)
   f=$(grep -c '^FAIL' "$1" || true)
   passed=$((passed + p))
   failed=$((failed + f))
-  if [ "$2" != 0 ] && [ "$f" = 0 ]; then fail "smoke client exited with $2 (see output above)"; fi
+  if [ "$2" != 0 ] && [ "$f" = 0 ]; then fail "$3 exited with $2 (see output above)"; fi
+}
+count_jest() { # OUT CODE WHAT: counts the tests of a jest run as passed and failed checks
+  local p f
+  read -r p f < <(jest_counts "$1")
+  passed=$((passed + p))
+  failed=$((failed + f))
+  say "$3: $p jest tests passed, $f failed"
+  if [ "$2" != 0 ] && [ "$f" = 0 ]; then fail "$3: jest exited with $2 (see output above)"; fi
 }
 ms() { date +%s%3N; }
 
@@ -161,7 +171,7 @@ EOF
 chmod -R a+rX "$tmp"
 
 # ---- start containers ------------------------------------------------------------------
-mapfile -t ports < <("${smoke[@]}" free-ports 5)
+mapfile -t ports < <(free_ports 5)
 p_json=${ports[0]} p_legacy=${ports[1]} p_json_rep=${ports[2]} p_legacy_rep=${ports[3]} p_legacy_short=${ports[4]}
 name="racedata-smoke-$$"
 run() { # name image args...
@@ -191,7 +201,7 @@ for pair in "json-sim json $j json" "legacy-sim legacy $l legacy" "json-sim json
   "legacy-sim legacy-replay $lr legacy" "legacy-sim legacy-short $ls legacy"; do
   set -- $pair
   t0=$(ms)
-  if "${smoke[@]}" wait-health "$3" "$4" 30000; then
+  if wait_health "$3" "$4" 30000; then
     pass "$2 container answers /health on the mapped port ($(($(ms) - t0)) ms)"
   else
     fail "$2 container never became healthy; its log:"
@@ -200,33 +210,33 @@ for pair in "json-sim json $j json" "legacy-sim legacy $l legacy" "json-sim json
   fi
 done
 
-# ---- black-box suite -------------------------------------------------------------------
-if [ "$healthy" = 1 ]; then
-  "${smoke[@]}" suite --json "$j" --legacy "$l" --json-replay "$jr" --legacy-replay "$lr" \
-    --short-poll-json "$jr" --short-poll-legacy "$ls" --replay-nonce "$nonce" | tee "$tmp/suite.out"
-  count_output "$tmp/suite.out" "${PIPESTATUS[0]}"
-fi
-
 # ---- the replay command (compose's replay services) ------------------------------------
 # Runs in the target's network namespace, so REPLAY_TARGET is the container's own port.
-replay_cmd() { # target-container image container-port kind host-port
+# Before the jest suite, which checks that the replayed messages arrived.
+replay_cmd() { # target-container image container-port
   local n="$name-replay-$1" t0
   containers+=("$n")
   t0=$(ms)
   if timeout 60 "$rt" run --rm --name "$n" --network "container:$name-$1" -e "REPLAY_TARGET=http://127.0.0.1:$3" \
     -e MAX_DELAY=10 -v "$tmp/recordings:/recordings:ro" "$2" replay >"$tmp/replay.out" 2>&1; then
     pass "replay command ($2 replay, MAX_DELAY=10) into the $1 container exited 0 ($(($(ms) - t0)) ms)"
-    "${smoke[@]}" replayed --kind "$4" --url "http://127.0.0.1:$5" --nonce "$nonce" \
-      --label "$1: messages of the replay command arrived" | tee "$tmp/replayed.out"
-    count_output "$tmp/replayed.out" "${PIPESTATUS[0]}"
   else
     sed 's/^/    /' "$tmp/replay.out" | tail -20
     fail "replay command into the $1 container (output above)"
   fi
 }
 if [ "$healthy" = 1 ]; then
-  replay_cmd json "$json_image" 3000 json "$p_json"
-  replay_cmd legacy "$legacy_image" 8080 legacy "$p_legacy"
+  replay_cmd json "$json_image" 3000
+  replay_cmd legacy "$legacy_image" 8080
+fi
+
+# ---- black-box suite: test/images against the containers -------------------------------
+# Names: test/images/image-env.ts.
+export RACEDATA_IMAGE_JSON_URL=$j RACEDATA_IMAGE_LEGACY_URL=$l RACEDATA_IMAGE_JSON_REPLAY_URL=$jr \
+  RACEDATA_IMAGE_LEGACY_REPLAY_URL=$lr RACEDATA_IMAGE_LEGACY_SHORT_POLL_URL=$ls RACEDATA_IMAGE_REPLAY_NONCE=$nonce
+if [ "$healthy" = 1 ]; then
+  image_jest "$tmp/suite.out" 'test/images/(json|legacy)-image'
+  count_jest "$tmp/suite.out" $? "image suite"
 fi
 
 # ---- image metadata, HEALTHCHECK, user -------------------------------------------------
@@ -269,9 +279,12 @@ for c in json json-replay legacy; do
 done
 
 # ---- stop: SIGTERM with a held poll and an open WebSocket on each ---------------------
-"${smoke[@]}" hold --json "$j" --legacy "$l" --ready-file "$tmp/ready" >"$tmp/hold.out" 2>&1 &
+# test/images/stop.test.ts opens them, writes the ready file once the polls are held, and
+# checks how each ended; this script does the stopping, which only the runtime can.
+RACEDATA_IMAGE_STOP_READY_FILE="$tmp/ready" image_jest "$tmp/hold.out" 'test/images/stop' >/dev/null &
 hold_pid=$!
-for _ in $(seq 1 100); do [ -s "$tmp/ready" ] && break; sleep 0.1; done
+# A jest start, not the containers, is what takes time here.
+for _ in $(seq 1 600); do [ -s "$tmp/ready" ] && break; sleep 0.1; done
 for c in json legacy json-replay legacy-replay; do
   t0=$(ms)
   "$rt" stop -t 10 "$name-$c" >/dev/null 2>&1
@@ -285,8 +298,8 @@ for c in json legacy json-replay legacy-replay; do
 done
 wait "$hold_pid"
 hold_code=$?
-cat "$tmp/hold.out"
-count_output "$tmp/hold.out" "$hold_code"
+sed 's/^/    /' "$tmp/hold.out"
+count_jest "$tmp/hold.out" "$hold_code" "stop with connections open"
 
 # `docker stop` right after `docker run` (compose up then down, test harnesses): node is PID 1,
 # and PID 1 ignores a signal it has no handler for, so the handler must exist from the start.
@@ -305,11 +318,11 @@ fi
 
 # ---- docker/compose.yaml with these images -------------------------------------------------
 COMPOSE_RUNTIME=$rt bash "$root/scripts/test-compose.sh" | tee "$tmp/compose.out"
-count_output "$tmp/compose.out" "${PIPESTATUS[0]}"
+count_output "$tmp/compose.out" "${PIPESTATUS[0]}" test-compose.sh
 
 # ---- the Testcontainers module (racedata-sim/testcontainers) with these images -----------------
 IMAGE_PREFIX=$prefix bash "$root/scripts/test-testcontainers.sh" | tee "$tmp/testcontainers.out"
-count_output "$tmp/testcontainers.out" "${PIPESTATUS[0]}"
+count_output "$tmp/testcontainers.out" "${PIPESTATUS[0]}" test-testcontainers.sh
 
 suite_end=$(ms)
 say "build $(((build_end - suite_start) / 1000)) s, containers and checks $(((suite_end - build_end) / 1000)) s, total $(((suite_end - suite_start) / 1000)) s"

@@ -75,8 +75,7 @@ export async function eventually(
   }
 }
 
-/** The built-in users' fixed tokens (README, Users and channels): testuser on both, alluser on JSON. */
-export const TOKENS = { testuser: 'dGVzdHVzZXI=', alluser: 'YWxsdXNlcg==' } as const;
+export { TOKENS, USERS, type DefaultUser } from './users';
 
 /**
  * Builds a simulator with its test-only probe (the factory hands the probe to `deps.probe`) and

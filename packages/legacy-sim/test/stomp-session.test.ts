@@ -275,9 +275,21 @@ describe('STOMP session: subscriptions and messages', () => {
 
 describe('STOMP session: heart-beats', () => {
   it('sends heart-beats at the negotiated rate', async () => {
-    const run = await startSim({}, { stomp: { heartBeat: { send: 20, receive: 20 } } });
+    const clock = new ManualClock();
+    const run = await startSim({}, { clock, stomp: { heartBeat: { send: 20, receive: 20 } } });
+    // The client wants one every 30 ms at the most, the server can do 20: every 30 ms it is.
     const peer = await RawStomp.connect(run.ws(), 'accept-version:1.2\nheart-beat:0,30');
-    await waitFor(() => peer.heartBeats >= 3, 'three heart-beats');
+    // A beat is written before the RECEIPT that follows it on the same socket, so after a round
+    // trip the count is final for the time advanced so far.
+    clock.advance(29);
+    await subscribed(run, peer, DEST, 'at-29');
+    expect(peer.heartBeats).toBe(0);
+    clock.advance(1);
+    await subscribed(run, peer, DEST, 'at-30');
+    expect(peer.heartBeats).toBe(1);
+    clock.advance(60);
+    await subscribed(run, peer, DEST, 'at-90');
+    expect(peer.heartBeats).toBe(3);
   });
 
   it('sends none to a client that does not want them', async () => {

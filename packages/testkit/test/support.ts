@@ -6,13 +6,13 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { TOKENS, closeAfterTest } from '@racedata/test-support';
+import { USERS, closeAfterTest } from '@racedata/test-support';
 import { startSimulators, type StartOptions } from 'racedata-sim';
 
-export { closeAll, eventually } from '@racedata/test-support';
+export { TOKENS, USERS, closeAll, eventually } from '@racedata/test-support';
 
-/** testuser's fixed token, the same on both simulators. */
-export const TOKEN = TOKENS.testuser;
+/** testuser's fixed token, the same on both simulators (test-support's USERS, not a copy). */
+export const TOKEN = USERS.json.testuser.token;
 
 /** Simulators started by the kit, closed by closeAll(). */
 export async function started<const O extends StartOptions = Record<never, never>>(options?: O) {
