@@ -4,12 +4,12 @@
  * outside: the simulator runs as its own process.
  */
 import WebSocket from 'ws';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import { startSimProcess, type SimProcess } from '@racedata/test-support/sim-process';
 
 afterEach(closeAll);
 
-const AUTH = { authorization: 'Bearer dGVzdHVzZXI=' };
+const AUTH = { authorization: `Bearer ${TOKENS.testuser}` };
 
 async function addRule(sim: SimProcess, rule: unknown): Promise<Response> {
   return fetch(`${sim.base}/_sim/faults`, {

@@ -5,12 +5,11 @@
  */
 import http from 'node:http';
 import WebSocket from 'ws';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import { startSimProcess, type SimProcess } from '@racedata/test-support/sim-process';
 
 afterEach(closeAll);
 
-const TOKEN = 'dGVzdHVzZXI=';
 const DAY_MS = 86_400_000;
 
 async function addRule(sim: SimProcess, rule: unknown): Promise<string> {
@@ -46,7 +45,10 @@ async function waitingBecomes(sim: SimProcess, expected: Record<string, number>)
 
 /** GETs `path` on a connection of its own; the request, and its status once answered. */
 function get(sim: SimProcess, path: string): { req: http.ClientRequest; status: Promise<number | string> } {
-  const req = http.get(`${sim.base}${path}`, { agent: false, headers: { authorization: `Bearer ${TOKEN}` } });
+  const req = http.get(`${sim.base}${path}`, {
+    agent: false,
+    headers: { authorization: `Bearer ${TOKENS.testuser}` },
+  });
   const status = new Promise<number | string>((resolve) => {
     req.once('response', (res) => {
       res.resume();
@@ -83,7 +85,7 @@ describe('requests waiting on a fault rule', () => {
     const n = 40;
     const sockets = Array.from({ length: n }, () => {
       const ws = new WebSocket(`${sim.wsBase}/api/v1/channels/connect`, ['v12.stomp'], {
-        headers: { authorization: `Bearer ${TOKEN}` },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
       ws.on('error', () => undefined);
       return ws;
@@ -96,7 +98,7 @@ describe('requests waiting on a fault rule', () => {
 
     // One still there when the rule goes completes its handshake and speaks STOMP.
     const kept = new WebSocket(`${sim.wsBase}/api/v1/channels/connect`, ['v12.stomp'], {
-      headers: { authorization: `Bearer ${TOKEN}` },
+      headers: { authorization: `Bearer ${TOKENS.testuser}` },
     });
     const opened = new Promise<void>((resolve, reject) => {
       kept.once('open', () => resolve());

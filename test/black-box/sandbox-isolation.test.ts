@@ -5,7 +5,7 @@
  * refused client must not take the sandbox's queued message from its own user.
  */
 import WebSocket from 'ws';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import { startSimProcess, type SimProcess } from '@racedata/test-support/sim-process';
 
 afterEach(closeAll);
@@ -106,7 +106,7 @@ describe.each(MODES)('sandbox isolation with %s tokens', (_mode, modeArgs) => {
     const A = sim.base + a.basePath;
     const B = sim.base + b.basePath;
     const foreign = {
-      'the parent’s fixed token': 'dGVzdHVzZXI=',
+      'the parent’s fixed token': TOKENS.testuser,
       'a token the parent’s authenticate issued': await authenticate(sim.base, 'testuser', 'testpassword'),
       'sandbox A’s fixed token': a.users[0]?.token ?? '',
       'a token sandbox A’s authenticate issued': await authenticate(A, 'testuser', 'testpassword'),
@@ -161,7 +161,7 @@ describe.each(MODES)('sandbox isolation with %s tokens', (_mode, modeArgs) => {
     const A = sim.base + a.basePath;
     const B = sim.base + b.basePath;
     const foreign = {
-      'the parent’s fixed token': 'dGVzdHVzZXI=',
+      'the parent’s fixed token': TOKENS.testuser,
       'a token the parent’s authenticate issued': await basicAuthenticate(
         sim.base,
         'testuser',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { TOKENS } from '@racedata/test-support';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 // The npm bin (it runs the bundle when that is current), the TypeScript build it falls back to,
@@ -89,7 +90,7 @@ if (entries.length === 0) {
       const child = startProcess(bin, ['json', '--port', '0', '--host', '127.0.0.1']);
       const [, port] = await output(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
       const held = fetch(`http://127.0.0.1:${port}/customerapi/events?lastEventId=0`, {
-        headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
       await fetch(`http://127.0.0.1:${port}/health`);
       const exited = exitCode(child);
@@ -145,7 +146,7 @@ if (entries.length === 0) {
       });
       expect(xml.status).toBe(200);
       const listened = await fetch(`http://127.0.0.1:${legacyPort}/customerapi/channels/listen`, {
-        headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
       expect(JSON.parse(await listened.text())).toBe('<xml>Hello, world!</xml>');
       const exited = exitCode(child);

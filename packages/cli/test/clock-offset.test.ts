@@ -1,5 +1,5 @@
 import { ControlClient } from 'racedata-sim';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import { rawRequest, startSimProcess } from '@racedata/test-support/sim-process';
 
 // POST /_sim/clock/advance against a simulator in its own process: how far it may go in all,
@@ -43,7 +43,7 @@ test('reset restores the real time; a poll held across it keeps the time it had 
   const { base } = await startSimProcess('json', ['--long-poll-timeout', '60000']);
   await advance(base, 90_000_000);
   const poll = fetch(`${base}/customerapi/events?lastEventId=0`, {
-    headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+    headers: { authorization: `Bearer ${TOKENS.testuser}` },
   });
   // The poll has no event of its own to await; the state shows it once it is held.
   for (let i = 0; i < 500 && (await heldPolls(base)) === 0; i++);

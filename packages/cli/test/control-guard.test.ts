@@ -1,5 +1,5 @@
 import { ControlClient } from 'racedata-sim';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import { rawRequest, startSimProcess } from '@racedata/test-support/sim-process';
 
 // What a browser on another site sends, over plain HTTP to a simulator in its own process: the
@@ -86,7 +86,7 @@ test('a DNS-rebound Host is refused on every /_sim/ request; loopback names and 
     status: 403,
     code: 'CONTROL_HOST_REFUSED',
   });
-  expect(users.text).not.toContain('dGVzdHVzZXI=');
+  expect(users.text).not.toContain(TOKENS.testuser);
   expect(users.json?.message).toContain('CONTROL_ALLOWED_HOSTS');
   // The page's own origin matches its Host, so only the Host check stands in its way.
   const sameSite = { host: rebound, origin: `http://${rebound}`, ...JSON_TYPE };

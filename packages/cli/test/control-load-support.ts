@@ -1,9 +1,10 @@
+import { TOKENS } from '@racedata/test-support';
 /**
  * What the control-plane load tests do to a JSON simulator running as its own process (see
  * test-support/sim-process.ts): fill its store, read pages, wait for its state.
  */
 
-export const AUTH = { authorization: 'Bearer dGVzdHVzZXI=' };
+export const AUTH = { authorization: `Bearer ${TOKENS.testuser}` };
 
 /** POSTs `count` events to the JSON simulator's store in one NDJSON body. */
 export async function seedEvents(base: string, count: number): Promise<void> {

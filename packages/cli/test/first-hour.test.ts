@@ -10,6 +10,7 @@ import path from 'node:path';
 import { SETTINGS } from '@racedata/core';
 import { CLI_BIN } from '@racedata/test-support/sim-process';
 import WebSocket from 'ws';
+import { TOKENS } from '@racedata/test-support';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const children: ChildProcess[] = [];
@@ -80,7 +81,7 @@ function jsonLines(text: string): Array<Record<string, unknown>> {
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const TESTUSER = { authorization: 'Bearer dGVzdHVzZXI=' };
+const TESTUSER = { authorization: `Bearer ${TOKENS.testuser}` };
 
 describe('racedata-sim in its first hour', () => {
   test('stdout has the banner and hints only; logs are JSON lines on stderr with ISO time and level names', async () => {
@@ -123,7 +124,7 @@ describe('racedata-sim in its first hour', () => {
     await sim.waitFor('stderr', /"status":401/);
 
     const ws = new WebSocket(`${sim.base.replace('http', 'ws')}/customerapi/event-stream`);
-    ws.on('open', () => ws.send('YWxsdXNlcg=='));
+    ws.on('open', () => ws.send(TOKENS.alluser));
     await new Promise<void>((resolve) =>
       ws.on('message', (data: Buffer) => {
         if (String(data).includes('Authenticated')) resolve();

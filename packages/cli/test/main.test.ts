@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TOKENS } from '@racedata/test-support';
 import { run } from '../src/main';
 import { bannerPort, fakeCli, type FakeCli } from './cli-harness';
 
@@ -53,7 +54,7 @@ describe('racedata-sim json --seed', () => {
     const res = await fetch(
       `http://127.0.0.1:${port}/customerapi/filtered-events?trackId=901&raceNr=2&limit=1000`,
       {
-        headers: { authorization: 'Bearer YWxsdXNlcg==' },
+        headers: { authorization: `Bearer ${TOKENS.alluser}` },
       },
     );
     const body = (await res.json()) as {
@@ -146,7 +147,7 @@ describe('racedata-sim json', () => {
     const cli = await start(['json', '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']);
     const port = bannerPort(cli.stdout(), 'JSON simulator');
     const held = fetch(`http://127.0.0.1:${port}/customerapi/events?lastEventId=0`, {
-      headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+      headers: { authorization: `Bearer ${TOKENS.testuser}` },
     });
     // The poll is registered once the server has read it; a health round trip orders us after it.
     await fetch(`http://127.0.0.1:${port}/health`);
@@ -260,7 +261,7 @@ describe('interval replay from the bundled recordings', () => {
       AUTO_REPLAY_MESSAGE_INTERVAL: '20',
     });
     const port = bannerPort(cli.stdout(), 'JSON simulator');
-    const headers = { authorization: 'Bearer YWxsdXNlcg==' };
+    const headers = { authorization: `Bearer ${TOKENS.alluser}` };
     let lastEventId = 0;
     const seen: number[] = [];
     // Each long poll returns as soon as the replay stores the next durable event.

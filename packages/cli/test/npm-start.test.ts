@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { TOKENS } from '@racedata/test-support';
 
 // The README's first command as a real process tree: npm -> sh -> npm -> node. A signal sent to
 // the outer npm must reach the simulators, or they keep both ports after npm has exited.
@@ -79,7 +80,7 @@ describe('npm start', () => {
 
       // Replay feeds the store with nobody posting: the long poll is answered by it.
       const events = await fetch(`http://127.0.0.1:${jsonPort}/customerapi/events?lastEventId=0`, {
-        headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
       expect(events.status).toBe(200);
       const body = (await events.json()) as { data: { events: Array<{ date: string }> } };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ManualClock, localDate, silentLogger } from '@racedata/core';
-import { waitFor } from '@racedata/test-support';
+import { waitFor, TOKENS } from '@racedata/test-support';
 import { run } from '../src/main';
 import { registerReplayCommand, type ReplayCommandDeps } from '../src/replay/replay-command';
 import type { FetchFn } from '../src/replay/target-http';
@@ -280,7 +280,7 @@ describe('replay: driving the real simulators', () => {
     expect(await cli.exited).toBe(0);
     expect(cli.stdout()).toContain(`replay finished: sent ${lines.length}, failed 0`);
     const page = await fetch(`${url}/customerapi/events?lastEventId=0`, {
-      headers: { authorization: 'Bearer YWxsdXNlcg==' },
+      headers: { authorization: `Bearer ${TOKENS.alluser}` },
     });
     const body = (await page.json()) as {
       data: { numberOfEvents: number; events: Array<{ channel: string }> };
@@ -303,7 +303,7 @@ describe('replay: driving the real simulators', () => {
     const received: string[] = [];
     for (let i = 0; i < durable.length; i++) {
       const answer = await fetch(`${url}/customerapi/channels/listen`, {
-        headers: { authorization: 'Bearer dGVzdHVzZXI=' },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
       received.push(JSON.parse(await answer.text()) as string);
     }

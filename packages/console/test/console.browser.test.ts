@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import {
   browserDescribe,
   eventStreamClient,
@@ -28,9 +28,6 @@ declare const document: {
   readonly activeElement: PageNode | null;
 };
 declare const window: { readonly innerWidth: number };
-
-const ALL_TOKEN = 'YWxsdXNlcg==';
-const DEFAULT_TOKEN = 'dGVzdHVzZXI=';
 
 let browser: Browser;
 let watched: WatchedPage[] = [];
@@ -80,7 +77,7 @@ browserDescribe('the QA console in Chromium', () => {
 
   test('a message posted from the form shows as a row, with its delivery to a WebSocket client', async () => {
     const sim = await startJson();
-    const client = await eventStreamClient(sim.port, ALL_TOKEN);
+    const client = await eventStreamClient(sim.port, TOKENS.alluser);
     const page = await open(sim.base);
     await page.locator('#post-channel').selectOption('TimeToStartTrot');
     // Pre-filled from the bundled recordings, dates moved to today.
@@ -152,7 +149,7 @@ browserDescribe('the QA console in Chromium', () => {
 
   test('rows filter by user, channel and transport', async () => {
     const sim = await startJson();
-    await eventStreamClient(sim.port, ALL_TOKEN);
+    await eventStreamClient(sim.port, TOKENS.alluser);
     const page = await open(sim.base);
     const event = (channel: string) => ({
       channel,
@@ -165,7 +162,7 @@ browserDescribe('the QA console in Chromium', () => {
     expect((await postJson(sim.base, '/api/message', event('TimeToStartGallop'))).status).toBe(202);
     // testuser long-polls the durable event: a delivery on the events transport.
     const poll = await fetch(`${sim.base}/customerapi/events?lastEventId=0`, {
-      headers: { authorization: `Bearer ${DEFAULT_TOKEN}` },
+      headers: { authorization: `Bearer ${TOKENS.testuser}` },
     });
     expect(poll.status).toBe(200);
     await rows(page).nth(3).waitFor();
@@ -217,7 +214,7 @@ browserDescribe('the QA console in Chromium', () => {
 
   test('a fault added from the console makes the next poll fail; connections close; reset asks first', async () => {
     const sim = await startJson();
-    const client = await eventStreamClient(sim.port, ALL_TOKEN);
+    const client = await eventStreamClient(sim.port, TOKENS.alluser);
     const page = await open(sim.base);
     await page
       .locator('#users-table tr[data-user="alluser"] [data-field="sockets"]', { hasText: '1' })
@@ -231,7 +228,7 @@ browserDescribe('the QA console in Chromium', () => {
 
     const poll = () =>
       fetch(`${sim.base}/customerapi/events?lastEventId=0`, {
-        headers: { authorization: `Bearer ${DEFAULT_TOKEN}` },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
     expect((await poll()).status).toBe(503);
     expect((await poll()).status).not.toBe(503);
@@ -288,7 +285,7 @@ browserDescribe('the QA console in Chromium', () => {
 
   test('legacy: a NonDurable post from the form reaches a STOMP subscriber, and both show as rows', async () => {
     const sim = await startLegacy();
-    const stomp = await stompClient(sim.port, DEFAULT_TOKEN);
+    const stomp = await stompClient(sim.port, TOKENS.testuser);
     const page = await open(sim.base);
     await page
       .locator('#users-table tr[data-user="testuser"] [data-field="sockets"]', { hasText: '1' })

@@ -10,6 +10,7 @@ import {
   UserTable,
   type TokenMode,
 } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 
 const users = UserTable.fromJSON(JSON_USERS, jsonChannelCatalog());
 const testuser = users.byKey('testuser')!;
@@ -77,15 +78,15 @@ describe('TokenService', () => {
     test('issues the user fixed token', () => {
       const tokens = service('fixed');
       expect(tokens.mode).toBe('fixed');
-      expect(tokens.issue(testuser)).toBe('dGVzdHVzZXI=');
-      expect(tokens.issue(alluser)).toBe('YWxsdXNlcg==');
+      expect(tokens.issue(testuser)).toBe(TOKENS.testuser);
+      expect(tokens.issue(alluser)).toBe(TOKENS.alluser);
     });
 
     test('accepts fixed tokens forever', () => {
       const tokens = service('fixed');
-      expect(tokens.verifyToken('dGVzdHVzZXI=')).toBe(testuser);
+      expect(tokens.verifyToken(TOKENS.testuser)).toBe(testuser);
       clock.advance(10 * 365 * 86_400_000);
-      expect(tokens.verifyAuthorization('Bearer YWxsdXNlcg==')).toBe(alluser);
+      expect(tokens.verifyAuthorization(`Bearer ${TOKENS.alluser}`)).toBe(alluser);
     });
 
     test('refuses unknown tokens and even valid-looking JWTs', () => {
@@ -120,7 +121,7 @@ describe('TokenService', () => {
     test('fixed tokens stay valid in jwt mode', () => {
       const tokens = service('jwt');
       expect(tokens.mode).toBe('jwt');
-      expect(tokens.verifyAuthorization('Bearer dGVzdHVzZXI=')).toBe(testuser);
+      expect(tokens.verifyAuthorization(`Bearer ${TOKENS.testuser}`)).toBe(testuser);
     });
 
     test('valid until just before exp, TOKEN_EXPIRED from exp on', () => {
@@ -218,11 +219,11 @@ describe('TokenService', () => {
     });
 
     test.each([
-      'dGVzdHVzZXI=',
-      'Basic dGVzdHVzZXI=',
+      TOKENS.testuser,
+      `Basic ${TOKENS.testuser}`,
       'Bearer',
       'Bearer ',
-      'Token dGVzdHVzZXI=',
+      `Token ${TOKENS.testuser}`,
       'Bearer a b',
     ])('a header that is not "Bearer <token>" (%j) is TOKEN_INVALID', (header) => {
       expectAuthError(() => service('jwt').verifyAuthorization(header), 'TOKEN_INVALID');
@@ -230,8 +231,8 @@ describe('TokenService', () => {
 
     test('the scheme is case-insensitive and surrounding spaces are allowed', () => {
       const tokens = service('fixed');
-      expect(tokens.verifyAuthorization('bearer dGVzdHVzZXI=')).toBe(testuser);
-      expect(tokens.verifyAuthorization('BEARER   dGVzdHVzZXI=  ')).toBe(testuser);
+      expect(tokens.verifyAuthorization(`bearer ${TOKENS.testuser}`)).toBe(testuser);
+      expect(tokens.verifyAuthorization(`BEARER   ${TOKENS.testuser}  `)).toBe(testuser);
     });
 
     test('the token itself is case-sensitive', () => {
@@ -245,7 +246,7 @@ describe('TokenService', () => {
     ]);
     const tokens = new TokenService({ users: other, mode: 'fixed', ttlSeconds: TTL, clock });
     expect(tokens.verifyToken('only-here').key).toBe('x');
-    expectAuthError(() => tokens.verifyToken('dGVzdHVzZXI='), 'TOKEN_INVALID');
+    expectAuthError(() => tokens.verifyToken(TOKENS.testuser), 'TOKEN_INVALID');
   });
 });
 
@@ -258,7 +259,7 @@ describe('bearerToken', () => {
     ['  Bearer abc  ', 'abc'],
     ['Bearer\tabc', 'abc'],
     ['Bearer a.b.c', 'a.b.c'],
-    ['Bearer dGVzdHVzZXI=', 'dGVzdHVzZXI='],
+    [`Bearer ${TOKENS.testuser}`, TOKENS.testuser],
   ])('%j -> %j', (header, token) => {
     expect(bearerToken(header)).toBe(token);
   });

@@ -8,6 +8,7 @@ import {
   UserTable,
   type User,
 } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 
 const catalog = ChannelCatalog.fromJSON({ durable: ['RaceDay', 'Result'], transient: ['TimeToStart'] });
 
@@ -193,7 +194,7 @@ describe('built-in users (README, Users and channels)', () => {
   test('JSON: testuser sees the mostly-trot set, alluser sees every channel', () => {
     const table = UserTable.fromJSON(JSON_USERS, jsonChannelCatalog());
     const testuser = table.authenticate('testuser', 'testpassword') as User;
-    expect(testuser.token).toBe('dGVzdHVzZXI=');
+    expect(testuser.token).toBe(TOKENS.testuser);
     expect([...testuser.channels].sort()).toEqual(
       [
         'RaceDayTrot',
@@ -206,16 +207,16 @@ describe('built-in users (README, Users and channels)', () => {
       ].sort(),
     );
     const alluser = table.authenticate('alluser', 'allpassword') as User;
-    expect(alluser.token).toBe('YWxsdXNlcg==');
+    expect(alluser.token).toBe(TOKENS.alluser);
     expect([...alluser.channels].sort()).toEqual(jsonChannelCatalog().names().sort());
     expect(alluser.channels.size).toBe(16);
-    expect(table.byToken('YWxsdXNlcg==')).toBe(alluser);
+    expect(table.byToken(TOKENS.alluser)).toBe(alluser);
   });
 
   test('legacy: one testuser subscribed to every legacy channel', () => {
     const table = UserTable.fromJSON(LEGACY_USERS, legacyChannelCatalog());
     expect(table.users).toHaveLength(1);
-    const testuser = table.byToken('dGVzdHVzZXI=') as User;
+    const testuser = table.byToken(TOKENS.testuser) as User;
     expect(testuser.key).toBe('testuser');
     expect(table.authenticate('testuser', 'testpassword')).toBe(testuser);
     expect([...testuser.channels].sort()).toEqual(legacyChannelCatalog().names().sort());

@@ -1,6 +1,5 @@
-import { isCalendarDate, type ChannelCatalog, type EventInput } from '@racedata/core';
+import { cutShort, isCalendarDate, quoteShort, type ChannelCatalog, type EventInput } from '@racedata/core';
 import { jsonSimError } from './errors';
-import { describeValue, quoted } from './excerpt';
 
 const OPTIONAL_NUMBERS = ['trackId', 'raceNr', 'startNr'] as const;
 
@@ -21,7 +20,7 @@ export function parseMessageInput(body: unknown, catalog: ChannelCatalog): Event
     throw fail(`channel must be a non-empty string, got ${describeValue(channel)}`);
   }
   if (!catalog.has(channel)) {
-    throw fail(`unknown channel ${quoted(channel)}; known channels: ${catalog.names().join(', ')}`);
+    throw fail(`unknown channel ${quoteShort(channel)}; known channels: ${catalog.names().join(', ')}`);
   }
   if (typeof date !== 'string' || !isCalendarDate(date)) {
     throw fail(`date must be a real date written YYYY-MM-DD, got ${describeValue(date)}`);
@@ -39,4 +38,14 @@ export function parseMessageInput(body: unknown, catalog: ChannelCatalog): Event
     numbers[name] = value;
   }
   return { channel, date, ...numbers, payload: payload as Record<string, unknown> };
+}
+
+/** A received value for "got …": a string quoted and cut short, a number as written, else its kind. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `${quoteShort(value)} (a string)`;
+  if (typeof value === 'number' || typeof value === 'boolean') return cutShort(String(value));
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
 }

@@ -1,6 +1,6 @@
 import { asyncApiProblems, AsyncMessages } from '@racedata/test-support/api-docs';
+import { TOKENS } from '@racedata/test-support';
 import {
-  DEFAULT_TOKEN,
   STREAM_PATH,
   WsClient,
   closeAll,
@@ -52,8 +52,8 @@ describe('event-stream messages match the document', () => {
     const s = await startSim();
     const client = await WsClient.connect(s.wsUrl);
     messages.check('Connection', 'payload', await client.next());
-    messages.check('Token', 'payload', DEFAULT_TOKEN);
-    messages.check('Authenticated', 'payload', await client.authenticate(DEFAULT_TOKEN));
+    messages.check('Token', 'payload', TOKENS.testuser);
+    messages.check('Authenticated', 'payload', await client.authenticate(TOKENS.testuser));
     expect(
       (await postMessage(s.base, event('TimeToStartTrot', { trackId: 5, raceNr: 2, startNr: 7 }))).status,
     ).toBe(202);
@@ -63,7 +63,7 @@ describe('event-stream messages match the document', () => {
 
   test('the JSON token form, and AuthenticationError for a bad token, closed with a listed code', async () => {
     const s = await startSim();
-    const first = { token: DEFAULT_TOKEN };
+    const first = { token: TOKENS.testuser };
     messages.check('TokenObject', 'payload', first);
     const good = await WsClient.connect(s.wsUrl);
     await good.next('Connection');
@@ -90,7 +90,7 @@ describe('event-stream messages match the document', () => {
 
   test('a reset that closes sockets closes with a listed code', async () => {
     const s = await startSim();
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     await fetch(`${s.base}/_sim/reset`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

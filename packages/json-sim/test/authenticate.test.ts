@@ -1,7 +1,6 @@
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
   AUTH_PATH,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   closeAll,
   event,
@@ -39,7 +38,7 @@ describe('POST /customerapi/authenticate/subscription', () => {
     async (path) => {
       const res = await postJson(s.base, path, { key: 'testuser', secret: 'testpassword' });
       expect(res.status).toBe(200);
-      expect(res.headers.get('authorization')).toBe(`Bearer ${DEFAULT_TOKEN}`);
+      expect(res.headers.get('authorization')).toBe(`Bearer ${TOKENS.testuser}`);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.body).toEqual({ status: 'success' });
     },
@@ -48,7 +47,7 @@ describe('POST /customerapi/authenticate/subscription', () => {
   it('issues the all-channels token for alluser/allpassword', async () => {
     const res = await postJson(s.base, AUTH_PATH, { key: 'alluser', secret: 'allpassword' });
     expect(res.status).toBe(200);
-    expect(res.headers.get('authorization')).toBe(`Bearer ${ALL_TOKEN}`);
+    expect(res.headers.get('authorization')).toBe(`Bearer ${TOKENS.alluser}`);
     expect(res.body).toEqual({ status: 'success' });
   });
 

@@ -1,8 +1,7 @@
 import { ManualClock, type EventInput, type RecordedJsonMessage } from '@racedata/core';
 import type { JsonSimulatorProbe } from '@racedata/json-sim';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FAST_SETTINGS,
   FILTERED_PATH,
@@ -105,7 +104,7 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
     expect(storedSeqs(s.probe)).toEqual([1, 3, 1, 3, 1]);
     expect(s.probe.replay?.stats()).toMatchObject({ sent: 7, failed: 0, loops: 2, total: 3 });
 
-    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(res.body.data?.events.map((e) => e.eventId)).toEqual([1, 2, 3, 4, 5]);
     expect(res.body.data?.events[0]).toMatchObject(RECORDINGS[0]?.message as object);
     expect(res.body.data?.events[1]).toMatchObject(RECORDINGS[2]?.message as object);
@@ -132,7 +131,7 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
 
   it('sends transient recordings to WebSocket subscribers as Data', async () => {
     const { clock, s } = await replaying();
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     clock.advance(2 * INTERVAL);
     const data = await client.next('Data');
     expect(data.data).toEqual({
@@ -155,15 +154,15 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
     expect(posted.status).toBe(201);
     clock.advance(2 * INTERVAL);
 
-    const events = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const events = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(events.body.data?.events.map((e) => e.channel)).toEqual([
       'RaceDayTrot',
       'StartListTrot',
       'ResultGallop',
     ]);
-    const dflt = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const dflt = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expect(dflt.body.data?.events.map((e) => e.eventId)).toEqual([1, 2]);
-    const filtered = await get(s.base, `${FILTERED_PATH}?channel=ResultGallop`, ALL_TOKEN);
+    const filtered = await get(s.base, `${FILTERED_PATH}?channel=ResultGallop`, TOKENS.alluser);
     expect(filtered.body.data?.events.map((e) => e.eventId)).toEqual([3]);
     expect((await get(s.base, '/health')).body).toMatchObject({ status: 'ok', simulator: 'json' });
   });
@@ -182,7 +181,7 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
       { autoReplayIntervalMs: 30, initialDelayMs: 300, longPollTimeoutMs: 5000 },
       { recordings: RECORDINGS },
     );
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held before the first replay');
     expect(s.probe.store.size).toBe(0);
     const res = await poll;

@@ -1,14 +1,6 @@
 import http from 'node:http';
-import {
-  ALL_TOKEN,
-  EVENTS_PATH,
-  FILTERED_PATH,
-  closeAll,
-  event,
-  startSim,
-  waitFor,
-  type Started,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, FILTERED_PATH, closeAll, event, startSim, waitFor, type Started } from './helpers';
 
 // A long poll answered 304 (or 206, 412) leaves the client without its events for good, so both
 // read endpoints ignore conditional and range headers: always 200 with the full page, or 204.
@@ -29,7 +21,7 @@ function rawGet(s: Started, path: string, headers: http.OutgoingHttpHeaders): Pr
         host: '127.0.0.1',
         port: s.address.port,
         path,
-        headers: { authorization: `Bearer ${ALL_TOKEN}`, ...headers },
+        headers: { authorization: `Bearer ${TOKENS.alluser}`, ...headers },
         agent: false,
       },
       (res) => {

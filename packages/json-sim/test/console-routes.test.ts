@@ -1,7 +1,7 @@
 import { ManualClock, type RecordedJsonMessage } from '@racedata/core';
 import { SseClient } from '../../../test-support/sse';
-import { ALL_TOKEN, closeAll, connectAuthenticated, event, postMessage, startSim } from './helpers';
-import { closeAfterTest } from '@racedata/test-support';
+import { closeAll, connectAuthenticated, event, postMessage, startSim } from './helpers';
+import { closeAfterTest, TOKENS } from '@racedata/test-support';
 
 afterEach(closeAll);
 
@@ -123,7 +123,7 @@ describe('GET /_sim/stream', () => {
     const state = JSON.parse((await stream.next((e) => e.event === 'state')).data) as Record<string, unknown>;
     expect(state).toMatchObject({ simulator: 'json', replay: { on: false, recorded: 0 }, faults: [] });
 
-    const ws = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const ws = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     closeAfterTest({ close: () => ws.terminate() });
     await postMessage(s.base, event('TimeToStartTrot'));
     const delivered = await stream.next(
@@ -218,8 +218,8 @@ describe('GET /_sim/catalog and /_sim/users', () => {
     const { body } = await json(await fetch(`${s.base}/_sim/users`));
     const users = body.users as Array<{ key: string; token: string; channels: string[] }>;
     expect(users.map((u) => [u.key, u.token])).toEqual([
-      ['testuser', 'dGVzdHVzZXI='],
-      ['alluser', ALL_TOKEN],
+      ['testuser', TOKENS.testuser],
+      ['alluser', TOKENS.alluser],
     ]);
     expect(users[0]!.channels).toContain('RaceDayTrot');
   });

@@ -1,13 +1,5 @@
-import {
-  DEFAULT_TOKEN,
-  EVENTS_PATH,
-  authenticate,
-  closeAll,
-  event,
-  get,
-  postMessage,
-  startSim,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, authenticate, closeAll, event, get, postMessage, startSim } from './helpers';
 
 afterEach(closeAll);
 
@@ -65,7 +57,7 @@ describe('JSON simulator control plane', () => {
     const s = await startSim({ longPollTimeoutMs: 60_000 });
     await postMessage(s.base, event('RaceDayTrot'));
     await postMessage(s.base, event('RaceDayTrot'));
-    const held = get(s.base, `${EVENTS_PATH}?lastEventId=2`, DEFAULT_TOKEN);
+    const held = get(s.base, `${EVENTS_PATH}?lastEventId=2`, TOKENS.testuser);
     await waitForHeld(s.base);
     const res = await postControl(s.base, 'reset');
     expect(res.status).toBe(200);
@@ -111,7 +103,7 @@ describe('JSON simulator control plane', () => {
     const s = await startSim();
     const waiting = control(s.base, 'journal/wait?user=testuser&transport=events&count=1&timeout=60000');
     await postMessage(s.base, event('RaceDayTrot'));
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(200);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(200);
     const waited = await waiting;
     expect(waited.status).toBe(200);
     const page = (await waited.json()) as { entries: unknown[]; nextSince: number };

@@ -1,7 +1,6 @@
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
   AUTH_PATH,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FILTERED_PATH,
   MESSAGE_PATH,
@@ -58,14 +57,14 @@ async function expectConsistentStore(nextId: number): Promise<void> {
   expect(JSON.parse(mine.text)).toMatchObject({ data: { event: { eventId: nextId + 1 } } });
 
   // testuser is not subscribed to ResultGallop: it must see only its own channels.
-  const events = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+  const events = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
   expect(events.status).toBe(200);
   const seen = events.body.data?.events ?? [];
   expect(seen.length).toBeGreaterThan(0);
   for (const e of seen) expect(TESTUSER_CHANNELS.has(e.channel)).toBe(true);
   expect(events.body.data?.numberOfEvents).toBe(seen.length);
 
-  const filtered = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, ALL_TOKEN);
+  const filtered = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, TOKENS.alluser);
   expect(filtered.status).toBe(200);
   expect(filtered.body.data?.numberOfEvents).toBe(filtered.body.data?.events.length);
   expect(filtered.body.data?.events.map((e) => e.eventId)).toEqual(
@@ -151,7 +150,7 @@ describe('deep JSON as the first event-stream message', () => {
   it('gets an AuthenticationError and close 1008, and the server keeps serving', async () => {
     for (const first of [
       `{"token":${'['.repeat(30_000)}${']'.repeat(30_000)}}`,
-      `{"token":"${DEFAULT_TOKEN}","x":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+      `{"token":"${TOKENS.testuser}","x":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
       '{'.repeat(60_000),
     ]) {
       const client = await WsClient.connect(s.wsUrl);
@@ -163,6 +162,6 @@ describe('deep JSON as the first event-stream message', () => {
     }
     const ok = await WsClient.connect(s.wsUrl);
     await ok.next();
-    await ok.authenticate(JSON.stringify({ token: DEFAULT_TOKEN, extra: [[[1]]] }));
+    await ok.authenticate(JSON.stringify({ token: TOKENS.testuser, extra: [[[1]]] }));
   });
 });

@@ -1,15 +1,7 @@
 import request from 'supertest';
 import WebSocket from 'ws';
-import {
-  DEFAULT_TOKEN,
-  EVENTS_PATH,
-  FILTERED_PATH,
-  closeAll,
-  event,
-  get,
-  startSim,
-  type Started,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, FILTERED_PATH, closeAll, event, get, startSim, type Started } from './helpers';
 
 let s: Started;
 
@@ -44,11 +36,11 @@ describe('routing', () => {
     '/customerapi/channels/listen',
     '/api/messages',
   ])('GET %s is 404 {"status":"fail"}', async (path) => {
-    expectNotFound(await request(s.sim.app).get(path).set('authorization', `Bearer ${DEFAULT_TOKEN}`));
+    expectNotFound(await request(s.sim.app).get(path).set('authorization', `Bearer ${TOKENS.testuser}`));
   });
 
   it('an unknown path is 404 over a real socket too', async () => {
-    const res = await get(s.base, '/customerapi/unknown', DEFAULT_TOKEN);
+    const res = await get(s.base, '/customerapi/unknown', TOKENS.testuser);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ status: 'fail' });
   });
@@ -57,21 +49,21 @@ describe('routing', () => {
     it.each(['post', 'put', 'delete', 'patch'] as const)('%s is 404 {"status":"fail"}', async (method) => {
       const res = await request(s.sim.app)
         [method](path)
-        .set('authorization', `Bearer ${DEFAULT_TOKEN}`)
+        .set('authorization', `Bearer ${TOKENS.testuser}`)
         .set('content-type', 'application/json')
         .send('{}');
       expectNotFound(res);
     });
 
     it('OPTIONS is 404', async () => {
-      const res = await request(s.sim.app).options(path).set('authorization', `Bearer ${DEFAULT_TOKEN}`);
+      const res = await request(s.sim.app).options(path).set('authorization', `Bearer ${TOKENS.testuser}`);
       expect(res.status).toBe(404);
     });
 
     it('POST over a real socket is 404 and stores nothing', async () => {
       const res = await fetch(`${s.base}${path}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${DEFAULT_TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${TOKENS.testuser}`, 'content-type': 'application/json' },
         body: JSON.stringify(event('RaceDayTrot')),
       });
       expect(res.status).toBe(404);
@@ -81,8 +73,8 @@ describe('routing', () => {
   });
 
   it('GET on the event endpoints still works (the 404s above are about the method)', async () => {
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(200);
-    expect((await get(s.base, FILTERED_PATH, DEFAULT_TOKEN)).status).toBe(200);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(200);
+    expect((await get(s.base, FILTERED_PATH, TOKENS.testuser)).status).toBe(200);
   });
 
   it('refuses a WebSocket upgrade on an unknown path with 404', async () => {
@@ -107,10 +99,12 @@ describe('error bodies', () => {
   it('every error is {"status":"fail","message"} with a JSON content type', async () => {
     const cases = [
       await request(s.sim.app).get(EVENTS_PATH),
-      await request(s.sim.app).get(`${EVENTS_PATH}?limit=x`).set('authorization', `Bearer ${DEFAULT_TOKEN}`),
+      await request(s.sim.app)
+        .get(`${EVENTS_PATH}?limit=x`)
+        .set('authorization', `Bearer ${TOKENS.testuser}`),
       await request(s.sim.app)
         .get(`${FILTERED_PATH}?channel=Nope`)
-        .set('authorization', `Bearer ${DEFAULT_TOKEN}`),
+        .set('authorization', `Bearer ${TOKENS.testuser}`),
       await request(s.sim.app).post('/api/message').set('content-type', 'application/json').send('{'),
       await request(s.sim.app).get('/missing'),
     ];

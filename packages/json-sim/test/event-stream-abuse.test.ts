@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
-  WsClient,
-  closeAll,
-  connectAuthenticated,
-  event,
-  startSim,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { WsClient, closeAll, connectAuthenticated, event, startSim } from './helpers';
 
 afterEach(closeAll);
 
@@ -26,11 +19,11 @@ function roundTrip(client: WsClient): Promise<'pong' | 'closed'> {
 describe('event stream against abusive clients', () => {
   it('refuses a session past WS_MAX_SESSIONS_PER_USER with 1008 naming the limit, and takes one once a seat is free', async () => {
     const s = await startSim({ wsMaxSessionsPerUser: 2, wsAuthTimeoutMs: 5000 });
-    const first = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const first = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     const third = await WsClient.connect(s.wsUrl);
     expect((await third.next()).type).toBe('Connection');
-    third.send(DEFAULT_TOKEN);
+    third.send(TOKENS.testuser);
     const refusal = await third.next();
     expect(refusal.type).toBe('AuthenticationError');
     expect(refusal.message).toBe('Too many sessions for this user (WS_MAX_SESSIONS_PER_USER 2)');
@@ -39,7 +32,7 @@ describe('event stream against abusive clients', () => {
       reason: 'Too many sessions for this user (WS_MAX_SESSIONS_PER_USER 2)',
     });
     // Another user has seats of its own.
-    await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    await connectAuthenticated(s.wsUrl, TOKENS.alluser);
 
     first.ws.close();
     await first.closed;
@@ -48,7 +41,7 @@ describe('event stream against abusive clients', () => {
     for (let attempt = 0; attempt < 50 && !seated; attempt++) {
       const next = await WsClient.connect(s.wsUrl);
       await next.next();
-      next.send(DEFAULT_TOKEN);
+      next.send(TOKENS.testuser);
       seated = (await next.next()).type === 'Authenticated';
     }
     expect(seated).toBe(true);
@@ -56,7 +49,7 @@ describe('event stream against abusive clients', () => {
 
   it('ignores whatever an authenticated client sends and keeps delivering', async () => {
     const s = await startSim({ wsPingIntervalMs: 60_000 });
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     for (let i = 0; i < 1000; i++) client.send(i % 2 === 0 ? `junk ${i}` : Buffer.from([0, 255, i % 256]));
     expect(await roundTrip(client)).toBe('pong');
     s.probe.publish(event('TimeToStartTrot', { payload: { still: 'here' } }));
@@ -87,7 +80,7 @@ describe('event stream against abusive clients', () => {
         fc.array(message, { minLength: 1, maxLength: 6 }),
         async (authFirst, sent) => {
           const client = authFirst
-            ? await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN)
+            ? await connectAuthenticated(s.wsUrl, TOKENS.testuser)
             : await WsClient.connect(s.wsUrl);
           for (const m of sent) {
             if (client.ws.readyState !== WebSocket.OPEN) break;
@@ -109,7 +102,7 @@ describe('event stream against abusive clients', () => {
       { numRuns: 60 },
     );
     expect((await fetch(`${s.base}/health`)).status).toBe(200);
-    const fresh = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const fresh = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     s.probe.publish(event('TimeToStartTrot', { payload: { fresh: true } }));
     expect((await fresh.next('Data')).data?.payload).toEqual({ fresh: true });
   });

@@ -1,8 +1,7 @@
 import { ManualClock } from '@racedata/core';
 import { setImmediate as tick } from 'node:timers/promises';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   ISO_MS,
   UUID,
   WsClient,
@@ -50,12 +49,12 @@ describe('event stream: connecting and authenticating', () => {
   });
 
   it.each([
-    ['the raw token', DEFAULT_TOKEN],
-    ['the raw token with surrounding whitespace', ` ${DEFAULT_TOKEN}\n`],
-    ['"Bearer <token>"', `Bearer ${DEFAULT_TOKEN}`],
-    ['{"token"}', JSON.stringify({ token: DEFAULT_TOKEN })],
-    ['{"token": "Bearer ..."}', JSON.stringify({ token: `Bearer ${DEFAULT_TOKEN}` })],
-    ['{"authorization": "Bearer ..."}', JSON.stringify({ authorization: `Bearer ${DEFAULT_TOKEN}` })],
+    ['the raw token', TOKENS.testuser],
+    ['the raw token with surrounding whitespace', ` ${TOKENS.testuser}\n`],
+    ['"Bearer <token>"', `Bearer ${TOKENS.testuser}`],
+    ['{"token"}', JSON.stringify({ token: TOKENS.testuser })],
+    ['{"token": "Bearer ..."}', JSON.stringify({ token: `Bearer ${TOKENS.testuser}` })],
+    ['{"authorization": "Bearer ..."}', JSON.stringify({ authorization: `Bearer ${TOKENS.testuser}` })],
   ])('authenticates with %s', async (_name, first) => {
     const client = await WsClient.connect(s.wsUrl);
     expect((await client.next()).type).toBe('Connection');
@@ -80,7 +79,7 @@ describe('event stream: connecting and authenticating', () => {
     ['{"token"} with a number', JSON.stringify({ token: 5 })],
     ['an object without a token', JSON.stringify({ user: 'testuser' })],
     ['the credentials instead of a token', JSON.stringify({ key: 'testuser', secret: 'testpassword' })],
-    ['broken JSON', '{"token": "dGVzdHVzZXI='],
+    ['broken JSON', `{"token": "${TOKENS.testuser}`],
   ])('refuses %s with AuthenticationError, then closes with 1008', async (_name, first) => {
     const client = await WsClient.connect(s.wsUrl);
     expect((await client.next()).type).toBe('Connection');
@@ -105,7 +104,7 @@ describe('event stream: connecting and authenticating', () => {
   });
 
   it('does not time out a client that authenticated in time', async () => {
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     // Four pings at 100 ms outlast the 300 ms token deadline.
     for (let i = 0; i < 4; i++) await client.next('Ping');
     expect(client.received.some((m) => m.type === 'AuthenticationError')).toBe(false);
@@ -113,7 +112,7 @@ describe('event stream: connecting and authenticating', () => {
   });
 
   it('ignores later client messages once authenticated', async () => {
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     client.send('not-a-token');
     client.send(Buffer.from([0, 1, 2, 3]));
     s.probe.publish(event('SplitTimesTrot', { payload: { still: 'here' } }));
@@ -121,7 +120,7 @@ describe('event stream: connecting and authenticating', () => {
   });
 
   it('a refused client does not disturb an authenticated one', async () => {
-    const good = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const good = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     const bad = await WsClient.connect(s.wsUrl);
     await bad.next('Connection');
     bad.send('wrong');
@@ -139,7 +138,7 @@ describe('event stream: Data', () => {
   });
 
   it('has the shape {type, timestamp, id, data: {channel, date, trackId, raceNr, startNr, payload}}', async () => {
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     const res = await postMessage(s.base, {
       channel: 'Last500MetersTrot',
       date: '2026-01-05',
@@ -166,8 +165,8 @@ describe('event stream: Data', () => {
   });
 
   it('is sent for subscribed transient channels only: alluser gets gallop, the default user does not', async () => {
-    const dflt = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const all = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const dflt = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const all = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     s.probe.publish(event('TimeToStartGallop', { payload: { n: 1 } }));
     s.probe.publish(event('SplitTimesGallop', { payload: { n: 2 } }));
     s.probe.publish(event('TimeToDefTrot', { payload: { n: 3 } })); // not in the default subscription
@@ -178,7 +177,7 @@ describe('event stream: Data', () => {
   });
 
   it('never carries durable messages', async () => {
-    const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     s.probe.publish(event('RaceDayTrot', { payload: { durable: true } }));
     s.probe.publish(event('ResultGallop', { payload: { durable: true } }));
     s.probe.publish(event('TimeToStartTrot', { payload: { marker: true } }));
@@ -195,26 +194,26 @@ describe('event stream: Data', () => {
       payload: { n: 1 },
     });
     expect(before.body.data).toEqual({ delivery: 'transient', recipients: 0 });
-    await client.authenticate(DEFAULT_TOKEN);
+    await client.authenticate(TOKENS.testuser);
     s.probe.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
     expect((await client.next()).data?.payload).toEqual({ n: 2 });
     expect(client.received.filter((m) => m.type === 'Data')).toHaveLength(1);
   });
 
   it('replays nothing after a reconnect', async () => {
-    const first = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const first = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     s.probe.publish(event('TimeToStartTrot', { payload: { n: 1 } }));
     expect((await first.next()).data?.payload).toEqual({ n: 1 });
     first.ws.close();
     await first.closed;
-    const again = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const again = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     s.probe.publish(event('TimeToStartTrot', { payload: { n: 2 } }));
     expect((await again.next()).data?.payload).toEqual({ n: 2 });
     expect(again.received.filter((m) => m.type === 'Data')).toHaveLength(1);
   });
 
   it('gives every message type, an ISO timestamp and a unique UUID', async () => {
-    const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     for (let i = 0; i < 5; i++) s.probe.publish(event('TimeToStartGallop', { payload: { i } }));
     for (let i = 0; i < 5; i++) await client.next('Data');
     await client.next('Ping');
@@ -229,7 +228,7 @@ describe('event stream: Data', () => {
 describe('event stream: Ping', () => {
   it('sends a bare Ping every interval once authenticated', async () => {
     const s = await startSim({ wsPingIntervalMs: 100, wsAuthTimeoutMs: 5000 });
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     const authenticatedAt = Date.now();
     const arrivals: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -251,7 +250,7 @@ describe('event stream: Ping', () => {
     expect((await client.next()).type).toBe('Connection');
     clock.advance(1000);
     // Messages arrive in order: a Ping sent before authentication would come before Authenticated.
-    await client.authenticate(DEFAULT_TOKEN);
+    await client.authenticate(TOKENS.testuser);
     expect(client.received.map((m) => m.type)).toEqual(['Connection', 'Authenticated']);
   });
 });
@@ -265,7 +264,7 @@ describe('event stream: hostile and slow clients', () => {
     expect((await junk.next()).type).toBe('AuthenticationError');
     expect((await junk.closed).code).toBe(1008);
 
-    const good = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const good = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     s.probe.publish(event('TimeToStartTrot'));
     expect((await good.next()).type).toBe('Data');
   });
@@ -279,7 +278,7 @@ describe('event stream: hostile and slow clients', () => {
     expect([1008, 1009]).toContain(code);
     expect(huge.received.some((m) => m.type === 'Authenticated')).toBe(false);
 
-    const good = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const good = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     s.probe.publish(event('TimeToStartGallop'));
     expect((await good.next()).type).toBe('Data');
     expect((await get(s.base, '/health')).status).toBe(200);
@@ -287,8 +286,8 @@ describe('event stream: hostile and slow clients', () => {
 
   it('drops a slow client whose unsent data exceeds wsMaxBufferedBytes and keeps serving the rest', async () => {
     const s = await startSim({ wsMaxBufferedBytes: 1, wsPingIntervalMs: 60_000 });
-    const healthy = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const slow = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const healthy = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const slow = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     expect(s.probe.streamSessions).toBe(2);
     slow.ws.pause();
 
@@ -308,7 +307,7 @@ describe('event stream: hostile and slow clients', () => {
 
     s.probe.publish(event('TimeToStartTrot', { payload: { after: true } }));
     expect((await healthy.next()).data?.payload).toEqual({ after: true });
-    const fresh = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const fresh = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     s.probe.publish(event('TimeToStartGallop', { payload: { small: true } }));
     expect((await fresh.next()).data?.payload).toEqual({ small: true });
     await waitFor(() => s.probe.streamSessions === 2, 'two subscribers again');

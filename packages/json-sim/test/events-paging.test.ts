@@ -1,5 +1,6 @@
 import type { StoredEvent } from '@racedata/json-sim';
-import { ALL_TOKEN, DEFAULT_TOKEN, EVENTS_PATH, closeAll, get, startSim, type Started } from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, closeAll, get, startSim, type Started } from './helpers';
 
 const TOTAL = 10_000;
 const PAGE = 1000;
@@ -61,7 +62,7 @@ async function pageThrough(token: string): Promise<{ events: StoredEvent[]; page
 
 describe('GET /customerapi/events: paging 10,000 events with hasMore', () => {
   it('alluser sees every eventId exactly once, ascending, without gaps', async () => {
-    const { events, pages, last } = await pageThrough(ALL_TOKEN);
+    const { events, pages, last } = await pageThrough(TOKENS.alluser);
     expect(pages).toBe(TOTAL / PAGE);
     expect(events).toHaveLength(TOTAL);
     const range = Array.from({ length: TOTAL }, (_, index) => index + 1);
@@ -71,7 +72,7 @@ describe('GET /customerapi/events: paging 10,000 events with hasMore', () => {
     expect(last).toBe(TOTAL);
 
     // Nothing after the last page: the next poll is held and times out.
-    const after = await get(s.base, `${EVENTS_PATH}?lastEventId=${last}&limit=${PAGE}`, ALL_TOKEN);
+    const after = await get(s.base, `${EVENTS_PATH}?lastEventId=${last}&limit=${PAGE}`, TOKENS.alluser);
     expect(after.status).toBe(204);
   });
 
@@ -81,7 +82,7 @@ describe('GET /customerapi/events: paging 10,000 events with hasMore', () => {
       .map(([eventId]) => eventId);
     expect(expected).toHaveLength(TOTAL / 2);
 
-    const { events, pages } = await pageThrough(DEFAULT_TOKEN);
+    const { events, pages } = await pageThrough(TOKENS.testuser);
     expect(pages).toBe(expected.length / PAGE);
     const got = events.map((e) => e.eventId);
     expect(got).toEqual(expected);
@@ -90,8 +91,8 @@ describe('GET /customerapi/events: paging 10,000 events with hasMore', () => {
   });
 
   it('the two users see different sets', async () => {
-    const all = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=${PAGE}`, ALL_TOKEN);
-    const dflt = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=${PAGE}`, DEFAULT_TOKEN);
+    const all = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=${PAGE}`, TOKENS.alluser);
+    const dflt = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=${PAGE}`, TOKENS.testuser);
     const allIds = all.body.data?.events.map((e) => e.eventId) ?? [];
     const dfltIds = dflt.body.data?.events.map((e) => e.eventId) ?? [];
     expect(allIds.slice(0, 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);

@@ -1,7 +1,6 @@
 import { ManualClock } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   ISO_MS,
   closeAll,
@@ -39,10 +38,10 @@ describe('GET /customerapi/events: authentication', () => {
   it.each([
     ['no authorization header', undefined],
     ['an empty authorization header', ''],
-    ['a bare token without scheme', DEFAULT_TOKEN],
+    ['a bare token without scheme', TOKENS.testuser],
     ['the Basic scheme', `Basic ${Buffer.from('testuser:testpassword').toString('base64')}`],
     ['Bearer without a token', 'Bearer'],
-    ['Bearer with two words', `Bearer ${DEFAULT_TOKEN} extra`],
+    ['Bearer with two words', `Bearer ${TOKENS.testuser} extra`],
     ['an unknown token', 'Bearer dW5rbm93bg=='],
   ])('401 {"status":"fail"} for %s', async (_name, authorization) => {
     const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, undefined, {
@@ -56,7 +55,7 @@ describe('GET /customerapi/events: authentication', () => {
 
   it('accepts the scheme in any case', async () => {
     const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, undefined, {
-      authorization: `bearer ${DEFAULT_TOKEN}`,
+      authorization: `bearer ${TOKENS.testuser}`,
     });
     expectPage(res, [1], false);
   });
@@ -86,7 +85,7 @@ describe('GET /customerapi/events: parameter validation', () => {
     ['lastEventId=0&limit=2&limit=3', 'limit'],
     ['limit=-5', 'limit'],
   ])('400 {"status":"fail","message"} for ?%s', async (query, name) => {
-    const res = await get(s.base, `${EVENTS_PATH}?${query}`, DEFAULT_TOKEN);
+    const res = await get(s.base, `${EVENTS_PATH}?${query}`, TOKENS.testuser);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body.status).toBe('fail');
@@ -95,7 +94,7 @@ describe('GET /customerapi/events: parameter validation', () => {
   });
 
   it('accepts lastEventId and limit of 0', async () => {
-    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=0`, DEFAULT_TOKEN);
+    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=0`, TOKENS.testuser);
     expectPage(res, [1], false);
   });
 });
@@ -112,25 +111,25 @@ describe('GET /customerapi/events: without lastEventId', () => {
     s.probe.publish(event('ScratchingsTrot', { payload: { n: 3 } })); // not in the default subscription
     s.probe.publish(event('TimeToStartTrot', { payload: { n: 4 } })); // transient: never stored
 
-    const dflt = await get(s.base, EVENTS_PATH, DEFAULT_TOKEN);
+    const dflt = await get(s.base, EVENTS_PATH, TOKENS.testuser);
     expectPage(dflt, [2], false);
     expect(dflt.body.data?.events[0]).toMatchObject({ channel: 'ResultTrot', payload: { n: 2 } });
 
-    const all = await get(s.base, EVENTS_PATH, ALL_TOKEN);
+    const all = await get(s.base, EVENTS_PATH, TOKENS.alluser);
     expectPage(all, [3], false);
     expect(all.body.data?.events[0]?.channel).toBe('ScratchingsTrot');
   });
 
   it('ignores limit (always one event)', async () => {
     for (let i = 0; i < 5; i++) s.probe.publish(event('RaceDayTrot', { payload: { n: i } }));
-    expectPage(await get(s.base, `${EVENTS_PATH}?limit=3`, DEFAULT_TOKEN), [5], false);
-    expectPage(await get(s.base, `${EVENTS_PATH}?limit=0`, DEFAULT_TOKEN), [5], false);
+    expectPage(await get(s.base, `${EVENTS_PATH}?limit=3`, TOKENS.testuser), [5], false);
+    expectPage(await get(s.base, `${EVENTS_PATH}?limit=0`, TOKENS.testuser), [5], false);
   });
 
   it('holds the request when the subscription has no event yet, then answers with the new one', async () => {
     const s2 = await startSim({ longPollTimeoutMs: 5000 });
     s2.probe.publish(event('ScratchingsGallop')); // outside the default subscription
-    const poll = get(s2.base, EVENTS_PATH, DEFAULT_TOKEN);
+    const poll = get(s2.base, EVENTS_PATH, TOKENS.testuser);
     await waitFor(() => s2.probe.polls.size === 1, 'the poll to be held');
     s2.probe.publish(event('StartListTrot', { payload: { fresh: true } }));
     const res = await poll;
@@ -140,7 +139,7 @@ describe('GET /customerapi/events: without lastEventId', () => {
 
   it('answers 204 at the timeout when the subscription stays empty', async () => {
     const started = Date.now();
-    const res = await get(s.base, EVENTS_PATH, DEFAULT_TOKEN);
+    const res = await get(s.base, EVENTS_PATH, TOKENS.testuser);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
@@ -157,7 +156,7 @@ describe('GET /customerapi/events: with lastEventId', () => {
     s.probe.publish(event('RaceDayTrot', { date: '2019-03-01', trackId: 5, raceNr: 2, startNr: 7 }));
     s.probe.publish(event('StartListGallop', { date: '2019-03-02' })); // not subscribed
     s.probe.publish(event('ResultTrot', { date: '2020-12-31', payload: { winner: 3 } }));
-    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expectPage(res, [1, 3], false);
     const [first, second] = res.body.data?.events ?? [];
     expect(first).toEqual({
@@ -182,7 +181,7 @@ describe('GET /customerapi/events: with lastEventId', () => {
 
   it('returns only the events after a previously received eventId', async () => {
     for (let i = 0; i < 4; i++) s.probe.publish(event('RaceDayTrot'));
-    expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=2`, DEFAULT_TOKEN), [3, 4], false);
+    expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=2`, TOKENS.testuser), [3, 4], false);
   });
 
   describe('limit and hasMore (default 3, max 5)', () => {
@@ -191,39 +190,39 @@ describe('GET /customerapi/events: with lastEventId', () => {
     });
 
     it('limit cuts the page and hasMore says more exist', async () => {
-      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=2`, DEFAULT_TOKEN), [1, 2], true);
+      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=2`, TOKENS.testuser), [1, 2], true);
     });
 
     it('omitted limit takes the default', async () => {
-      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN), [1, 2, 3], true);
+      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser), [1, 2, 3], true);
     });
 
     it('limit=0 takes the default', async () => {
-      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=0`, DEFAULT_TOKEN), [1, 2, 3], true);
+      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=0`, TOKENS.testuser), [1, 2, 3], true);
     });
 
     it('limit above the maximum is clamped, not refused', async () => {
-      const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=1000`, DEFAULT_TOKEN);
+      const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0&limit=1000`, TOKENS.testuser);
       expectPage(res, [1, 2, 3, 4, 5], true);
     });
 
     it('hasMore is false when the page ends exactly at the last event', async () => {
       expectPage(
-        await get(s.base, `${EVENTS_PATH}?lastEventId=2&limit=5`, DEFAULT_TOKEN),
+        await get(s.base, `${EVENTS_PATH}?lastEventId=2&limit=5`, TOKENS.testuser),
         [3, 4, 5, 6, 7],
         false,
       );
     });
 
     it('hasMore is false when fewer events than limit remain', async () => {
-      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=5`, DEFAULT_TOKEN), [6, 7], false);
+      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=5`, TOKENS.testuser), [6, 7], false);
     });
 
     it('hasMore ignores events outside the subscription', async () => {
       s.probe.publish(event('ScratchingsTrot'));
       s.probe.publish(event('ResultGallop'));
-      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=2`, DEFAULT_TOKEN), [6, 7], false);
-      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=2`, ALL_TOKEN), [6, 7], true);
+      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=2`, TOKENS.testuser), [6, 7], false);
+      expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=5&limit=2`, TOKENS.alluser), [6, 7], true);
     });
   });
 });
@@ -232,7 +231,7 @@ describe('GET /customerapi/events: long polling', () => {
   it('answers a held poll as soon as a durable message of the subscription arrives', async () => {
     const s = await startSim({ longPollTimeoutMs: 10_000 });
     s.probe.publish(event('RaceDayTrot'));
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=1`, DEFAULT_TOKEN);
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=1`, TOKENS.testuser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     s.probe.publish(event('ResultTrot', { payload: { woke: true } }));
     // Answered from inside the publish, not on some later check.
@@ -246,8 +245,8 @@ describe('GET /customerapi/events: long polling', () => {
   it('wakes every held poll of a subscribed user, not the ones that do not subscribe', async () => {
     const clock = new ManualClock(Date.now());
     const s = await startSim({ longPollTimeoutMs: 400 }, { clock });
-    const dflt = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
-    const all = get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const dflt = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
+    const all = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     await waitFor(() => s.probe.polls.size === 2, 'both polls to be held');
     s.probe.publish(event('ResultGallop'));
     expectPage(await all, [1], false);
@@ -260,7 +259,7 @@ describe('GET /customerapi/events: long polling', () => {
     const clock = new ManualClock(Date.now());
     const s = await startSim({ longPollTimeoutMs: 400 }, { clock });
     const waits = jest.spyOn(s.probe.polls, 'hold');
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     s.probe.publish(event('ScratchingsTrot'));
     s.probe.publish(event('StartListGallop'));
@@ -274,14 +273,14 @@ describe('GET /customerapi/events: long polling', () => {
 
     // Still invisible afterwards: the next subscribed event comes alone.
     s.probe.publish(event('RaceDayTrot'));
-    expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN), [3], false);
+    expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser), [3], false);
   });
 
   it('transient messages never wake a poll, even on subscribed channels', async () => {
     const clock = new ManualClock(Date.now());
     const s = await startSim({ longPollTimeoutMs: 400 }, { clock });
     const waits = jest.spyOn(s.probe.polls, 'hold');
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     s.probe.publish(event('TimeToStartTrot'));
     s.probe.publish(event('Last500MetersTrot'));
@@ -295,7 +294,7 @@ describe('GET /customerapi/events: long polling', () => {
   it('keeps holding when a wake-up brings nothing after a lastEventId ahead of the log', async () => {
     const clock = new ManualClock(Date.now());
     const s = await startSim({ longPollTimeoutMs: 400 }, { clock });
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=5`, DEFAULT_TOKEN);
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=5`, TOKENS.testuser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     s.probe.publish(event('RaceDayTrot')); // eventId 1: not after 5
     expect(s.probe.polls.size).toBe(1);
@@ -306,7 +305,7 @@ describe('GET /customerapi/events: long polling', () => {
   it('answers 204 with an empty body at the timeout', async () => {
     const s = await startSim({ longPollTimeoutMs: 300 });
     const started = Date.now();
-    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
@@ -316,7 +315,7 @@ describe('GET /customerapi/events: long polling', () => {
   it('a held poll whose client aborts leaves nothing behind', async () => {
     const s = await startSim({ longPollTimeoutMs: 10_000 });
     const controller = new AbortController();
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN, { signal: controller.signal });
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser, { signal: controller.signal });
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     controller.abort();
     await expect(poll).rejects.toThrow();
@@ -324,6 +323,6 @@ describe('GET /customerapi/events: long polling', () => {
 
     // The simulator still answers the next poller normally.
     s.probe.publish(event('RaceDayTrot'));
-    expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN), [1], false);
+    expectPage(await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser), [1], false);
   });
 });

@@ -1,6 +1,5 @@
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   WsClient,
   authenticate,
@@ -58,16 +57,16 @@ describe('JSON simulator fault rules', () => {
     });
     expect(rule).toMatchObject({ id: expect.any(String), fired: 0, times: 2 });
     for (let i = 0; i < 2; i++) {
-      const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+      const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('2');
       expect(res.body).toMatchObject({ status: 'fail', code: 'INJECTED_FAULT' });
     }
     // Another user is not matched.
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN)).status).toBe(200);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser)).status).toBe(200);
     expect(await rules(s.base)).toEqual([]);
     await postMessage(s.base, event('RaceDayTrot', { payload: { n: 2 } }));
-    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expect(page.status).toBe(200);
     expect(page.body.data?.events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
   });
@@ -79,7 +78,7 @@ describe('JSON simulator fault rules', () => {
       action: { type: 'status', status: 500, body: 'upstream exploded' },
       times: 1,
     });
-    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const res = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expect(res.status).toBe(500);
     expect(res.text).toBe('upstream exploded');
     expect(res.headers.get('content-type')).toContain('text/plain');
@@ -89,7 +88,7 @@ describe('JSON simulator fault rules', () => {
     const s = await startSim();
     await postMessage(s.base, event('RaceDayTrot'));
     const rule = await addFault(s.base, { match: { transport: 'events' }, action: { type: 'hold' } });
-    const poll = tracked(get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN));
+    const poll = tracked(get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser));
     // The rule fired: the request reached the simulator and is held by it.
     for (;;) {
       const [current] = await rules(s.base);
@@ -110,7 +109,7 @@ describe('JSON simulator fault rules', () => {
       action: { type: 'delay', ms: 60_000 },
       times: 1,
     });
-    const poll = tracked(get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN));
+    const poll = tracked(get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser));
     for (;;) {
       const rest = await rules(s.base);
       if (rest.length === 0) break; // used up: the request is being delayed
@@ -125,8 +124,8 @@ describe('JSON simulator fault rules', () => {
 
   test('disconnect closes a live event-stream session with the code; the journal records it', async () => {
     const s = await startSim();
-    const victim = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const bystander = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const victim = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const bystander = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     await addFault(s.base, {
       match: { transport: 'event-stream', user: 'testuser' },
       action: { type: 'disconnect', code: 4001 },
@@ -141,7 +140,7 @@ describe('JSON simulator fault rules', () => {
     // The bystander still gets data; the used-up rule lets the victim back in.
     await postMessage(s.base, event('TimeToStartTrot', { payload: { n: 1 } }));
     expect((await bystander.next()).data?.payload).toEqual({ n: 1 });
-    const back = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const back = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     await postMessage(s.base, event('TimeToStartTrot', { payload: { n: 2 } }));
     expect((await back.next()).data?.payload).toEqual({ n: 2 });
   });
@@ -152,7 +151,7 @@ describe('JSON simulator fault rules', () => {
       match: { transport: 'event-stream' },
       action: { type: 'disconnect', code: 3000 },
     });
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     expect((await client.closed).code).toBe(3000);
   });
 
@@ -163,8 +162,8 @@ describe('JSON simulator fault rules', () => {
       action: { type: 'disconnect', reset: true },
       times: 1,
     });
-    await expect(get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).rejects.toThrow();
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(204);
+    await expect(get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).rejects.toThrow();
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(204);
   });
 
   test('a status rule on the event-stream refuses the WebSocket handshake', async () => {
@@ -175,13 +174,13 @@ describe('JSON simulator fault rules', () => {
       times: 1,
     });
     await expect(WsClient.connect(s.wsUrl)).rejects.toThrow('upgrade refused with 503');
-    await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    await connectAuthenticated(s.wsUrl, TOKENS.testuser);
   });
 
   test('drop swallows one user’s transient deliveries on a channel; others still get them', async () => {
     const s = await startSim();
-    const dropped = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const other = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const dropped = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const other = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     const rule = await addFault(s.base, {
       match: { transport: 'event-stream', user: 'testuser', channel: 'TimeToStartTrot' },
       action: { type: 'drop' },
@@ -204,10 +203,10 @@ describe('JSON simulator fault rules', () => {
       action: { type: 'status', status: 503 },
       forMs: 60_000,
     });
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(503);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(503);
     await postControl(s.base, 'clock/advance', { ms: 60_000 });
     expect(await rules(s.base)).toEqual([]);
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(204);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(204);
   });
 
   test('DELETE /_sim/faults removes every rule; reset clears them too; the control plane is never faulted', async () => {
@@ -231,7 +230,7 @@ describe('JSON simulator fault rules', () => {
       action: { type: 'status', status: 429 },
       times: 3,
     });
-    for (let i = 0; i < 3; i++) await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    for (let i = 0; i < 3; i++) await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     const text = await (await fetch(`${s.base}/metrics`)).text();
     expect(text).toContain('racedata_fault_firings_total{action="status"} 3');
     expect(text).toContain(
@@ -264,16 +263,16 @@ describe('JSON simulator fault rules', () => {
 describe('JSON simulator connections/close and tokens/expire', () => {
   test('connections/close closes a user’s sessions with the code; a message sent meanwhile is not replayed', async () => {
     const s = await startSim();
-    const a = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const b = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const other = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const a = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const b = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const other = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     const res = await postControl(s.base, 'connections/close', { user: 'testuser', code: 4002 });
     expect(await res.json()).toEqual({ closed: 2 });
     expect((await a.closed).code).toBe(4002);
     expect((await b.closed).code).toBe(4002);
     await postMessage(s.base, event('TimeToStartTrot', { payload: { n: 1 } }));
     expect((await other.next()).data?.payload).toEqual({ n: 1 });
-    const again = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const again = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     await postMessage(s.base, event('TimeToStartTrot', { payload: { n: 2 } }));
     // n: 1 went out while the user was away: nothing is replayed.
     expect((await again.next()).data?.payload).toEqual({ n: 2 });
@@ -306,13 +305,13 @@ describe('JSON simulator connections/close and tokens/expire', () => {
     expect(await (await postControl(s.base, 'tokens/expire')).json()).toEqual({
       expired: ['testuser', 'alluser'],
     });
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN)).status).toBe(401);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser)).status).toBe(401);
     const client = await WsClient.connect(s.wsUrl);
     await client.next('Connection');
-    client.send(JSON.stringify({ token: DEFAULT_TOKEN }));
+    client.send(JSON.stringify({ token: TOKENS.testuser }));
     expect((await client.closed).code).toBe(1008);
     await authenticate(s.base, 'alluser', 'allpassword');
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN)).status).toBe(204);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser)).status).toBe(204);
     expect((await postControl(s.base, 'tokens/expire', { user: 'ghost' })).status).toBe(400);
   });
 });

@@ -1,7 +1,6 @@
 import type { EventInput } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   FILTERED_PATH,
   closeAll,
   get,
@@ -39,11 +38,16 @@ function ids(res: HttpResult<EventPageBody>): number[] {
   return (res.body.data?.events ?? []).map((e) => e.eventId);
 }
 
-async function query(params: string, token = DEFAULT_TOKEN): Promise<HttpResult<EventPageBody>> {
+async function query(params: string, token: string = TOKENS.testuser): Promise<HttpResult<EventPageBody>> {
   return get(s.base, `${FILTERED_PATH}${params === '' ? '' : `?${params}`}`, token);
 }
 
-async function expectIds(params: string, expected: number[], hasMore = false, token = DEFAULT_TOKEN) {
+async function expectIds(
+  params: string,
+  expected: number[],
+  hasMore = false,
+  token: string = TOKENS.testuser,
+) {
   const res = await query(params, token);
   expect(res.status).toBe(200);
   expect(res.body.status).toBe('success');
@@ -140,26 +144,31 @@ describe('GET /customerapi/filtered-events: filtering', () => {
   });
 
   it('without parameters considers every channel for alluser', async () => {
-    await expectIds('limit=6', [1, 2, 3, 4, 5, 6], true, ALL_TOKEN);
-    await expectIds('lastEventId=6&limit=6', [7, 8, 9], false, ALL_TOKEN);
+    await expectIds('limit=6', [1, 2, 3, 4, 5, 6], true, TOKENS.alluser);
+    await expectIds('lastEventId=6&limit=6', [7, 8, 9], false, TOKENS.alluser);
   });
 
   it('channel selects one subscribed channel', async () => {
     await expectIds('channel=RaceDayTrot', [1, 2, 3]);
     await expectIds('channel=ResultTrot', [4, 7]);
-    await expectIds('channel=StartListGallop', [5], false, ALL_TOKEN);
+    await expectIds('channel=StartListGallop', [5], false, TOKENS.alluser);
   });
 
   it('startDate and endDate bound the event date, inclusive', async () => {
     await expectIds('startDate=2026-01-06', [3, 6]);
     await expectIds('endDate=2025-12-31', [7, 8]);
     await expectIds('startDate=2026-01-05&endDate=2026-01-06', [1, 2, 3, 4]);
-    await expectIds('startDate=2026-01-05&endDate=2026-01-06&limit=10', [1, 2, 3, 4, 5, 9], false, ALL_TOKEN);
+    await expectIds(
+      'startDate=2026-01-05&endDate=2026-01-06&limit=10',
+      [1, 2, 3, 4, 5, 9],
+      false,
+      TOKENS.alluser,
+    );
   });
 
   it('trackId, raceNr and startNr match exactly; events without the field never match', async () => {
     await expectIds('trackId=5', [1, 2, 4, 8]);
-    await expectIds('trackId=5', [1, 2, 4, 5], true, ALL_TOKEN);
+    await expectIds('trackId=5', [1, 2, 4, 5], true, TOKENS.alluser);
     await expectIds('raceNr=1', [1, 3, 4, 8]);
     await expectIds('startNr=1', [1, 6, 8]);
     expect((await query('trackId=0')).status).toBe(204);
@@ -170,7 +179,12 @@ describe('GET /customerapi/filtered-events: filtering', () => {
     await expectIds('channel=RaceDayTrot&trackId=5&raceNr=2', [2]);
     await expectIds('trackId=5&raceNr=1&startDate=2026-01-01', [1, 4]);
     await expectIds('trackId=5&raceNr=1&startNr=3', [4]);
-    await expectIds('channel=ScratchingsTrot&trackId=6&raceNr=1&endDate=2026-01-06', [9], false, ALL_TOKEN);
+    await expectIds(
+      'channel=ScratchingsTrot&trackId=6&raceNr=1&endDate=2026-01-06',
+      [9],
+      false,
+      TOKENS.alluser,
+    );
   });
 
   it('lastEventId returns matching events after it', async () => {
@@ -184,7 +198,7 @@ describe('GET /customerapi/filtered-events: filtering', () => {
     await expectIds('lastEventId=2&limit=2', [3, 4], true);
     await expectIds('', [1, 2, 3, 4], true);
     await expectIds('limit=0', [1, 2, 3, 4], true);
-    await expectIds('limit=1000', [1, 2, 3, 4, 5, 6, 7, 8], true, ALL_TOKEN);
+    await expectIds('limit=1000', [1, 2, 3, 4, 5, 6, 7, 8], true, TOKENS.alluser);
     await expectIds('limit=7', [1, 2, 3, 4, 6, 7, 8], false);
   });
 
@@ -215,7 +229,7 @@ describe('GET /customerapi/filtered-events: filtering', () => {
   it('never returns events outside the subscription, whatever the filters', async () => {
     const res = await query('trackId=6&limit=100');
     expect(ids(res)).toEqual([3]);
-    const all = await query('trackId=6&limit=100', ALL_TOKEN);
+    const all = await query('trackId=6&limit=100', TOKENS.alluser);
     expect(ids(all)).toEqual([3, 9]);
   });
 });

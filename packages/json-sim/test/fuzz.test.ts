@@ -1,10 +1,9 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import type { StoredEvent } from '@racedata/json-sim';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
   AUTH_PATH,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FILTERED_PATH,
   MESSAGE_PATH,
@@ -171,10 +170,10 @@ const query = fc
   .map((pairs) => pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&'));
 
 const authorization = fc.constantFrom(
-  `Bearer ${DEFAULT_TOKEN}`,
-  `Bearer ${ALL_TOKEN}`,
+  `Bearer ${TOKENS.testuser}`,
+  `Bearer ${TOKENS.alluser}`,
   'Bearer nope',
-  DEFAULT_TOKEN,
+  TOKENS.testuser,
   '',
   undefined,
 );
@@ -241,7 +240,7 @@ function checkAnswer(c: Call, a: Answer): void {
     const page = parsed as unknown as Page;
     expect(page.data.numberOfEvents).toBe(page.data.events.length);
     expect(typeof page.data.hasMore).toBe('boolean');
-    if ('authorization' in c && c.authorization?.includes(DEFAULT_TOKEN)) {
+    if ('authorization' in c && c.authorization?.includes(TOKENS.testuser)) {
       for (const e of page.data.events) expect(TESTUSER_CHANNELS.has(e.channel)).toBe(true);
     }
   }
@@ -265,7 +264,7 @@ describe('fuzzing the HTTP endpoints of one simulator', () => {
       { numRuns: 200 },
     );
 
-    const before = await allEvents(ALL_TOKEN);
+    const before = await allEvents(TOKENS.alluser);
     const lastId = before.events.at(-1)?.eventId ?? 0;
     expect(before.numberOfEvents).toBe(before.events.length);
     before.events.forEach((e, i) => expect(e.eventId).toBe(i + 1));
@@ -280,11 +279,11 @@ describe('fuzzing the HTTP endpoints of one simulator', () => {
     const stored = (JSON.parse(posted.text) as { data: { event: StoredEvent } }).data.event;
     expect(stored).toMatchObject({ channel: 'ResultGallop', eventId: lastId + 1, payload: { after: 1 } });
 
-    const mine = await allEvents(DEFAULT_TOKEN);
+    const mine = await allEvents(TOKENS.testuser);
     expect(mine.numberOfEvents).toBe(mine.events.length);
     for (const e of mine.events) expect(TESTUSER_CHANNELS.has(e.channel)).toBe(true);
     const filtered = await request('GET', `${FILTERED_PATH}?lastEventId=0&limit=10000`, {
-      authorization: `Bearer ${ALL_TOKEN}`,
+      authorization: `Bearer ${TOKENS.alluser}`,
     });
     const page = (JSON.parse(filtered.text) as Page).data;
     expect(page.numberOfEvents).toBe(page.events.length);
@@ -297,7 +296,7 @@ describe('fuzzing the first event-stream message', () => {
     weirdString,
     fc.json(),
     deep.filter((t) => t.length < 60_000),
-    fc.constantFrom(DEFAULT_TOKEN, `Bearer ${ALL_TOKEN}`, JSON.stringify({ token: DEFAULT_TOKEN })),
+    fc.constantFrom(TOKENS.testuser, `Bearer ${TOKENS.alluser}`, JSON.stringify({ token: TOKENS.testuser })),
     anyValue.map((token) => JSON.stringify({ token })),
     anyValue.map((authorization) => JSON.stringify({ authorization })),
   );
@@ -321,6 +320,6 @@ describe('fuzzing the first event-stream message', () => {
     // Still serving.
     const client = await WsClient.connect(s.wsUrl);
     await client.next();
-    await client.authenticate(DEFAULT_TOKEN);
+    await client.authenticate(TOKENS.testuser);
   });
 });

@@ -12,10 +12,6 @@ import { closeAfterTest, createProbed as probed } from '@racedata/test-support';
 
 export { closeAfterTest, closeAll, waitFor } from '@racedata/test-support';
 
-/** Fixed tokens of the built-in JSON users (README, "Users and channels"). */
-export const DEFAULT_TOKEN = 'dGVzdHVzZXI=';
-export const ALL_TOKEN = 'YWxsdXNlcg==';
-
 export const AUTH_PATH = '/customerapi/authenticate/subscription';
 export const EVENTS_PATH = '/customerapi/events';
 export const FILTERED_PATH = '/customerapi/filtered-events';

@@ -1,7 +1,6 @@
 import { createJsonSimulator } from '@racedata/json-sim';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FAST_SETTINGS,
   FILTERED_PATH,
@@ -22,8 +21,8 @@ describe('close()', () => {
   it('answers held polls with 204 and resolves quickly', async () => {
     const s = await startSim({ longPollTimeoutMs: 30_000 });
     const polls = [
-      get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN),
-      get(s.base, EVENTS_PATH, ALL_TOKEN),
+      get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser),
+      get(s.base, EVENTS_PATH, TOKENS.alluser),
     ];
     await waitFor(() => s.probe.polls.size === 2, 'both polls to be held');
     const started = Date.now();
@@ -36,7 +35,7 @@ describe('close()', () => {
 
   it('closes event-stream sockets, authenticated or not, and the clients see the close', async () => {
     const s = await startSim({ wsAuthTimeoutMs: 30_000 });
-    const authed = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const authed = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     const waiting = await WsClient.connect(s.wsUrl);
     await waiting.next('Connection');
     const started = Date.now();
@@ -51,8 +50,8 @@ describe('close()', () => {
   it('resolves quickly with held polls, sockets and idle keep-alive connections all at once', async () => {
     const s = await startSim({ longPollTimeoutMs: 30_000, wsAuthTimeoutMs: 30_000 });
     expect((await get(s.base, '/health')).status).toBe(200); // leaves a keep-alive connection
-    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
-    const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held');
     const started = Date.now();
     await s.sim.close();
@@ -105,15 +104,15 @@ describe('several simulators', () => {
     expect(
       (await postMessage(b.base, { channel: 'ResultTrot', date: '2026-01-05', payload: { at: 'b' } })).status,
     ).toBe(201);
-    const fromA = await get(a.base, FILTERED_PATH, DEFAULT_TOKEN);
-    const fromB = await get(b.base, FILTERED_PATH, DEFAULT_TOKEN);
+    const fromA = await get(a.base, FILTERED_PATH, TOKENS.testuser);
+    const fromB = await get(b.base, FILTERED_PATH, TOKENS.testuser);
     expect(fromA.body.data?.events.map((e) => e.payload)).toEqual([{ at: 'a' }]);
     expect(fromB.body.data?.events.map((e) => e.payload)).toEqual([{ at: 'b' }]);
     expect(fromA.body.data?.events[0]?.eventId).toBe(1);
     expect(fromB.body.data?.events[0]?.eventId).toBe(1);
 
     // A stream on one does not see the other's transient messages.
-    const wsA = await connectAuthenticated(a.wsUrl, ALL_TOKEN);
+    const wsA = await connectAuthenticated(a.wsUrl, TOKENS.alluser);
     expect((await postMessage(b.base, event('TimeToStartTrot'))).body.data).toEqual({
       delivery: 'transient',
       recipients: 0,

@@ -1,7 +1,6 @@
 import http from 'node:http';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FILTERED_PATH,
   MESSAGE_PATH,
@@ -113,7 +112,7 @@ describe('input is never echoed at length', () => {
     [FILTERED_PATH, `startDate=${LONG.slice(0, 5000)}`],
     [FILTERED_PATH, `trackId=${LONG.slice(0, 5000)}`],
   ])('%s?%s', async (path, query) => {
-    const res = await get(s.base, `${path}?${query}`, ALL_TOKEN);
+    const res = await get(s.base, `${path}?${query}`, TOKENS.alluser);
     expect(res.status).toBe(400);
     short(failMessage(res.body));
   });
@@ -136,7 +135,7 @@ describe('odd values do not break anything', () => {
     const body = `{"channel":"RaceDayTrot","date":"2026-11-22","payload":{"big":1e400,"small":-1e400,"s":"\\ud800x\\udfff","nan":"NaN"}}`;
     const res = await postRaw(s.base, MESSAGE_PATH, body);
     expect(res.status).toBe(201);
-    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expect(page.status).toBe(200);
     expect(page.body.data?.events[0]?.payload).toEqual({
       big: null,
@@ -154,7 +153,11 @@ describe('odd values do not break anything', () => {
 
   it('NaN-like query values are 400', async () => {
     for (const value of ['NaN', 'Infinity', '-1', '1e3', '0x10', ' ']) {
-      const res = await get(s.base, `${EVENTS_PATH}?lastEventId=${encodeURIComponent(value)}`, DEFAULT_TOKEN);
+      const res = await get(
+        s.base,
+        `${EVENTS_PATH}?lastEventId=${encodeURIComponent(value)}`,
+        TOKENS.testuser,
+      );
       expect(res.status).toBe(400);
     }
   });
@@ -167,7 +170,7 @@ describe('odd values do not break anything', () => {
             host: '127.0.0.1',
             port: s.address.port,
             path: `${FILTERED_PATH}?channel=%E0%A4%A&startDate=%ZZ`,
-            headers: { authorization: `Bearer ${ALL_TOKEN}` },
+            headers: { authorization: `Bearer ${TOKENS.alluser}` },
           },
           (res) => {
             res.resume();

@@ -1,7 +1,6 @@
 import http from 'node:http';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   ISO_MS,
   MESSAGE_PATH,
@@ -50,7 +49,7 @@ describe('POST /api/message: durable channels', () => {
     expect(created).toBeGreaterThanOrEqual(before - 5);
     expect(created).toBeLessThanOrEqual(Date.now() + 5);
 
-    const read = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const read = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     expect(read.body.data?.events).toEqual([data.event]);
   });
 
@@ -80,9 +79,9 @@ describe('POST /api/message: durable channels', () => {
 
   it('makes a durable event visible only to subscribers', async () => {
     await postMessage(s.base, { channel: 'ScratchingsGallop', date: '2026-01-05', payload: {} });
-    const all = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const all = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(all.body.data?.events.map((e) => e.channel)).toEqual(['ScratchingsGallop']);
-    const dflt = await get(s.base, `/customerapi/filtered-events`, DEFAULT_TOKEN);
+    const dflt = await get(s.base, `/customerapi/filtered-events`, TOKENS.testuser);
     expect(dflt.status).toBe(204);
   });
 });
@@ -98,9 +97,9 @@ describe('POST /api/message: transient channels', () => {
   });
 
   it('counts authenticated subscribers only', async () => {
-    const a = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
-    const b = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    const c = await connectAuthenticated(s.wsUrl, `Bearer ${ALL_TOKEN}`);
+    const a = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
+    const b = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
+    const c = await connectAuthenticated(s.wsUrl, `Bearer ${TOKENS.alluser}`);
     const unauthenticated = await WsClient.connect(s.wsUrl);
     expect((await unauthenticated.next()).type).toBe('Connection');
 
@@ -121,8 +120,8 @@ describe('POST /api/message: transient channels', () => {
   });
 
   it('stops counting a client once it disconnects', async () => {
-    const a = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
-    await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const a = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
+    await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     expect((await postMessage(s.base, transient)).body.data).toEqual({
       delivery: 'transient',
       recipients: 2,
@@ -218,7 +217,7 @@ describe('POST /api/message: invalid messages are refused whole', () => {
   });
 
   it('delivers no transient message for a refused one', async () => {
-    const client = await connectAuthenticated(s.wsUrl, ALL_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     const bad = { channel: 'TimeToStartTrot', date: '2026-01-05', payload: { bad: true } };
     expect((await postMessage(s.base, { ...bad, date: 'nope' })).status).toBe(400);
     expect((await postMessage(s.base, { ...bad, payload: 'x' })).status).toBe(400);

@@ -1,13 +1,5 @@
-import {
-  DEFAULT_TOKEN,
-  EVENTS_PATH,
-  closeAll,
-  connectAuthenticated,
-  event,
-  get,
-  postMessage,
-  startSim,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, closeAll, connectAuthenticated, event, get, postMessage, startSim } from './helpers';
 
 afterEach(closeAll);
 
@@ -28,11 +20,11 @@ async function scrape(base: string, headers: Record<string, string> = {}): Promi
 describe('JSON simulator GET /metrics', () => {
   test('counts a post, a poll and a WebSocket delivery; gauges read on scrape', async () => {
     const s = await startSim();
-    const client = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
     expect((await postMessage(s.base, event('RaceDayTrot'))).status).toBe(201);
     expect((await postMessage(s.base, event('TimeToStartTrot'))).status).toBe(202);
     await client.next();
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(200);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(200);
     await fetch(`${s.base}/no/such/path/12345`);
     const m = await scrape(s.base);
     expect(m.get('racedata_messages_received_total{source="post"}')).toBe(2);

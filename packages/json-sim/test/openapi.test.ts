@@ -12,9 +12,9 @@ import {
   type CheckedCall,
   type DocShape,
 } from '@racedata/test-support/api-docs';
+import { TOKENS } from '@racedata/test-support';
 import {
   AUTH_PATH,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FILTERED_PATH,
   MESSAGE_PATH,
@@ -99,7 +99,7 @@ describe('production and injection paths answer as documented', () => {
   test.each([AUTH_PATH, `${AUTH_PATH}/`])('POST %s: 200, 400, 401, 415', async (authPath) => {
     const { call } = await start();
     const ok = await call('POST', authPath, { json: { key: 'testuser', secret: 'testpassword' } });
-    expect(ok.headers.get('authorization')).toBe(`Bearer ${DEFAULT_TOKEN}`);
+    expect(ok.headers.get('authorization')).toBe(`Bearer ${TOKENS.testuser}`);
     expect((await call('POST', authPath, { json: { key: 'testuser' } })).status).toBe(400);
     expect((await call('POST', authPath, { json: [1] })).status).toBe(400);
     expect(
@@ -118,15 +118,15 @@ describe('production and injection paths answer as documented', () => {
     const s = await start({ longPollTimeoutMs: 60_000 });
     await s.call('POST', MESSAGE_PATH, { json: event('RaceDayTrot', { trackId: 5, raceNr: 1, startNr: 3 }) });
     expect(
-      (await s.call('GET', `${EVENTS_PATH}?lastEventId=0`, { headers: bearer(DEFAULT_TOKEN) })).status,
+      (await s.call('GET', `${EVENTS_PATH}?lastEventId=0`, { headers: bearer(TOKENS.testuser) })).status,
     ).toBe(200);
-    expect((await s.call('GET', EVENTS_PATH, { headers: bearer(DEFAULT_TOKEN) })).status).toBe(200);
-    const held = s.call('GET', `${EVENTS_PATH}?lastEventId=1`, { headers: bearer(DEFAULT_TOKEN) });
+    expect((await s.call('GET', EVENTS_PATH, { headers: bearer(TOKENS.testuser) })).status).toBe(200);
+    const held = s.call('GET', `${EVENTS_PATH}?lastEventId=1`, { headers: bearer(TOKENS.testuser) });
     await waitForHeldPoll(s.call);
     // The wait runs on the simulator's clock: moving it past the timeout ends the poll now.
     await s.call('POST', '/_sim/clock/advance', { json: { ms: 60_000 } });
     expect((await held).status).toBe(204);
-    expect((await s.call('GET', `${EVENTS_PATH}?limit=x`, { headers: bearer(DEFAULT_TOKEN) })).status).toBe(
+    expect((await s.call('GET', `${EVENTS_PATH}?limit=x`, { headers: bearer(TOKENS.testuser) })).status).toBe(
       400,
     );
     expect((await s.call('GET', EVENTS_PATH)).status).toBe(401);
@@ -136,7 +136,7 @@ describe('production and injection paths answer as documented', () => {
   test('GET /customerapi/filtered-events: 200, 204, 400, 401', async () => {
     const { call } = await start();
     await call('POST', MESSAGE_PATH, { json: event('RaceDayTrot') });
-    const auth = { headers: bearer(DEFAULT_TOKEN) };
+    const auth = { headers: bearer(TOKENS.testuser) };
     expect(
       (await call('GET', `${FILTERED_PATH}?channel=RaceDayTrot&startDate=2026-01-01`, auth)).status,
     ).toBe(200);
@@ -178,11 +178,11 @@ describeControlPlane({
   start: (settings) => startSim(settings),
   deliverOne: async (base) => {
     await postMessage(base, event('RaceDayTrot'));
-    await get(base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    await get(base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
   },
   readTransport: 'events',
   openSession: async (base) => {
-    const client = await connectAuthenticated(`${base.replace('http', 'ws')}${STREAM_PATH}`, DEFAULT_TOKEN);
+    const client = await connectAuthenticated(`${base.replace('http', 'ws')}${STREAM_PATH}`, TOKENS.testuser);
     return { closed: client.closed.then((info) => info.code) };
   },
   sessionTransport: 'event-stream',

@@ -1,17 +1,8 @@
 import http from 'node:http';
 import { jsonChannelCatalog, type EventInput } from '@racedata/core';
 import type { StoredEvent } from '@racedata/json-sim';
-import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
-  EVENTS_PATH,
-  FILTERED_PATH,
-  closeAll,
-  event,
-  startSim,
-  waitFor,
-  type Started,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, FILTERED_PATH, closeAll, event, startSim, waitFor, type Started } from './helpers';
 
 // GET /customerapi/events and /filtered-events are answered by a direct read path ahead of
 // express (src/http/read-path.ts); express answers everything else, including other spellings
@@ -45,7 +36,7 @@ function rawGet(s: Started, path: string, headers: http.OutgoingHttpHeaders = {}
   });
 }
 
-const auth = (token = DEFAULT_TOKEN) => ({ authorization: `Bearer ${token}` });
+const auth = (token: string = TOKENS.testuser) => ({ authorization: `Bearer ${token}` });
 
 /** The same request through the direct path and through express (trailing slash). */
 async function bothWays(s: Started, path: string, query: string, headers: http.OutgoingHttpHeaders = auth()) {
@@ -107,7 +98,7 @@ describe('the direct read path answers exactly as express', () => {
   });
 
   it('writes the body JSON.stringify gives for the page, with its UTF-8 length', async () => {
-    const res = await rawGet(s, `${EVENTS_PATH}?lastEventId=4&limit=8`, auth(ALL_TOKEN));
+    const res = await rawGet(s, `${EVENTS_PATH}?lastEventId=4&limit=8`, auth(TOKENS.alluser));
     const page = s.probe.store.query({
       channels: jsonChannelCatalog().names('durable'),
       afterId: 4,

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { DEFAULT_TOKEN, EVENTS_PATH, closeAll, postRaw, startSim, waitFor } from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, closeAll, postRaw, startSim, waitFor } from './helpers';
 
 // Page bodies are written from a pool of reused buffers. A buffer goes back to the pool only
 // once every byte of its response was handed to the kernel: a client that reads slowly must
@@ -61,7 +62,7 @@ describe('page bodies from reused buffers', () => {
         .map(
           (after) =>
             `GET ${EVENTS_PATH}?lastEventId=${after}&limit=100 HTTP/1.1\r\nHost: x\r\n` +
-            `Authorization: Bearer ${DEFAULT_TOKEN}\r\n\r\n`,
+            `Authorization: Bearer ${TOKENS.testuser}\r\n\r\n`,
         )
         .join(''),
     );
@@ -71,7 +72,7 @@ describe('page bodies from reused buffers', () => {
     // Meanwhile other clients read many pages, taking buffers from the pool again and again.
     for (let k = 0; k < 200; k++) {
       const res = await fetch(`${s.base}${EVENTS_PATH}?lastEventId=${(k * 13) % 2000}&limit=100`, {
-        headers: { authorization: `Bearer ${DEFAULT_TOKEN}` },
+        headers: { authorization: `Bearer ${TOKENS.testuser}` },
       });
       expect(res.status).toBe(200);
       await res.arrayBuffer();

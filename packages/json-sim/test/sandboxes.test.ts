@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ManualClock } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import {
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   closeAll,
   connectAuthenticated,
@@ -58,7 +58,7 @@ describe('JSON simulator sandboxes', () => {
       basePath: `/sandboxes/${box.id}`,
     });
     expect(box.users.map((u) => u.key)).toEqual(['testuser', 'alluser']);
-    expect(tokenOf(box)).not.toBe(DEFAULT_TOKEN);
+    expect(tokenOf(box)).not.toBe(TOKENS.testuser);
     const boxBase = s.base + box.basePath;
 
     const inBox = await postJson<{ data: { event: { eventId: number } } }>(
@@ -76,9 +76,9 @@ describe('JSON simulator sandboxes', () => {
     expect(inParent.body.data.event.eventId).toBe(1);
 
     expect(await eventIds(boxBase, tokenOf(box))).toEqual([1]);
-    expect(await eventIds(s.base, DEFAULT_TOKEN)).toEqual([2]);
+    expect(await eventIds(s.base, TOKENS.testuser)).toEqual([2]);
     // A token opens only its own simulator.
-    expect((await get(boxBase, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(401);
+    expect((await get(boxBase, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(401);
     expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, tokenOf(box))).status).toBe(401);
     // The sandbox's users authenticate with the same key and secret and get its token.
     const auth = await postJson(boxBase, '/customerapi/authenticate/subscription', {
@@ -94,7 +94,7 @@ describe('JSON simulator sandboxes', () => {
     const boxBase = s.base + box.basePath;
     const boxWs = s.wsUrl.replace('/customerapi/', `${box.basePath}/customerapi/`);
     const inBox = await connectAuthenticated(boxWs, tokenOf(box));
-    const inParent = await connectAuthenticated(s.wsUrl, DEFAULT_TOKEN);
+    const inParent = await connectAuthenticated(s.wsUrl, TOKENS.testuser);
 
     await postJson(boxBase, '/api/message', event('TimeToStartTrot', { payload: { n: 1 } }));
     await postJson(s.base, '/api/message', event('TimeToStartTrot', { payload: { n: 2 } }));
@@ -114,7 +114,7 @@ describe('JSON simulator sandboxes', () => {
       body: JSON.stringify({ match: { transport: 'events' }, action: { type: 'status', status: 503 } }),
     });
     expect((await get(boxBase, `${EVENTS_PATH}?lastEventId=0`, tokenOf(box))).status).toBe(503);
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(204);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(204);
 
     const advanced = await fetch(`${boxBase}/_sim/clock/advance`, {
       method: 'POST',
@@ -224,14 +224,14 @@ describe('JSON simulator sandboxes', () => {
     const wait = await fetch(`${boxBase}/_sim/journal/wait?kind=received&count=2&timeout=5000`);
     expect(wait.status).toBe(200);
     expect(await eventIds(boxBase, tokenOf(box))).toEqual(expect.arrayContaining([7, 8]));
-    expect(await eventIds(s.base, DEFAULT_TOKEN)).toEqual([]);
+    expect(await eventIds(s.base, TOKENS.testuser)).toEqual([]);
   });
 
   test('property: posts to the default simulator and to sandboxes never cross', async () => {
     const s = await startSim({ longPollTimeoutMs: 1 });
     const boxes = [await createSandbox(s.base), await createSandbox(s.base)];
     const targets = [
-      { base: s.base, token: DEFAULT_TOKEN },
+      { base: s.base, token: TOKENS.testuser },
       ...boxes.map((b) => ({ base: s.base + b.basePath, token: tokenOf(b) })),
     ];
     let n = 0;

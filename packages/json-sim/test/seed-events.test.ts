@@ -1,7 +1,6 @@
 import { request } from 'node:http';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FILTERED_PATH,
   closeAll,
@@ -45,7 +44,7 @@ describe('POST /_sim/events', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ seeded: 4, firstEventId: 2, lastEventId: 5 });
-    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=1&limit=10`, DEFAULT_TOKEN);
+    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=1&limit=10`, TOKENS.testuser);
     expect(page.body.data?.events.map((e) => [e.eventId, (e.payload as { i: number }).i])).toEqual([
       [2, 1],
       [3, 2],
@@ -53,7 +52,7 @@ describe('POST /_sim/events', () => {
       [5, 4],
     ]);
     // Seeded events are served exactly as posted ones, filters and all.
-    const filtered = await get(s.base, `${FILTERED_PATH}?trackId=5&raceNr=2`, ALL_TOKEN);
+    const filtered = await get(s.base, `${FILTERED_PATH}?trackId=5&raceNr=2`, TOKENS.alluser);
     expect(filtered.body.data?.events.map((e) => e.eventId)).toEqual([2, 5]);
     expect(filtered.body.data?.events[0]).toMatchObject({
       channel: 'RaceDayTrot',
@@ -78,7 +77,7 @@ describe('POST /_sim/events', () => {
     expect((await postMessage(s.base, posted)).status).toBe(201);
     expect((await postRaw(s.base, SEED_PATH, line, null)).status).toBe(201);
     const res = await fetch(`${s.base}${EVENTS_PATH}?lastEventId=0&limit=10`, {
-      headers: { authorization: `Bearer ${ALL_TOKEN}` },
+      headers: { authorization: `Bearer ${TOKENS.alluser}` },
     });
     const text = await res.text();
     const events = (JSON.parse(text) as EventPageBody).data?.events ?? [];
@@ -105,7 +104,7 @@ describe('POST /_sim/events', () => {
     );
     const res = await postRaw(s.base, SEED_PATH, JSON.stringify(event(1, { payload })), null);
     expect(res.body).toEqual({ seeded: 1, firstEventId: 1, lastEventId: 1 });
-    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const page = await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(page.body.data?.events[0]?.payload).toEqual(payload);
   });
 
@@ -125,7 +124,7 @@ describe('POST /_sim/events', () => {
 
   it('wakes a held long poll', async () => {
     const s = await startSim();
-    const held = get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN);
+    const held = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);
     await waitFor(() => s.probe.polls.size === 1, 'the held poll');
     await postRaw(s.base, SEED_PATH, ndjson([event(1)]), null);
     expect((await held).body.data?.events.map((e) => e.eventId)).toEqual([1]);
@@ -169,7 +168,7 @@ describe('POST /_sim/events', () => {
     expect(res.body).toMatchObject({ status: 'fail', code: 'INVALID_MESSAGE' });
     expect(res.body.message).toMatch(message);
     expect(await storeState(s.base)).toMatchObject({ events: 1, lastEventId: 1 });
-    const page = await get<EventPageBody>(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN);
+    const page = await get<EventPageBody>(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(page.body.data?.events).toHaveLength(1);
   });
 

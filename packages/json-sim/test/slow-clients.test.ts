@@ -1,16 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import {
-  DEFAULT_TOKEN,
-  EVENTS_PATH,
-  MESSAGE_PATH,
-  closeAll,
-  event,
-  get,
-  postJson,
-  startSim,
-  type Started,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { EVENTS_PATH, MESSAGE_PATH, closeAll, event, get, postJson, startSim, type Started } from './helpers';
 
 afterEach(closeAll);
 
@@ -63,7 +54,7 @@ describe('JSON simulator against slow HTTP clients', () => {
 
   it('never cuts a long poll held longer than HTTP_REQUEST_TIMEOUT_MS', async () => {
     const s = await startSim({ ...SHORT, longPollTimeoutMs: 60_000 });
-    const poll = get(s.base, EVENTS_PATH, DEFAULT_TOKEN);
+    const poll = get(s.base, EVENTS_PATH, TOKENS.testuser);
     await new Promise<void>((resolve) => {
       const check = () => (s.probe.polls.size === 1 ? resolve() : setImmediate(check));
       check();

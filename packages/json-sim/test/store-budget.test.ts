@@ -1,14 +1,6 @@
 import { resolveSettings } from '@racedata/core';
-import {
-  ALL_TOKEN,
-  FILTERED_PATH,
-  MESSAGE_PATH,
-  closeAll,
-  get,
-  postMessage,
-  postRaw,
-  startSim,
-} from './helpers';
+import { TOKENS } from '@racedata/test-support';
+import { FILTERED_PATH, MESSAGE_PATH, closeAll, get, postMessage, postRaw, startSim } from './helpers';
 
 // EVENT_STORE_MAX_BYTES bounds the memory the durable store takes: each event counts as its
 // JSON plus 200 bytes; the oldest go first, and one event larger than the budget is refused.
@@ -26,7 +18,7 @@ describe('the byte budget of the durable store', () => {
     // About 4,100 bytes of JSON each: 4,300 bytes of budget per event, so 4 of them fit in 20,000.
     const s = await startSim({ eventStoreMaxBytes: 20_000 });
     for (let i = 1; i <= 10; i++) expect((await postMessage(s.base, message(i, 4000))).status).toBe(201);
-    const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, ALL_TOKEN);
+    const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(page.status).toBe(200);
     expect(page.body.data?.events.map((e) => e.eventId)).toEqual([7, 8, 9, 10]);
     expect(s.probe.store.dropped).toBe(6);
@@ -43,7 +35,7 @@ describe('the byte budget of the durable store', () => {
     });
     const next = await postMessage(s.base, message(3, 10));
     expect(next.body.data).toMatchObject({ event: { eventId: 2 } });
-    const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, ALL_TOKEN);
+    const page = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, TOKENS.alluser);
     expect(page.body.data?.events.map((e) => e.eventId)).toEqual([1, 2]);
   });
 

@@ -1,9 +1,8 @@
 import jwt from 'jsonwebtoken';
 import { ManualClock } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import {
-  ALL_TOKEN,
   AUTH_PATH,
-  DEFAULT_TOKEN,
   EVENTS_PATH,
   FILTERED_PATH,
   WsClient,
@@ -66,7 +65,7 @@ describe('token mode jwt', () => {
     expect(claims.sub).toBe('testuser');
     expect(claims.iat).toBe(now);
     expect(claims.exp).toBe(now + TTL);
-    expect(token).not.toBe(DEFAULT_TOKEN);
+    expect(token).not.toBe(TOKENS.testuser);
   });
 
   it('the JWT is accepted on /events, /filtered-events and the event stream, with the user subscription', async () => {
@@ -153,9 +152,9 @@ describe('token mode jwt', () => {
 
   it('still accepts the fixed tokens, however much time passes', async () => {
     clock.advance(30 * 86_400_000);
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(200);
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, ALL_TOKEN)).status).toBe(200);
-    expect((await streamAuth(s, ALL_TOKEN)).type).toBe('Authenticated');
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(200);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser)).status).toBe(200);
+    expect((await streamAuth(s, TOKENS.alluser)).type).toBe('Authenticated');
   });
 
   it('refuses a JWT from another simulator that has its own random secret', async () => {
@@ -176,10 +175,10 @@ describe('token mode fixed', () => {
     const clock = new ManualClock();
     const s = await startSim({ tokenMode: 'fixed', jwtSecret: SECRET }, { clock });
     s.probe.publish(event('RaceDayTrot'));
-    expect(await authenticate(s.base, 'testuser', 'testpassword')).toBe(DEFAULT_TOKEN);
+    expect(await authenticate(s.base, 'testuser', 'testpassword')).toBe(TOKENS.testuser);
     const now = Math.floor(clock.now() / 1000);
     const signed = jwt.sign({ sub: 'testuser', iat: now, exp: now + 60 }, SECRET, { algorithm: 'HS256' });
     expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, signed)).status).toBe(401);
-    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, DEFAULT_TOKEN)).status).toBe(200);
+    expect((await get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser)).status).toBe(200);
   });
 });

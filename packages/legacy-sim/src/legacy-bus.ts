@@ -1,6 +1,7 @@
 import {
   audience,
   coreError,
+  quoteShort,
   type ChannelCatalog,
   type Clock,
   type Logger,
@@ -9,7 +10,6 @@ import {
 } from '@racedata/core';
 import { type Journal, type JournalSource } from '@racedata/control';
 import type { LegacyQueues } from './queue/legacy-queues';
-import { excerpt } from './excerpt';
 import { assertWellFormedXml } from './xml-check';
 
 /** The vendor's injection example posts to channel `id`: every user gets the message. */
@@ -96,7 +96,7 @@ export class LegacyBus {
     if (channel === EVERY_USER_CHANNEL) return null;
     if (this.options.catalog.has(channel)) return channel;
     const known = [EVERY_USER_CHANNEL, ...this.options.catalog.names()].join(', ');
-    throw coreError('UNKNOWN_CHANNEL', `unknown channel ${excerpt(channel)}; known channels: ${known}`);
+    throw coreError('UNKNOWN_CHANNEL', `unknown channel ${quoteShort(channel)}; known channels: ${known}`);
   }
 
   /** Dropping every queued message could still not make room for it: refuse it instead. */

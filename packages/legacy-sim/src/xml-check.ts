@@ -1,6 +1,6 @@
 import { XMLValidator } from 'fast-xml-parser';
+import { cutShort, EXCERPT_CHARS } from '@racedata/core';
 import { legacySimError } from './errors';
-import { shortenQuoted } from './excerpt';
 
 /** Anything outside XML 1.0's Char production (section 2.2): NUL, most C0 controls, lone surrogates, U+FFFE/F. */
 const FORBIDDEN_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
@@ -131,7 +131,13 @@ export function assertWellFormedXml(xml: string): void {
   if (result !== true) {
     const { msg, line, col } = result.err as { msg: string; line: number; col?: number };
     const where = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
-    throw legacySimError('INVALID_XML', `body is not well-formed XML: ${shortenQuoted(msg)} (${where})`);
+    throw legacySimError('INVALID_XML', `body is not well-formed XML: ${cutQuotesShort(msg)} (${where})`);
   }
   if (found.problem) throw legacySimError('INVALID_XML', `body is not well-formed XML: ${found.problem}`);
+}
+
+/** The XML parser's message, which quotes the document in '...': each quote cut short, and the whole. */
+function cutQuotesShort(message: string): string {
+  const cut = message.replace(/'([^']*)'/g, (_all, quoted: string) => `'${cutShort(quoted)}'`);
+  return cutShort(cut, 4 * EXCERPT_CHARS);
 }

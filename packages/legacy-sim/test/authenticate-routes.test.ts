@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { ManualClock } from '@racedata/core';
 import type { Simulator } from '@racedata/control';
+import { TOKENS } from '@racedata/test-support';
 import { createLegacySimulator } from '../src';
-import { TOKEN } from './support';
 
 const sims: Simulator[] = [];
 function sim(settings = {}, clock?: ManualClock): Simulator {
@@ -22,7 +22,7 @@ describe('POST /customerapi/authenticate/subscription', () => {
     async (path) => {
       const res = await request(sim().app).post(path).send({ key: 'testuser', secret: 'testpassword' });
       expect(res.status).toBe(200);
-      expect(res.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      expect(res.headers.authorization).toBe(`Bearer ${TOKENS.testuser}`);
       expect(res.body).toEqual({ status: 'success' });
     },
   );
@@ -94,7 +94,7 @@ describe('POST /authenticate (HTTP Basic)', () => {
       .post('/authenticate')
       .set('authorization', basic('testuser:testpassword'));
     expect(res.status).toBe(200);
-    expect(res.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(res.headers.authorization).toBe(`Bearer ${TOKENS.testuser}`);
     expect(res.body).toEqual({ status: 'success' });
   });
 

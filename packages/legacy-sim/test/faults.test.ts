@@ -1,8 +1,8 @@
 import { LEGACY_USERS, UserTable, legacyChannelCatalog } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import {
   AUTH,
   StompUser,
-  TOKEN,
   authenticate,
   closeAll,
   control,
@@ -133,7 +133,9 @@ describe('status rules', () => {
 
     // A real client's first attempt is the second firing: its socket never opens (1006), it
     // reconnects on its own, the rule is used up by then, and the session works.
-    const client = await StompUser.connect(s.ws('/api/v1/channels/connect'), TOKEN, { reconnect: true });
+    const client = await StompUser.connect(s.ws('/api/v1/channels/connect'), TOKENS.testuser, {
+      reconnect: true,
+    });
     expect(await client.closes.next()).toBe(1006);
     expect(await rules(s)).toEqual([]);
     await inject(s, 'SplitTimes', 'NonDurable', 'p1');
@@ -212,7 +214,7 @@ describe('hold and delay rules', () => {
 describe('disconnect rules', () => {
   test('close a user’s live STOMP session with the code, journal it, and leave another user’s session open', async () => {
     const s = await startSim({}, { users: twoUsers() });
-    const mine = await StompUser.connect(s.ws(), TOKEN);
+    const mine = await StompUser.connect(s.ws(), TOKENS.testuser);
     const theirs = await StompUser.connect(s.ws('/api/v1/channels/connect'), OTHER_TOKEN);
 
     const rule = await addRule(s, {
@@ -232,7 +234,7 @@ describe('disconnect rules', () => {
     expect((await state(s)).users).toMatchObject({ testuser: { sockets: 0 }, [OTHER]: { sockets: 1 } });
 
     // While the rule is in force, a new session of that user is closed the same way as it opens.
-    const again = new StompUser(s.ws(), TOKEN);
+    const again = new StompUser(s.ws(), TOKENS.testuser);
     again.client.activate();
     expect(await again.closes.next()).toBe(4001);
     expect(await rules(s)).toEqual([expect.objectContaining({ id: rule.id, fired: 2 })]);
@@ -274,7 +276,7 @@ describe('disconnect rules', () => {
 describe('drop rules', () => {
   test('swallow one user’s transient deliveries on a channel, not another user’s; deleting resumes them', async () => {
     const s = await startSim({}, { users: twoUsers() });
-    const mine = await StompUser.connect(s.ws(), TOKEN);
+    const mine = await StompUser.connect(s.ws(), TOKENS.testuser);
     const theirs = await StompUser.connect(s.ws(), OTHER_TOKEN);
     const rule = await addRule(s, {
       match: { transport: 'stomp', user: 'testuser', channel: 'SplitTimes' },
@@ -304,7 +306,7 @@ describe('POST /_sim/connections/close', () => {
     let gate: Promise<void> = Promise.resolve();
     let openGate = () => undefined as void;
     let authentications = 0;
-    const reconnecting = await StompUser.connect(s.ws(), TOKEN, {
+    const reconnecting = await StompUser.connect(s.ws(), TOKENS.testuser, {
       reconnect: true,
       token: async () => {
         await gate;
@@ -312,7 +314,7 @@ describe('POST /_sim/connections/close', () => {
         return authenticate(s.base, 'testuser', 'testpassword');
       },
     });
-    const second = await StompUser.connect(s.ws('/api/v1/channels/connect'), TOKEN);
+    const second = await StompUser.connect(s.ws('/api/v1/channels/connect'), TOKENS.testuser);
     const theirs = await StompUser.connect(s.ws(), OTHER_TOKEN);
     // The reconnect waits here until the test has sent a message into the gap.
     gate = new Promise((resolve) => (openGate = resolve));
@@ -435,7 +437,7 @@ describe('validation', () => {
 
   test('bad connections/close and tokens/expire bodies are 400s that close and expire nothing', async () => {
     const s = await startSim();
-    const client = await StompUser.connect(s.ws(), TOKEN);
+    const client = await StompUser.connect(s.ws(), TOKENS.testuser);
     for (const [body, message] of [
       [{ code: 1005 }, /"code" 1005 is reserved/],
       [{ user: 'nobody' }, /"user" must name a known user/],

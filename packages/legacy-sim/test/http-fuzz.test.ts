@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { AUTH, closeAll, post, startSim, TOKEN, waitFor, type Running } from './support';
+import { TOKENS } from '@racedata/test-support';
+import { AUTH, closeAll, post, startSim, waitFor, type Running } from './support';
 
 afterEach(closeAll);
 
@@ -60,7 +61,7 @@ const conditional = fc.record(
 );
 
 const authorization = fc.oneof(
-  fc.constant(`Bearer ${TOKEN}`),
+  fc.constant(`Bearer ${TOKENS.testuser}`),
   fc.constant(`Basic ${Buffer.from('testuser:testpassword').toString('base64')}`),
   printable(60),
 );

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import type { LegacySimulatorProbe } from '../src';
 import { closeAll, createProbed } from './support';
 
@@ -14,7 +15,7 @@ function sim(settings: Partial<SimulatorSettings> = {}): Handle {
   const catalog = legacyChannelCatalog();
   const users = UserTable.fromJSON(
     [
-      { name: 'default', key: 'testuser', secret: 'testpassword', token: 'dGVzdHVzZXI=', channels: '*' },
+      { name: 'default', key: 'testuser', secret: 'testpassword', token: TOKENS.testuser, channels: '*' },
       { name: 'results', key: 'r', secret: 'r', token: 'cg==', channels: ['Result'] },
     ],
     catalog,

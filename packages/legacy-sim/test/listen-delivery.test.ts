@@ -1,7 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { legacyChannelCatalog, UserTable } from '@racedata/core';
-import { AUTH, closeAll, post, startSim, TOKEN, waitFor, type Running } from './support';
+import { TOKENS } from '@racedata/test-support';
+import { AUTH, closeAll, post, startSim, waitFor, type Running } from './support';
 import { stormLegacyListen } from './listen-storm';
 
 afterEach(closeAll);
@@ -45,7 +46,9 @@ async function deafPoll(run: Running, extraHeaders = ''): Promise<net.Socket> {
   socket.on('error', () => undefined);
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.pause();
-  socket.write(`GET ${LISTEN} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n${extraHeaders}\r\n`);
+  socket.write(
+    `GET ${LISTEN} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.testuser}\r\n${extraHeaders}\r\n`,
+  );
   return socket;
 }
 
@@ -179,7 +182,7 @@ describe('hang-up storm', () => {
   async function stormSim(): Promise<Running> {
     const catalog = legacyChannelCatalog();
     const users = UserTable.fromJSON(
-      [{ name: 'one', key: 'testuser', secret: 'testpassword', token: TOKEN, channels: '*' }],
+      [{ name: 'one', key: 'testuser', secret: 'testpassword', token: TOKENS.testuser, channels: '*' }],
       catalog,
     );
     return startSim({ longPollTimeoutMs: 300 }, { users, catalog });
@@ -194,7 +197,7 @@ describe('hang-up storm', () => {
       const run = await stormSim();
       const result = await stormLegacyListen({
         base: run.base,
-        token: TOKEN,
+        token: TOKENS.testuser,
         messages: 200,
         pollers,
         maxAbortMs,

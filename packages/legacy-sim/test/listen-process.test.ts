@@ -6,11 +6,10 @@
  * happens; that is how an in-process storm passed while this one lost a tenth of the messages.
  */
 import http from 'node:http';
-import { closeAll } from '@racedata/test-support';
+import { closeAll, TOKENS } from '@racedata/test-support';
 import { startSimProcess } from '@racedata/test-support/sim-process';
 import { stormLegacyListen } from './listen-storm';
 
-const TOKEN = 'dGVzdHVzZXI=';
 afterEach(closeAll);
 
 interface UserState {
@@ -33,7 +32,7 @@ it.each([
     );
     const result = await stormLegacyListen({
       base: sim.base,
-      token: TOKEN,
+      token: TOKENS.testuser,
       messages,
       pollers,
       honestPollers,
@@ -82,7 +81,7 @@ function listen(base: string, agent: http.Agent): Promise<{ status: number; body
   return new Promise((resolve, reject) => {
     const req = http.get(
       `${base}/customerapi/channels/listen`,
-      { agent, headers: { authorization: `Bearer ${TOKEN}` } },
+      { agent, headers: { authorization: `Bearer ${TOKENS.testuser}` } },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { AUTH, closeAll, post, startSim, TOKEN, waitFor, type Running } from './support';
+import { TOKENS } from '@racedata/test-support';
+import { AUTH, closeAll, post, startSim, waitFor, type Running } from './support';
 
 afterEach(closeAll);
 
@@ -20,7 +21,7 @@ describe('GET /customerapi/channels/listen', () => {
   it.each([
     ['no authorization header', {}],
     ['an unknown token', { authorization: 'Bearer nope' }],
-    ['a non-Bearer header', { authorization: TOKEN }],
+    ['a non-Bearer header', { authorization: TOKENS.testuser }],
   ])('answers 401 for %s', async (_why, headers) => {
     const { base } = await startSim();
     const res = await fetch(`${base}/customerapi/channels/listen`, { headers });

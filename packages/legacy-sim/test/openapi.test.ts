@@ -13,7 +13,8 @@ import {
   type CheckedCall,
   type DocShape,
 } from '@racedata/test-support/api-docs';
-import { AUTH, RawStomp, TOKEN, closeAll, post, startSim, type Running } from './support';
+import { TOKENS } from '@racedata/test-support';
+import { AUTH, RawStomp, closeAll, post, startSim, type Running } from './support';
 
 // Every answer below is held against GET /_sim/openapi.json: its status must be documented for
 // the operation, and its headers, content type and body must match what the document says. The
@@ -75,7 +76,7 @@ describe('production and injection paths answer as documented', () => {
   test.each([AUTH_PATH, `${AUTH_PATH}/`])('POST %s: 200, 400, 401, 415', async (authPath) => {
     const { call } = await start();
     const ok = await call('POST', authPath, { json: { key: 'testuser', secret: 'testpassword' } });
-    expect(ok.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(ok.headers.get('authorization')).toBe(`Bearer ${TOKENS.testuser}`);
     expect((await call('POST', authPath, { json: { key: 'testuser' } })).status).toBe(400);
     expect((await call('POST', authPath)).status).toBe(400);
     const malformed = await call('POST', authPath, {

@@ -1,6 +1,7 @@
 import type { Client as StompClient, IMessage } from '@stomp/stompjs' with { 'resolution-mode': 'import' };
 import WebSocket from 'ws';
 import { ManualClock } from '@racedata/core';
+import { TOKENS } from '@racedata/test-support';
 import { AUTH, closeAll, post, RawStomp, startSim, waitFor } from './support';
 
 // @stomp/stompjs is an ES module whose "require" export is a UMD bundle; this file compiles to CommonJS.
@@ -100,7 +101,7 @@ describe('STOMP endpoint: real clients', () => {
     const run = await startSim();
     const url = run.ws('/api/v1/channels/connect');
     const client = Stomp.over(
-      new WebSocket7(url, null, { headers: { authorization: 'Bearer dGVzdHVzZXI=' } }),
+      new WebSocket7(url, null, { headers: { authorization: `Bearer ${TOKENS.testuser}` } }),
     );
     client.debug = null;
     await new Promise<void>((resolve, reject) => client.connect({}, resolve, reject));

@@ -1,7 +1,7 @@
 import type { Client as StompJsClient, IMessage } from '@stomp/stompjs' with { 'resolution-mode': 'import' };
 import type { SimulatorSettings } from '@racedata/core';
 import type { Simulator } from '@racedata/control';
-import { closeAfterTest, createProbed as probed } from '@racedata/test-support';
+import { closeAfterTest, createProbed as probed, TOKENS } from '@racedata/test-support';
 import WebSocket from 'ws';
 import { createLegacySimulator, type LegacySimulatorDeps, type LegacySimulatorProbe } from '../src';
 import type { StompFrame } from '../src/stomp/stomp-frame';
@@ -9,8 +9,7 @@ import { StompParser } from '../src/stomp/stomp-parser';
 
 export { closeAll, waitFor } from '@racedata/test-support';
 
-export const TOKEN = 'dGVzdHVzZXI=';
-export const AUTH = { authorization: `Bearer ${TOKEN}` };
+export const AUTH = { authorization: `Bearer ${TOKENS.testuser}` };
 
 export interface Running {
   sim: Simulator;
@@ -147,7 +146,11 @@ export async function controlJson<T = Record<string, unknown>>(
 }
 
 /** A long poll as a client makes it. */
-export function listen(base: string, token = TOKEN, init: RequestInit = {}): Promise<Response> {
+export function listen(
+  base: string,
+  token: string = TOKENS.testuser,
+  init: RequestInit = {},
+): Promise<Response> {
   return fetch(`${base}/customerapi/channels/listen`, {
     ...init,
     headers: { authorization: `Bearer ${token}` },

@@ -9,6 +9,7 @@ import {
   type StartedRaceDataSimulatorContainer,
 } from 'racedata-sim/testcontainers';
 import { ControlError } from 'racedata-sim';
+import { TOKENS } from '@racedata/test-support';
 import { TOKEN, get } from './support';
 
 // Needs a container runtime and the images built from docker/: scripts/test-testcontainers.sh
@@ -55,7 +56,7 @@ describeContainers(`RaceDataSimulatorContainer${configured ? '' : ` (${SKIPPED})
     expect(sim.getWsUrl()).toBe(`${url.replace('http', 'ws')}/customerapi/event-stream`);
     expect(sim.getUsers().map((u) => [u.key, u.secret, u.token])).toEqual([
       ['testuser', 'testpassword', TOKEN],
-      ['alluser', 'allpassword', 'YWxsdXNlcg=='],
+      ['alluser', 'allpassword', TOKENS.alluser],
     ]);
     await expect(sim.control.health()).resolves.toMatchObject({ status: 'ok', simulator: 'json' });
 

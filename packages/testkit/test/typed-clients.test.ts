@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { startSimulators, type JsonControlClient, type RunningSimulators } from 'racedata-sim';
+import { TOKENS } from '@racedata/test-support';
 import { closeAll, started } from './support';
 
 // The types are part of what is tested here: `tsc -p tsconfig.test.json` (npm run lint) and
@@ -50,7 +51,7 @@ describe('startSimulators: typed per simulator, users and URLs handed out', () =
         key: 'testuser',
         name: 'default',
         secret: 'testpassword',
-        token: 'dGVzdHVzZXI=',
+        token: TOKENS.testuser,
         channels: expect.any(Array),
       },
     ]);

@@ -7,3 +7,5 @@ export * from './ws-frame';
 export * from './pending-io';
 export * from './peer-reset';
 export * from './request-log';
+export * from './input-excerpt';
+export * from './body-parser-refusal';

@@ -9,7 +9,9 @@ export const JSON_RESPONSES = {
     'No authorization header, not `Bearer <token>`, an unknown token, or an expired JWT (jwt token mode)',
   ),
   JsonTooLarge: fail('The body exceeds MAX_BODY_BYTES (or a posted event exceeds EVENT_STORE_MAX_BYTES)'),
-  JsonUnsupportedCharset: fail('The content type names a charset other than UTF-8/16/32'),
+  JsonUnsupportedCharset: fail(
+    'The content type names a charset other than UTF-8/16/32, or the Content-Encoding is not gzip, deflate or br',
+  ),
   JsonNotFound: fail('No route: here, a plain GET without the WebSocket upgrade headers'),
 } satisfies Record<string, Response>;
 

@@ -1,6 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { coreError, type Logger } from '@racedata/core';
-import { excerpt } from '../excerpt';
+import { coreError, cutShort, type Logger } from '@racedata/core';
 import { sendError } from './error-response';
 
 /** The express app's error handler: every route's error is answered by sendError. */
@@ -13,6 +12,6 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 /** Unknown paths, and methods other than GET on the event endpoints (7.3: 404, not 405). */
 export function notFound(): RequestHandler {
   return (req, _res, next) => {
-    next(coreError('NOT_FOUND', `no route for ${req.method} ${excerpt(req.path)}`));
+    next(coreError('NOT_FOUND', `no route for ${req.method} ${cutShort(req.path)}`));
   };
 }

@@ -1,9 +1,8 @@
 import type { RequestHandler } from 'express';
-import type { SimulatorSettings, User } from '@racedata/core';
+import { quoteShort, type SimulatorSettings, type User } from '@racedata/core';
 import type { ChannelBus } from '../channel-bus';
 import type { EventPage } from '../store/types';
 import { jsonSimError } from '../errors';
-import { quoted } from '../excerpt';
 import { calendarDate, nonNegativeInteger, optionalString, pageLimit, type Query } from './query-params';
 import { sendPage } from './event-page';
 import { userOf } from './require-user';
@@ -22,7 +21,7 @@ export function filteredPage({ bus, settings }: FilteredEventsDeps, query: Query
   const channel = optionalString(query, 'channel');
   if (channel !== undefined && !user.channels.has(channel)) {
     const known = bus.catalog.has(channel) ? 'is not in your subscription' : 'is not a known channel';
-    throw jsonSimError('CHANNEL_NOT_SUBSCRIBED', `channel ${quoted(channel)} ${known}`);
+    throw jsonSimError('CHANNEL_NOT_SUBSCRIBED', `channel ${quoteShort(channel)} ${known}`);
   }
   const startDate = calendarDate(query, 'startDate');
   const endDate = calendarDate(query, 'endDate');

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { coreError, jsonDepthExceeds, MAX_JSON_DEPTH } from '@racedata/core';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, unsupportedCharset } from '@racedata/core';
 import { jsonSimError } from '../errors';
-import { quoted } from '../excerpt';
 
 /**
  * The JSON body parser of every POST: any content type (`curl -d` sends form encoding by
@@ -31,9 +30,7 @@ function utf8Of(body: Buffer, encoding: string): Uint8Array {
   try {
     text = new TextDecoder(name).decode(body);
   } catch (err) {
-    throw coreError('UNSUPPORTED_CHARSET', `unsupported charset ${quoted(encoding)}; send UTF-8 JSON`, {
-      cause: err,
-    });
+    throw unsupportedCharset(encoding, 'UTF-8 JSON', { cause: err });
   }
   return Buffer.from(text, 'utf8');
 }

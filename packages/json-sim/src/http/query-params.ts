@@ -1,6 +1,5 @@
-import { isCalendarDate } from '@racedata/core';
+import { isCalendarDate, quoteShort } from '@racedata/core';
 import { jsonSimError } from '../errors';
-import { quoted } from '../excerpt';
 
 export type Query = Record<string, unknown>;
 
@@ -17,7 +16,7 @@ export function nonNegativeInteger(query: Query, name: string): number | undefin
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) {
-    throw jsonSimError('INVALID_PARAMETER', `${name} must be a number >= 0, got ${quoted(text)}`);
+    throw jsonSimError('INVALID_PARAMETER', `${name} must be a number >= 0, got ${quoteShort(text)}`);
   }
   return n;
 }
@@ -28,7 +27,7 @@ export function calendarDate(query: Query, name: string): string | undefined {
   if (!isCalendarDate(text)) {
     throw jsonSimError(
       'INVALID_PARAMETER',
-      `${name} must be a real date written YYYY-MM-DD, got ${quoted(text)}`,
+      `${name} must be a real date written YYYY-MM-DD, got ${quoteShort(text)}`,
     );
   }
   return text;

@@ -1,20 +1,20 @@
 import { isCalendarDate, type ChannelCatalog, MAX_JSON_DEPTH } from '@racedata/core';
 import { dayNumber } from '../store/day-number';
 import type { StagedEvents } from '../store/staged-events';
+import { ID_KEYS, KEY_OPENINGS, type HeadKey, type IdKey } from '../store/stored-json';
 import { CanonicalJson, matchAt } from './canonical-json';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ZERO = 0x30;
 const NINE = 0x39;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
-const ascii = (text: string) => Buffer.from(text, 'latin1');
-const CHANNEL = ascii('{"channel":"');
-const DATE = ascii('","date":"');
-const TRACK_ID = ascii(',"trackId":');
-const RACE_NR = ascii(',"raceNr":');
-const START_NR = ascii(',"startNr":');
-const PAYLOAD = ascii(',"payload":{');
+// The key order is the store's own (stored-json.ts), so a line the store would write is copied.
+const OPENING = Object.fromEntries(
+  Object.entries(KEY_OPENINGS).map(([key, text]) => [key, Buffer.from(text, 'latin1')]),
+) as Readonly<Record<HeadKey, Buffer>>;
 
 /**
  * Stages a seed line that is already the JSON the store keeps for its event (less the fields
@@ -28,6 +28,12 @@ export class CanonicalLines {
   private readonly json = new CanonicalJson();
   /** The durable channels by name; a seed takes no other. */
   private readonly durable: ReadonlySet<string>;
+  /** The ids of the line being staged; one object for all lines. */
+  private readonly ids: Record<IdKey, number | undefined> = {
+    trackId: undefined,
+    raceNr: undefined,
+    startNr: undefined,
+  };
 
   constructor(catalog: ChannelCatalog) {
     this.durable = new Set(catalog.names('durable'));
@@ -35,32 +41,39 @@ export class CanonicalLines {
 
   /** Stages the line and returns true, or returns false having changed nothing. */
   stage(line: Buffer, into: StagedEvents): boolean {
-    let i = matchAt(line, 0, CHANNEL);
+    let i = valueAt(line, 0, OPENING.channel, QUOTE);
     if (i < 0) return false;
     const channelEnd = plainTextEnd(line, i);
     if (channelEnd < 0) return false;
     const channel = line.toString('latin1', i, channelEnd);
     if (!this.durable.has(channel)) return false;
-    i = matchAt(line, channelEnd, DATE);
+    i = valueAt(line, channelEnd + 1, OPENING.date, QUOTE);
     if (i < 0 || line[i + 10] !== QUOTE) return false;
     const date = line.toString('latin1', i, i + 10);
     if (!isCalendarDate(date)) return false;
     i += 11;
-    const trackId = idAfter(line, i, TRACK_ID);
-    if (trackId.end > 0) i = trackId.end;
-    const raceNr = idAfter(line, i, RACE_NR);
-    if (raceNr.end > 0) i = raceNr.end;
-    const startNr = idAfter(line, i, START_NR);
-    if (startNr.end > 0) i = startNr.end;
-    if (trackId.end === -1 || raceNr.end === -1 || startNr.end === -1) return false;
-    i = matchAt(line, i, PAYLOAD);
+    const ids = this.ids;
+    for (const key of ID_KEYS) {
+      const id = idAfter(line, i, OPENING[key]);
+      if (id.end < 0) return false;
+      if (id.end > 0) i = id.end;
+      ids[key] = id.value;
+    }
+    i = valueAt(line, i, OPENING.payload, OPEN_BRACE);
     if (i < 0) return false;
     // The line's object is one level; its payload may nest the rest.
     const end = this.json.valueEnd(line, i - 1, MAX_JSON_DEPTH - 1);
-    if (end < 0 || end !== line.length - 1 || line[end] !== 0x7d) return false;
-    into.addJson(channel, dayNumber(date), trackId.value, raceNr.value, startNr.value, line, 0, end);
+    if (end < 0 || end !== line.length - 1 || line[end] !== CLOSE_BRACE) return false;
+    into.addJson(channel, dayNumber(date), ids.trackId, ids.raceNr, ids.startNr, line, 0, end);
     return true;
   }
+}
+
+// The index after `opening` and the byte that starts its value (a string's quote, an object's
+// brace), or -1 when the line has something else there.
+function valueAt(line: Buffer, at: number, opening: Buffer, first: number): number {
+  const i = matchAt(line, at, opening);
+  return i < 0 || line[i] !== first ? -1 : i + 1;
 }
 
 // A channel name needs no escape in JSON: the index of the quote that closes it, or -1.

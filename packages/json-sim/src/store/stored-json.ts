@@ -30,17 +30,36 @@ export function prepareEvent(input: EventInput): PreparedEvent {
   };
 }
 
+/** The optional ids of an event, in the order its stored JSON has them. */
+export const ID_KEYS = ['trackId', 'raceNr', 'startNr'] as const;
+export type IdKey = (typeof ID_KEYS)[number];
+
+/**
+ * The keys of an event's stored JSON up to the fields the store assigns, in the order they are
+ * written: the order JSON.stringify gives a posted message, so the seed's canonical lines
+ * (seed/canonical-line.ts), which are read in this order, are copied as they are.
+ */
+export const HEAD_KEYS = ['channel', 'date', ...ID_KEYS, 'payload'] as const;
+export type HeadKey = (typeof HEAD_KEYS)[number];
+
+/** What stands before each key's value: `{"channel":` for the first key, `,"date":` and so on after it. */
+export const KEY_OPENINGS = Object.freeze(
+  Object.fromEntries(HEAD_KEYS.map((key, i) => [key, `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`])),
+) as Readonly<Record<HeadKey, string>>;
+
 /**
  * The stored JSON of an event up to the fields the store assigns: `{"channel":…,"date":…,
  * ["trackId":…,]["raceNr":…,]["startNr":…,]"payload":{…}` (no closing brace). What bulk seeding
  * stages, and the start of eventJson().
  */
 export function eventJsonHead(p: PreparedEvent): string {
-  let text = `{"channel":${JSON.stringify(p.channel)},"date":${JSON.stringify(p.date)}`;
-  if (typeof p.trackId === 'number') text += `,"trackId":${p.trackId}`;
-  if (typeof p.raceNr === 'number') text += `,"raceNr":${p.raceNr}`;
-  if (typeof p.startNr === 'number') text += `,"startNr":${p.startNr}`;
-  return `${text},"payload":${p.payloadJson}`;
+  const open = KEY_OPENINGS;
+  let text = `${open.channel}${JSON.stringify(p.channel)}${open.date}${JSON.stringify(p.date)}`;
+  for (const key of ID_KEYS) {
+    const id = p[key];
+    if (typeof id === 'number') text += `${open[key]}${id}`;
+  }
+  return `${text}${open.payload}${p.payloadJson}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { jsonChannelCatalog } from '@racedata/core';
 import { parseMessageInput } from '../../src/message-input';
 import { CanonicalLines } from '../../src/seed/canonical-line';
-import { prepareEvent } from '../../src/store/stored-json';
+import { eventJsonHead, prepareEvent } from '../../src/store/stored-json';
 import { StagedEvents } from '../../src/store/staged-events';
 
 const catalog = jsonChannelCatalog();
@@ -108,6 +108,27 @@ describe('CanonicalLines', () => {
         expect(fast(line)).toEqual(ordinary(line));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  test("takes the store's own JSON of an event as it is: both read one key order", () => {
+    const ids = fc.option(fc.nat({ max: 5000 }), { nil: undefined });
+    const event = fc.record({
+      channel: fc.constantFrom(...catalog.names('durable')),
+      date: fc.constant('2026-03-14'),
+      trackId: ids,
+      raceNr: ids,
+      startNr: ids,
+      payload: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer()),
+    });
+    fc.assert(
+      fc.property(event, (m) => {
+        const head = eventJsonHead(prepareEvent(m));
+        const staged = fast(`${head}}`);
+        expect(staged?.json).toBe(head);
+        expect(staged).toEqual(ordinary(`${head}}`));
+      }),
+      { numRuns: 500 },
     );
   });
 

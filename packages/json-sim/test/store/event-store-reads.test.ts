@@ -1,9 +1,10 @@
 import { ManualClock } from '@racedata/core';
+import { seededRandom } from '@racedata/test-support/seeded-random';
 import { joinEventJson } from '../../src/http/event-json';
 import { IdList } from '../../src/store/id-list';
 import { EventStore } from '../../src/store/event-store';
 import type { StoredEvent } from '../../src/store/types';
-import { datesOf, filter, ids, input, mulberry32, naive, read } from './event-store-support';
+import { datesOf, filter, ids, input, naive, read } from './event-store-support';
 
 /** One event's JSON as a page carries it: copied from the store's cached bytes when it holds it. */
 const jsonOf = (store: EventStore, event: StoredEvent) =>
@@ -20,7 +21,7 @@ describe('EventStore reads: broad subscriptions, paging at scale, cached JSON', 
 
   describe('broad subscriptions (read by walking the global log)', () => {
     test('matches the reference on logs where the channels come in long runs', () => {
-      const rand = mulberry32(7);
+      const rand = seededRandom(7);
       const s = new EventStore({ maxEvents: 5000, clock });
       const all: StoredEvent[] = [];
       // Runs of one channel hundreds of events long, so a scan meets stretches with nothing for
@@ -70,7 +71,7 @@ describe('EventStore reads: broad subscriptions, paging at scale, cached JSON', 
   describe('paging and scale', () => {
     test('paging 10,000 events across several channels with limit 97 yields every event exactly once, in order', () => {
       const channels = ['A', 'B', 'C', 'D', 'E'];
-      const rand = mulberry32(1);
+      const rand = seededRandom(1);
       const all: StoredEvent[] = [];
       for (let i = 0; i < 10_000; i++) {
         all.push(
@@ -98,7 +99,7 @@ describe('EventStore reads: broad subscriptions, paging at scale, cached JSON', 
     });
 
     test('paging with a date range and a trackId filter also yields each match exactly once', () => {
-      const rand = mulberry32(5);
+      const rand = seededRandom(5);
       const all: StoredEvent[] = [];
       for (let i = 0; i < 10_000; i++) {
         all.push(

@@ -4,8 +4,6 @@ import { dayText } from '../../src/store/day-number';
 import type { EventStore } from '../../src/store/event-store';
 import type { EventFilter, StoredEvent } from '../../src/store/types';
 
-export { seededRandom as mulberry32 } from '@racedata/test-support/seeded-random';
-
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function input(channel: string, date = '2026-01-01', extra: Partial<EventInput> = {}): EventInput {

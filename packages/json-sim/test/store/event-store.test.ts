@@ -1,7 +1,8 @@
 import { ManualClock, type Clock } from '@racedata/core';
+import { seededRandom } from '@racedata/test-support/seeded-random';
 import { EventStore } from '../../src/store/event-store';
 import type { StoredEvent } from '../../src/store/types';
-import { ISO_MS, datesOf, filter, ids, input, mulberry32, naive, read } from './event-store-support';
+import { ISO_MS, datesOf, filter, ids, input, naive, read } from './event-store-support';
 
 describe('EventStore', () => {
   let clock: ManualClock;
@@ -338,7 +339,7 @@ describe('EventStore', () => {
     });
 
     test('matches a plain scan for random queries while evicting (model check)', () => {
-      const rand = mulberry32(2026);
+      const rand = seededRandom(2026);
       const channels = ['A', 'B', 'C', 'D'];
       const dates = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'];
       const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;

@@ -15,9 +15,10 @@ export const LEGACY_RESPONSES = {
   LegacyTooLarge: error('The body exceeds MAX_BODY_BYTES (a durable message: LEGACY_QUEUE_MAX_BYTES)', [
     'PAYLOAD_TOO_LARGE',
   ]),
-  LegacyUnsupportedCharset: error('The content type (or XML declaration) names an unknown charset', [
-    'UNSUPPORTED_CHARSET',
-  ]),
+  LegacyUnsupportedCharset: error(
+    'The content type (or XML declaration) names an unknown charset, or the Content-Encoding is not gzip, deflate or br',
+    ['UNSUPPORTED_CHARSET'],
+  ),
   LegacyBadToken: error(
     'No authorization header, not `Bearer <token>`, an unknown token, or an expired JWT',
     ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED'],

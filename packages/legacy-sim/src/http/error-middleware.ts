@@ -1,32 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { coreError, toSimError, type Logger, type SimError } from '@racedata/core';
+import {
+  bodyParserRefusal,
+  coreError,
+  quoteShort,
+  toSimError,
+  type Logger,
+  type OtherRefusal,
+} from '@racedata/core';
 import { legacySimError } from '../errors';
-import { excerpt } from '../excerpt';
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  limit?: number;
-}
-
-function fromBodyParser(err: unknown): SimError | undefined {
-  const parserError = err as BodyParserError;
-  if (parserError.type === 'entity.too.large') {
-    return coreError('PAYLOAD_TOO_LARGE', `request body exceeds ${parserError.limit} bytes`, { cause: err });
-  }
-  if (parserError.type === 'entity.parse.failed') {
-    return coreError('MALFORMED_JSON', 'request body is not valid JSON', { cause: err });
-  }
-  if (parserError.type === 'charset.unsupported') {
-    return coreError('UNSUPPORTED_CHARSET', 'unsupported charset; send UTF-8', { cause: err });
-  }
-  if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    // body-parser messages can quote the request's own headers.
-    return legacySimError('BAD_REQUEST', excerpt((err as Error).message, 120), { cause: err });
-  }
-  return undefined;
-}
+const otherRefusal: OtherRefusal = (message, options) => legacySimError('BAD_REQUEST', message, options);
+const fromBodyParser = (err: unknown) => bodyParserRefusal(err, otherRefusal);
 
 /**
  * The one place errors become responses: `{"status":"fail","code":...,"message":...}`. Plain
@@ -61,12 +46,12 @@ function pathOf(url: string): string {
 export function onlyGet(): RequestHandler {
   return (req, res, next) => {
     res.setHeader('allow', 'GET');
-    next(legacySimError('METHOD_NOT_ALLOWED', `${excerpt(req.method, 16)} is not allowed here; use GET`));
+    next(legacySimError('METHOD_NOT_ALLOWED', `${quoteShort(req.method, 16)} is not allowed here; use GET`));
   };
 }
 
 export function notFound(): RequestHandler {
   return (req, _res, next) => {
-    next(coreError('NOT_FOUND', `no route for ${excerpt(req.method, 16)} ${excerpt(req.path)}`));
+    next(coreError('NOT_FOUND', `no route for ${quoteShort(req.method, 16)} ${quoteShort(req.path)}`));
   };
 }

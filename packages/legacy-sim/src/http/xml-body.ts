@@ -1,7 +1,6 @@
 import { TextDecoder } from 'node:util';
-import { coreError } from '@racedata/core';
+import { unsupportedCharset } from '@racedata/core';
 import { legacySimError } from '../errors';
-import { excerpt } from '../excerpt';
 
 // The XML declaration is ASCII in every encoding a legacy document would use, so it can be read
 // before the body is decoded.
@@ -34,13 +33,7 @@ export function decodeXmlBody(body: Buffer, contentType: string | undefined): st
   try {
     decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
   } catch (err) {
-    throw coreError(
-      'UNSUPPORTED_CHARSET',
-      `unsupported charset ${excerpt(encoding)}; send UTF-8 or ISO-8859-1`,
-      {
-        cause: err,
-      },
-    );
+    throw unsupportedCharset(encoding, 'UTF-8 or ISO-8859-1', { cause: err });
   }
   try {
     return decoder.decode(body);
