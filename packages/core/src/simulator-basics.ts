@@ -1,6 +1,7 @@
-import { jsonChannelCatalog, legacyChannelCatalog, type ChannelCatalog } from './channel-catalog';
+import type { ChannelCatalog } from './channel-catalog';
 import { systemClock, type Clock } from './clock';
 import type { ConsoleAssets } from './control/console-assets';
+import { FaultRoutes } from './control/fault-routes';
 import { Faults } from './control/faults';
 import { Journal } from './control/journal';
 import { OffsetClock } from './control/offset-clock';
@@ -9,7 +10,9 @@ import type { SimulatorKind, SimulatorSettings } from './settings';
 import { resolveSettings } from './settings-resolve';
 import { sessionLog, type SessionLog } from './server/request-log';
 import { TokenService } from './tokens';
-import { JSON_USERS, LEGACY_USERS, UserTable } from './users';
+import type { SimulatorDescription } from './description';
+import { builtInCatalog, builtInUsers } from './simulator-tables';
+import type { UserTable } from './users';
 
 /** What an embedder or test may hand a simulator factory instead of the built-in defaults. */
 export interface SimulatorBasicsDeps {
@@ -51,18 +54,17 @@ export interface SimulatorBasics {
   health(): HealthBody;
 }
 
-/** Settings, tables and token service of a simulator, with each simulator kind's defaults. */
+/** Settings, tables and token service of a simulator, with the defaults its description declares. */
 export function simulatorBasics(
-  kind: SimulatorKind,
+  description: SimulatorDescription,
   partial: Partial<SimulatorSettings>,
   deps: SimulatorBasicsDeps,
 ): SimulatorBasics {
+  const { kind } = description;
   const settings = resolveSettings(kind, partial);
   const clock = new OffsetClock(deps.clock ?? systemClock);
-  const catalog = deps.catalog ?? (kind === 'json' ? jsonChannelCatalog() : legacyChannelCatalog());
-  const users =
-    deps.users ??
-    UserTable.fromJSON(kind === 'json' ? JSON_USERS : LEGACY_USERS, catalog, `built-in ${kind} users`);
+  const catalog = deps.catalog ?? builtInCatalog(description);
+  const users = deps.users ?? builtInUsers(description, catalog);
   const tokens = new TokenService({
     users,
     mode: settings.tokenMode,
@@ -76,7 +78,7 @@ export function simulatorBasics(
     undefined,
     settings.journalWaitersMax,
   );
-  const faults = new Faults(clock, tokens);
+  const faults = new Faults(clock, tokens, new FaultRoutes(description));
   const logger = deps.logger ?? silentLogger();
   // Uptime runs on the injected clock, not the offset one: /_sim/clock/advance moves the
   // simulator's "now", not how long the process has served.

@@ -12,13 +12,14 @@ import { createSimulatorMetrics, type MetricsOptions } from './control/metrics';
 import type { OffsetClock } from './control/offset-clock';
 import type { SimulatorDocs } from './control/docs/docs-context';
 import type { ChannelCatalog } from './channel-catalog';
+import { sessionTransports, transportPaths, type SimulatorDescription } from './description';
 import type { Logger } from './logger';
 import type { ReplayHandle } from './replay/replay-control';
 import type { RecordedMessage } from './replay/recording-types';
 import { createHttpLifecycle } from './server/http-lifecycle';
 import { withRequestLog } from './server/request-log';
 import type { UpgradeRouter } from './server/upgrade-router';
-import type { SimulatorKind, SimulatorSettings } from './settings';
+import type { SimulatorSettings } from './settings';
 import type { TokenService } from './tokens';
 import type { UserTable } from './users';
 
@@ -65,7 +66,8 @@ export interface SimulatorParts {
   readonly shutdown: () => void | Promise<void>;
   /** The /_sim/* control plane: the simulator's state and reset, over core's journal and clock. */
   readonly control: {
-    readonly kind: SimulatorKind;
+    /** What the simulator is: its kind and transports (fault routes, journal filters, documents). */
+    readonly description: SimulatorDescription;
     readonly clock: OffsetClock;
     readonly journal: Journal;
     readonly faults: Faults;
@@ -77,8 +79,8 @@ export interface SimulatorParts {
     /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
     readonly docs: SimulatorDocs;
   };
-  /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
-  readonly metrics: MetricsOptions;
+  /** GET /metrics: what only the simulator knows (its routes and session transport come from its description). */
+  readonly metrics: Pick<MetricsOptions, 'dropped'>;
   /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
   readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
 }
@@ -107,7 +109,14 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
           logger: parts.control.logger,
         })
       : undefined;
-  const control = { ...parts.control, settings: parts.settings, sandboxes, replay };
+  const { description } = parts.control;
+  const control = { ...parts.control, kind: description.kind, settings: parts.settings, sandboxes, replay };
+  const metrics: MetricsOptions = {
+    ...parts.metrics,
+    routes: ['/health', ...transportPaths(description)],
+    // connected_sessions sums every open session under one label, the first session transport's.
+    sessionTransport: sessionTransports(description)[0] ?? '',
+  };
   const { faults } = parts.control;
   const inner = parts.handler ?? parts.app;
   // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
@@ -129,7 +138,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const measured =
     parts.settings.controlApi === 'off'
       ? controlled
-      : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(controlled);
+      : createSimulatorMetrics({ ...control, options: metrics }).wrap(controlled);
   // Outside the metrics, so a /metrics scrape is logged too; a sandbox logs its own requests.
   const logged = parts.settings.logRequests
     ? withRequestLog(measured, { logger: parts.control.logger, tokens: parts.control.tokens })

@@ -1,4 +1,5 @@
-import { LEGACY_USERS, UserTable, legacyChannelCatalog } from '@racedata/core';
+import { UserTable } from '@racedata/core';
+import { LEGACY_USERS, legacyChannelCatalog } from '../src/description';
 import {
   AUTH,
   StompUser,

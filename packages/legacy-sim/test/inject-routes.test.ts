@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
+import { UserTable, type SimulatorSettings } from '@racedata/core';
+import { legacyChannelCatalog } from '../src/description';
 import type { LegacySimulatorProbe } from '../src';
 import { closeAll, createProbed } from './support';
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
-import { legacyChannelCatalog, UserTable } from '@racedata/core';
+import { UserTable } from '@racedata/core';
+import { legacyChannelCatalog } from '../src/description';
 import { AUTH, closeAll, post, startSim, TOKEN, waitFor, type Running } from './support';
 import { stormLegacyListen } from './listen-storm';
 

@@ -8,8 +8,8 @@ import {
   type SimulatorKind,
   type SimulatorSettings,
 } from '@racedata/core';
-import { createJsonSimulator } from '@racedata/json-sim';
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { createJsonSimulator, JSON_DESCRIPTION } from '@racedata/json-sim';
+import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
 import { bundledRecordingsDir } from './bundled-recordings';
 import type { ControlClientOptions } from './control-client';
 import { controlPair, type ControlPair, type SandboxPair } from './control-pair';
@@ -202,7 +202,7 @@ async function build(
 ): Promise<{ sim: Simulator; users: SimulatorUser[] }> {
   const settings = resolveSettings(kind, settingsOf(kind, options));
   const logger = options.logger?.child({ sim: kind }) ?? silentLogger();
-  const tables = loadTables(kind, settings);
+  const tables = loadTables(kind === 'json' ? JSON_DESCRIPTION : LEGACY_DESCRIPTION, settings);
   const users = tables.users.users.map((u) => ({
     key: u.key,
     name: u.name,

@@ -3,6 +3,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { coreError, toSimError } from '../errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import type { ChannelCatalog } from '../channel-catalog';
+import { journalTransports, transportInfo, type SimulatorDescription } from '../description';
 import type { Logger } from '../logger';
 import type { SimulatorKind, SimulatorSettings } from '../settings';
 import type { TokenService } from '../tokens';
@@ -82,6 +83,8 @@ export interface ControlHooks {
 
 export interface ControlPlaneOptions {
   kind: SimulatorKind;
+  /** The simulator's transports: what fault rules, journal filters and GET /_sim/state name. */
+  description: Pick<SimulatorDescription, 'transports'>;
   settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'> &
     FaultLimits;
   clock: OffsetClock;
@@ -126,8 +129,16 @@ export function withControlPlane(inner: RequestListener, options: ControlPlaneOp
 }
 
 function controlRoutes(options: ControlPlaneOptions) {
-  const { clock, journal, faults, users, tokens, hooks, settings, kind } = options;
-  const ctx: FaultValidationContext = { kind, users, catalog: options.catalog };
+  const { clock, journal, faults, users, tokens, hooks, settings, kind, description } = options;
+  const ctx: FaultValidationContext = {
+    kind,
+    description,
+    routes: faults.routes,
+    users,
+    catalog: options.catalog,
+  };
+  const journalled = journalTransports(description);
+  const transports = transportInfo(description);
   const body = (req: IncomingMessage) => readJson(req, settings.maxBodyBytes);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     checkToken(req, settings.controlToken);
@@ -161,6 +172,7 @@ function controlRoutes(options: ControlPlaneOptions) {
             lastSeq: journal.lastSeq,
             waiters: journal.waiterCount,
           },
+          transports,
         });
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));
@@ -173,12 +185,12 @@ function controlRoutes(options: ControlPlaneOptions) {
         return sendJson(res, 200, { cleared, eventIds: request.eventIds });
       }
       case 'GET /_sim/journal': {
-        const query = parseJournalQuery(url.searchParams, journal.capacity);
+        const query = parseJournalQuery(url.searchParams, journal.capacity, journalled);
         checkUser(query.filter.user, users);
         return sendJson(res, 200, journal.list(query.filter, query.limit));
       }
       case 'GET /_sim/journal/wait':
-        return waitRoute(req, res, url, journal, users);
+        return waitRoute(req, res, url, journal, users, journalled);
       case 'POST /_sim/faults': {
         const input = parseFaultRule(await body(req), ctx);
         checkFaultLimits(input, faults.size, settings);
@@ -233,8 +245,9 @@ function waitRoute(
   url: URL,
   journal: Journal,
   users: UserTable,
+  journalled: readonly string[],
 ): void {
-  const query = parseJournalWaitQuery(url.searchParams, journal.capacity);
+  const query = parseJournalWaitQuery(url.searchParams, journal.capacity, journalled);
   checkUser(query.filter.user, users);
   // Answered synchronously when the entries exist already: declared before the wait starts.
   const wait: { cancel?: () => void } = {};

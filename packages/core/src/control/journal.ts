@@ -8,8 +8,8 @@ export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 export const JOURNAL_SOURCES = ['post', 'inject', 'replay'] as const;
 export type JournalSource = (typeof JOURNAL_SOURCES)[number];
-export const JOURNAL_TRANSPORTS = ['events', 'filtered-events', 'event-stream', 'listen', 'stomp'] as const;
-export type JournalTransport = (typeof JOURNAL_TRANSPORTS)[number];
+/** A journalled transport of the simulator's description (its delivered entries carry the name). */
+export type JournalTransport = string;
 
 /** What identifies a message in an entry: the JSON simulator's eventId, the legacy payloadKey. */
 export interface MessageRef {
@@ -46,7 +46,8 @@ export interface ClosedEntry {
   readonly time: string;
   readonly kind: 'closed';
   readonly user: string;
-  readonly transport: 'event-stream' | 'stomp';
+  /** A session transport of the simulator's description. */
+  readonly transport: string;
   /** The close code of the closing handshake (1005: none given, 1006: cut without one). */
   readonly code: number;
 }

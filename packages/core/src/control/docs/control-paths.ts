@@ -1,4 +1,5 @@
-import { JOURNAL_KINDS, JOURNAL_TRANSPORTS } from '../journal';
+import { journalTransports } from '../../description';
+import { JOURNAL_KINDS } from '../journal';
 import {
   JOURNAL_DEFAULT_LIMIT,
   JOURNAL_MAX_WAIT_MS,
@@ -14,7 +15,7 @@ import {
   jsonContent,
   responseRef,
 } from './error-schemas';
-import { JOURNAL_SCHEMAS } from './journal-schemas';
+import { journalSchemas } from './journal-schemas';
 import { COUNT, integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 import type { Operation, OpenApiPart, Parameter, SecurityRequirement } from './openapi-types';
 
@@ -46,7 +47,11 @@ function journalFilter(ctx: DocsContext): Parameter[] {
       { enum: ctx.users.users.map((u) => u.key) },
       'Only deliveries to (and closes of) this user.',
     ),
-    query('transport', { enum: JOURNAL_TRANSPORTS }, 'Only deliveries over (and closes of) this transport.'),
+    query(
+      'transport',
+      { enum: journalTransports(ctx.description) },
+      'Only deliveries over (and closes of) this transport.',
+    ),
     query('channel', { type: 'string', minLength: 1 }, 'Only entries of this channel.'),
     query('kind', { enum: JOURNAL_KINDS }, 'Only entries of this kind.'),
     query('since', integer(0, 999_999_999_999_999), 'Only entries with a larger seq.'),
@@ -83,8 +88,33 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
         'GET /_sim/journal/wait requests held now (at most JOURNAL_WAITERS_MAX)',
       ),
     }),
+    transports: {
+      type: 'array',
+      description: "The simulator's customer transports, as its description declares them",
+      items: schemaRef('TransportInfo'),
+    },
   });
 }
+
+/** One entry of GET /_sim/state's `transports` (description.ts TransportInfo). */
+const TRANSPORT_INFO = objectSchema(
+  {
+    name: { type: 'string', description: 'As fault rules and journal entries name it' },
+    kind: {
+      enum: ['request', 'poll', 'session'],
+      description: 'session: a WebSocket that POST /_sim/connections/close and drop rules act on',
+    },
+    paths: {
+      type: 'array',
+      items: { type: 'string', pattern: '^/' },
+      description: 'Its routes; `{name}` stands for one path segment',
+    },
+    faultTarget: { type: 'boolean', description: 'A fault rule may name it in `match.transport`' },
+    journalled: { type: 'boolean', description: 'Deliveries over it are journalled under its name' },
+    source: { type: 'string', description: 'The journal `source` of messages handed in over it' },
+  },
+  ['name', 'kind', 'paths', 'faultTarget', 'journalled'],
+);
 
 const RESET_NOTES: Readonly<Record<string, string>> = {
   events: 'Empty the durable event store (JSON simulator); held polls are answered 204',
@@ -263,7 +293,8 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
           ),
         }),
         SimulatorState: stateSchema(ctx, shape),
-        ...JOURNAL_SCHEMAS,
+        TransportInfo: TRANSPORT_INFO,
+        ...journalSchemas(ctx),
         ...resetSchemas(shape),
       },
     },

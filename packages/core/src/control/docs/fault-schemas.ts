@@ -1,4 +1,5 @@
-import { MAX_FAULT_MS, TRANSPORTS_OF } from '../fault-params';
+import { faultTransports, sessionTransports } from '../../description';
+import { MAX_FAULT_MS } from '../fault-params';
 import type { DocsContext } from './docs-context';
 import { COUNT, integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 
@@ -57,14 +58,14 @@ const ACTIONS: Record<string, JsonSchema> = {
     [],
     'End the HTTP connection without an answer, or close matching WebSocket sessions (now and as they open)',
   ),
-  DropAction: action('drop', {}, [], 'Swallow transient WebSocket deliveries (event-stream, stomp)'),
+  DropAction: action('drop', {}, [], 'Swallow transient deliveries to WebSocket sessions'),
 };
 
 /** POST /_sim/faults and what it answers (fault-params.ts parseFaultRule, faults.ts). */
 export function faultSchemas(ctx: DocsContext): Record<string, JsonSchema> {
   const match = objectSchema(
     {
-      transport: { enum: TRANSPORTS_OF[ctx.kind] },
+      transport: { enum: faultTransports(ctx.description) },
       path: {
         type: 'string',
         pattern: '^/',
@@ -105,7 +106,7 @@ export function faultSchemas(ctx: DocsContext): Record<string, JsonSchema> {
       if: isDrop,
       then: {
         properties: {
-          match: { properties: { transport: { enum: ['event-stream', 'stomp'] }, path: false } },
+          match: { properties: { transport: { enum: sessionTransports(ctx.description) }, path: false } },
         },
       },
       else: { properties: { match: { properties: { channel: false } } } },
