@@ -12,6 +12,7 @@ import type {
   ResetRequest,
   SessionTransport,
   SimulatorKind,
+  TransportInfo,
   UserState,
 } from '@racedata/core';
 
@@ -38,6 +39,8 @@ export type {
   SessionTransport,
   SimulatorKind,
   SimulatorSettings,
+  TransportInfo,
+  TransportKind,
   UserSpec,
   UserState,
 } from '@racedata/core';
@@ -108,6 +111,8 @@ export interface SimState {
     /** Journal waits held now. */
     readonly waiters: number;
   };
+  /** The simulator's customer transports, as its description declares them. */
+  readonly transports: readonly TransportInfo[];
 }
 
 /** GET /_sim/journal: the filter (user, transport, channel, kind, since) and a page size. */
