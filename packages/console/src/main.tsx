@@ -27,7 +27,10 @@ function App() {
     const failed = (err: unknown) => setLoadError(err instanceof ApiError ? err.message : String(err));
     getJson<{ channels: CatalogChannel[] }>('/_sim/catalog').then((b) => setCatalog(b.channels), failed);
     getJson<{ users: SimUser[] }>('/_sim/users').then((b) => setUsers(b.users), failed);
-    getJson<{ transports: TransportInfo[] }>('/_sim/state').then((b) => setTransportList(b.transports), failed);
+    getJson<{ transports: TransportInfo[] }>('/_sim/state').then(
+      (b) => setTransportList(b.transports),
+      failed,
+    );
     return () => {
       unsubscribe();
       feed.stop();
