@@ -86,6 +86,12 @@ export function journalTransports(description: Pick<SimulatorDescription, 'trans
   return transportNames(description, (t) => t.journalled || t.kind === 'session');
 }
 
+/** The journal sources of received messages: what the transports take in, then core's replay. */
+export function journalSources(description: Pick<SimulatorDescription, 'transports'>): string[] {
+  const sources = description.transports.flatMap((t) => (t.source === undefined ? [] : [t.source]));
+  return [...new Set([...sources, 'replay'])];
+}
+
 /** Every route path of every transport, in order (the route labels of GET /metrics). */
 export function transportPaths(description: Pick<SimulatorDescription, 'transports'>): string[] {
   return description.transports.flatMap((t) => t.paths);

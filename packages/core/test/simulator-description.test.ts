@@ -222,6 +222,8 @@ describe('a simulator core has never heard of', () => {
     expect(enumOf('FaultMatch')).toEqual(['pull', 'ticker', 'login', 'drop-in']);
     expect(enumOf('DeliveredEntry')).toEqual(['pull', 'ticker']);
     expect(enumOf('ClosedEntry')).toEqual(['ticker']);
+    const received = schemas.ReceivedEntry as unknown as { properties: { source: { enum: string[] } } };
+    expect(received.properties.source.enum).toEqual(['post', 'replay']);
     const journalParams = doc.paths['/_sim/journal']?.get.parameters ?? [];
     expect(journalParams.find((p) => p.name === 'transport')?.schema).toEqual({ enum: ['pull', 'ticker'] });
     await fetch(`${base}/feed/lane/3/In`);

@@ -34,9 +34,9 @@ export const CONTROL_PREFIX = '/_sim/';
 
 /** One user's connections and waits, the same fields on both simulators (0 where n/a). */
 export interface UserState {
-  /** Open event-stream (JSON) or STOMP (legacy) connections. */
+  /** Open WebSocket sessions (of the simulator's session transport). */
   readonly sockets: number;
-  /** Long polls held now (events or listen). */
+  /** Long polls held now. */
   readonly heldPolls: number;
   /** Legacy messages waiting for a poll; always 0 on the JSON simulator. */
   readonly queueDepth: number;

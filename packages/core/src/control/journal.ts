@@ -6,8 +6,11 @@ import { PayloadRing } from './payload-ring';
 /** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
 export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
-export const JOURNAL_SOURCES = ['post', 'inject', 'replay'] as const;
-export type JournalSource = (typeof JOURNAL_SOURCES)[number];
+/**
+ * Where a received message came from: the `source` a transport of the simulator's description
+ * declares for what it takes in, or the replay (core's own).
+ */
+export type JournalSource = string;
 /** A journalled transport of the simulator's description (its delivered entries carry the name). */
 export type JournalTransport = string;
 
@@ -17,7 +20,7 @@ export interface MessageRef {
   readonly payloadKey?: string;
 }
 
-/** A message the simulator took in (POST /api/message, an injection, the replay). */
+/** A message the simulator took in: over one of its transports, or from the replay. */
 export interface ReceivedEntry extends MessageRef {
   readonly seq: number;
   /** ISO time on the simulator's (advanceable) clock. */

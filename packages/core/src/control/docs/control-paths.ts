@@ -279,7 +279,7 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
     components: {
       schemas: {
         UserState: objectSchema({
-          sockets: integer(0, undefined, 'Open event-stream (JSON) or STOMP (legacy) connections'),
+          sockets: integer(0, undefined, "Open WebSocket sessions of the simulator's session transport"),
           heldPolls: integer(0, undefined, 'Long polls held now'),
           queueDepth: integer(
             0,

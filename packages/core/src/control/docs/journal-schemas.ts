@@ -1,5 +1,4 @@
-import { journalTransports, sessionTransports } from '../../description';
-import { JOURNAL_SOURCES } from '../journal';
+import { journalSources, journalTransports, sessionTransports } from '../../description';
 import type { DocsContext } from './docs-context';
 import { integer, objectSchema, schemaRef, type JsonSchema } from './json-schema';
 
@@ -22,13 +21,13 @@ export function journalSchemas(ctx: DocsContext): Record<string, JsonSchema> {
         seq: SEQ,
         time: TIME,
         kind: { const: 'received' },
-        source: { enum: JOURNAL_SOURCES },
+        source: { enum: journalSources(ctx.description) },
         channel: { type: 'string' },
         durable: { type: 'boolean' },
         ...MESSAGE_REF,
       },
       ['seq', 'time', 'kind', 'source', 'channel', 'durable'],
-      { description: 'A message the simulator took in (POST /api/message, an injection, the replay)' },
+      { description: 'A message the simulator took in: over one of its transports, or from the replay' },
     ),
     DeliveredEntry: objectSchema(
       {
