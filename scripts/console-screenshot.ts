@@ -6,9 +6,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { consoleAssets } from '@racedata/console';
-import { jsonChannelCatalog, legacyChannelCatalog, loadRecordings } from '@racedata/core';
-import { createJsonSimulator } from '@racedata/json-sim';
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { loadRecordings } from '@racedata/core';
+import { createJsonSimulator, jsonChannelCatalog } from '@racedata/json-sim';
+import { createLegacySimulator, legacyChannelCatalog } from '@racedata/legacy-sim';
 import { findChromium, NO_CHROMIUM } from '../test-support/browser';
 
 const root = path.resolve(__dirname, '..');

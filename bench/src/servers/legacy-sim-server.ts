@@ -1,5 +1,10 @@
-import { createLegacySimulator, type LegacySimulatorProbe } from '@racedata/legacy-sim';
-import { LEGACY_USERS, UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
+import {
+  createLegacySimulator,
+  type LegacySimulatorProbe,
+  LEGACY_USERS,
+  legacyChannelCatalog,
+} from '@racedata/legacy-sim';
+import { UserTable, type SimulatorSettings } from '@racedata/core';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { legacyXml } from '../lib/payloads';
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { JSON_CHANNELS, LEGACY_CHANNELS } from '@racedata/core';
+import { JSON_CHANNELS } from '@racedata/json-sim';
+import { LEGACY_CHANNELS } from '@racedata/legacy-sim';
 
 /** One user of a simulator as the soak knows it: its token and what it may receive. */
 export interface SoakUser {

@@ -12,8 +12,8 @@ import {
 } from '@racedata/core';
 import { type Simulator } from '@racedata/control';
 import { consoleAssets } from '@racedata/console';
-import { createJsonSimulator, type JsonSeeder } from '@racedata/json-sim';
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { createJsonSimulator, JSON_DESCRIPTION, type JsonSeeder } from '@racedata/json-sim';
+import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
 import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
@@ -109,7 +109,10 @@ async function create(
 export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPlan[]): Promise<void> {
   const first = plans[0]?.settings;
   const root = cliLogger(ctx, { level: first?.logLevel ?? 'info', format: first?.logFormat ?? 'auto' });
-  const prepared = plans.map((plan) => ({ plan, tables: loadTables(plan.kind, plan.settings) }));
+  const prepared = plans.map((plan) => ({
+    plan,
+    tables: loadTables(plan.kind === 'json' ? JSON_DESCRIPTION : LEGACY_DESCRIPTION, plan.settings),
+  }));
   const running: Running[] = [];
   let stopping = false;
 

@@ -1,9 +1,5 @@
 import path from 'node:path';
 import {
-  jsonChannelCatalog,
-  JSON_USERS,
-  legacyChannelCatalog,
-  LEGACY_USERS,
   recordingsForReplay,
   resolveSettings,
   silentLogger,
@@ -11,6 +7,8 @@ import {
   type SimulatorKind,
   type SimulatorSettings,
 } from '@racedata/core';
+import { jsonChannelCatalog, JSON_USERS } from '@racedata/json-sim';
+import { legacyChannelCatalog, LEGACY_USERS } from '@racedata/legacy-sim';
 import { nextSteps, type Started } from '../src/next-steps';
 
 const recordings = path.resolve(__dirname, '..', '..', '..', 'recordings');

@@ -5,19 +5,10 @@ import { FaultControls, ReplayControls } from './controls';
 import { LiveFeed, type FeedSnapshot } from './live-feed';
 import { LiveView } from './live-view';
 import { PostForm } from './post-form';
-import type { CatalogChannel, SimUser } from './types';
+import { faultTransports, feedTransports } from './transports';
+import type { CatalogChannel, SimUser, TransportInfo } from './types';
 import { UsersPanel } from './users-panel';
 import './console.css';
-
-/** The transports a delivery can go out on, and the sources a message comes in from. */
-const TRANSPORTS = {
-  json: ['events', 'filtered-events', 'event-stream', 'post', 'replay'],
-  legacy: ['listen', 'stomp', 'inject', 'replay'],
-} as const;
-const FAULT_TRANSPORTS = {
-  json: ['events', 'filtered-events', 'event-stream', 'authenticate', 'message'],
-  legacy: ['listen', 'stomp', 'authenticate', 'inject'],
-} as const;
 
 const feed = new LiveFeed();
 
@@ -25,6 +16,8 @@ function App() {
   const [snapshot, setSnapshot] = useState<FeedSnapshot | undefined>(undefined);
   const [catalog, setCatalog] = useState<CatalogChannel[]>([]);
   const [users, setUsers] = useState<SimUser[]>([]);
+  // The simulator says which transports it has (GET /_sim/state); the page lists none of its own.
+  const [transportList, setTransportList] = useState<TransportInfo[]>([]);
   const [loadError, setLoadError] = useState('');
   const [tab, setTab] = useState<'post' | 'controls'>('post');
 
@@ -34,6 +27,10 @@ function App() {
     const failed = (err: unknown) => setLoadError(err instanceof ApiError ? err.message : String(err));
     getJson<{ channels: CatalogChannel[] }>('/_sim/catalog').then((b) => setCatalog(b.channels), failed);
     getJson<{ users: SimUser[] }>('/_sim/users').then((b) => setUsers(b.users), failed);
+    getJson<{ transports: TransportInfo[] }>('/_sim/state').then(
+      (b) => setTransportList(b.transports),
+      failed,
+    );
     return () => {
       unsubscribe();
       feed.stop();
@@ -41,7 +38,8 @@ function App() {
   }, []);
   const title = simulatorKind === 'legacy' ? 'Legacy simulator (XML, STOMP)' : 'JSON simulator';
   const state = snapshot?.state;
-  const transports = useMemo(() => TRANSPORTS[simulatorKind], []);
+  const transports = useMemo(() => feedTransports(transportList), [transportList]);
+  const faultTargets = useMemo(() => faultTransports(transportList), [transportList]);
 
   return (
     <>
@@ -98,7 +96,7 @@ function App() {
             ) : (
               <>
                 <ReplayControls replay={state?.replay} />
-                <FaultControls state={state} users={users} transports={FAULT_TRANSPORTS[simulatorKind]} />
+                <FaultControls state={state} users={users} transports={faultTargets} />
               </>
             )}
           </div>

@@ -58,6 +58,16 @@ export interface SimState {
   journal: { entries: number; max: number; lastSeq: number };
 }
 
+/** One of GET /_sim/state's `transports` (packages/core/src/description.ts TransportInfo). */
+export interface TransportInfo {
+  name: string;
+  kind: 'request' | 'poll' | 'session';
+  paths: string[];
+  faultTarget: boolean;
+  journalled: boolean;
+  source?: string;
+}
+
 export interface CatalogChannel {
   name: string;
   kind: 'durable' | 'transient';

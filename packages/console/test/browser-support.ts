@@ -8,15 +8,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { consoleAssets } from '@racedata/console';
 import {
-  jsonChannelCatalog,
-  legacyChannelCatalog,
   loadRecordings,
   type RecordedJsonMessage,
   type RecordedLegacyMessage,
   type SimulatorSettings,
 } from '@racedata/core';
-import { createJsonSimulator } from '@racedata/json-sim';
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import { createJsonSimulator, jsonChannelCatalog } from '@racedata/json-sim';
+import { createLegacySimulator, legacyChannelCatalog } from '@racedata/legacy-sim';
 import { closeAfterTest, listenForTest } from '@racedata/test-support';
 import { findChromium, NO_CHROMIUM } from '../../../test-support/browser';
 

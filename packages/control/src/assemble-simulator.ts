@@ -1,9 +1,15 @@
 import type { RequestListener } from 'node:http';
-import { createHttpLifecycle, type ReplayHandle, withRequestLog } from '@racedata/core';
+import {
+  createHttpLifecycle,
+  type ReplayHandle,
+  sessionTransports,
+  transportPaths,
+  withRequestLog,
+} from '@racedata/core';
 import { withConsole } from './console-routes';
 import { withControlGuard } from './control-guard';
 import { withControlPlane, type ReplayState } from './control-plane';
-import { createSimulatorMetrics } from './metrics';
+import { createSimulatorMetrics, type MetricsOptions } from './metrics';
 import { Sandboxes } from './sandboxes';
 import type { Simulator, SimulatorParts } from './simulator-types';
 
@@ -31,7 +37,14 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
           logger: parts.control.logger,
         })
       : undefined;
-  const control = { ...parts.control, settings: parts.settings, sandboxes, replay };
+  const { description } = parts.control;
+  const control = { ...parts.control, kind: description.kind, settings: parts.settings, sandboxes, replay };
+  const metrics: MetricsOptions = {
+    ...parts.metrics,
+    routes: ['/health', ...transportPaths(description)],
+    // connected_sessions sums every open session under one label, the first session transport's.
+    sessionTransport: sessionTransports(description)[0] ?? '',
+  };
   const { faults } = parts.control;
   const inner = parts.handler ?? parts.app;
   // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
@@ -53,7 +66,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
   const measured =
     parts.settings.controlApi === 'off'
       ? controlled
-      : createSimulatorMetrics({ ...control, options: parts.metrics }).wrap(controlled);
+      : createSimulatorMetrics({ ...control, options: metrics }).wrap(controlled);
   // Outside the metrics, so a /metrics scrape is logged too; a sandbox logs its own requests.
   const logged = parts.settings.logRequests
     ? withRequestLog(measured, { logger: parts.control.logger, tokens: parts.control.tokens })

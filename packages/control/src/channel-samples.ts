@@ -12,8 +12,7 @@ export interface CatalogChannel {
   readonly kind: ChannelKind;
   /**
    * A recorded message of the channel with its dates moved to today: the JSON simulator's
-   * POST /api/message body, or the legacy document and its payloadKey. null when the
-   * recordings hold none.
+   * message body, or the legacy document and its payloadKey. null when the recordings hold none.
    */
   readonly sample:
     { readonly message: object } | { readonly xml: string; readonly payloadKey: string } | null;

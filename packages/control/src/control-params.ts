@@ -1,10 +1,4 @@
-import {
-  JOURNAL_KINDS,
-  JOURNAL_TRANSPORTS,
-  type JournalFilter,
-  type JournalKind,
-  type JournalTransport,
-} from './journal';
+import { JOURNAL_KINDS, type JournalFilter, type JournalKind } from './journal';
 import { invalid, isObject } from './body-checks';
 
 /** What POST /_sim/reset may be asked to do; every field has a default. */
@@ -119,10 +113,11 @@ function checkNames(params: URLSearchParams, allowed: readonly string[]): void {
   }
 }
 
-function filterOf(params: URLSearchParams): JournalFilter {
+function filterOf(params: URLSearchParams, transports: readonly string[]): JournalFilter {
   const transport = text(params, 'transport');
-  if (transport !== undefined && !(JOURNAL_TRANSPORTS as readonly string[]).includes(transport)) {
-    throw invalid(`parameter "transport" must be one of ${JOURNAL_TRANSPORTS.join(', ')}`);
+  // Only this simulator's journalled transports: a filter naming another could never match.
+  if (transport !== undefined && !transports.includes(transport)) {
+    throw invalid(`parameter "transport" must be one of ${transports.join(', ')}`);
   }
   const kind = text(params, 'kind');
   if (kind !== undefined && !(JOURNAL_KINDS as readonly string[]).includes(kind)) {
@@ -133,7 +128,7 @@ function filterOf(params: URLSearchParams): JournalFilter {
   const since = integer(params, 'since', 0, Number.MAX_SAFE_INTEGER);
   return {
     ...(user !== undefined && { user }),
-    ...(transport !== undefined && { transport: transport as JournalTransport }),
+    ...(transport !== undefined && { transport }),
     ...(channel !== undefined && { channel }),
     ...(kind !== undefined && { kind: kind as JournalKind }),
     ...(since !== undefined && { since }),
@@ -141,19 +136,27 @@ function filterOf(params: URLSearchParams): JournalFilter {
 }
 
 /** GET /_sim/journal?user=&transport=&channel=&since=&limit= */
-export function parseJournalQuery(params: URLSearchParams, max: number): JournalQuery {
+export function parseJournalQuery(
+  params: URLSearchParams,
+  max: number,
+  transports: readonly string[],
+): JournalQuery {
   checkNames(params, [...FILTER_PARAMS, 'limit']);
   return {
-    filter: filterOf(params),
+    filter: filterOf(params, transports),
     limit: integer(params, 'limit', 1, max) ?? Math.min(JOURNAL_DEFAULT_LIMIT, max),
   };
 }
 
 /** GET /_sim/journal/wait?<filters>&count=&timeout= */
-export function parseJournalWaitQuery(params: URLSearchParams, max: number): JournalWaitQuery {
+export function parseJournalWaitQuery(
+  params: URLSearchParams,
+  max: number,
+  transports: readonly string[],
+): JournalWaitQuery {
   checkNames(params, [...FILTER_PARAMS, 'count', 'timeout']);
   return {
-    filter: filterOf(params),
+    filter: filterOf(params, transports),
     count: integer(params, 'count', 1, max) ?? 1,
     timeoutMs: integer(params, 'timeout', 0, JOURNAL_MAX_WAIT_MS) ?? 30_000,
   };

@@ -3,14 +3,17 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import {
   type ChannelCatalog,
   coreError,
+  journalTransports,
   jsonDepthExceeds,
   type Logger,
   MAX_JSON_DEPTH,
+  type SimulatorDescription,
   type SimulatorDocs,
   type SimulatorKind,
   type SimulatorSettings,
   type TokenService,
   toSimError,
+  transportInfo,
   type UserTable,
 } from '@racedata/core';
 import { controlPlaneError } from './errors';
@@ -39,9 +42,9 @@ export const CONTROL_PREFIX = '/_sim/';
 
 /** One user's connections and waits, the same fields on both simulators (0 where n/a). */
 export interface UserState {
-  /** Open event-stream (JSON) or STOMP (legacy) connections. */
+  /** Open WebSocket sessions (of the simulator's session transport). */
   readonly sockets: number;
-  /** Long polls held now (events or listen). */
+  /** Long polls held now. */
   readonly heldPolls: number;
   /** Legacy messages waiting for a poll; always 0 on the JSON simulator. */
   readonly queueDepth: number;
@@ -88,6 +91,8 @@ export interface ControlHooks {
 
 export interface ControlPlaneOptions {
   kind: SimulatorKind;
+  /** The simulator's transports: what fault rules, journal filters and GET /_sim/state name. */
+  description: Pick<SimulatorDescription, 'transports'>;
   settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'> &
     FaultLimits;
   clock: OffsetClock;
@@ -132,8 +137,16 @@ export function withControlPlane(inner: RequestListener, options: ControlPlaneOp
 }
 
 function controlRoutes(options: ControlPlaneOptions) {
-  const { clock, journal, faults, users, tokens, hooks, settings, kind } = options;
-  const ctx: FaultValidationContext = { kind, users, catalog: options.catalog };
+  const { clock, journal, faults, users, tokens, hooks, settings, kind, description } = options;
+  const ctx: FaultValidationContext = {
+    kind,
+    description,
+    routes: faults.routes,
+    users,
+    catalog: options.catalog,
+  };
+  const journalled = journalTransports(description);
+  const transports = transportInfo(description);
   const body = (req: IncomingMessage) => readJson(req, settings.maxBodyBytes);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     checkToken(req, settings.controlToken);
@@ -167,6 +180,7 @@ function controlRoutes(options: ControlPlaneOptions) {
             lastSeq: journal.lastSeq,
             waiters: journal.waiterCount,
           },
+          transports,
         });
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));
@@ -179,12 +193,12 @@ function controlRoutes(options: ControlPlaneOptions) {
         return sendJson(res, 200, { cleared, eventIds: request.eventIds });
       }
       case 'GET /_sim/journal': {
-        const query = parseJournalQuery(url.searchParams, journal.capacity);
+        const query = parseJournalQuery(url.searchParams, journal.capacity, journalled);
         checkUser(query.filter.user, users);
         return sendJson(res, 200, journal.list(query.filter, query.limit));
       }
       case 'GET /_sim/journal/wait':
-        return waitRoute(req, res, url, journal, users);
+        return waitRoute(req, res, url, journal, users, journalled);
       case 'POST /_sim/faults': {
         const input = parseFaultRule(await body(req), ctx);
         checkFaultLimits(input, faults.size, settings);
@@ -239,8 +253,9 @@ function waitRoute(
   url: URL,
   journal: Journal,
   users: UserTable,
+  journalled: readonly string[],
 ): void {
-  const query = parseJournalWaitQuery(url.searchParams, journal.capacity);
+  const query = parseJournalWaitQuery(url.searchParams, journal.capacity, journalled);
   checkUser(query.filter.user, users);
   // Answered synchronously when the entries exist already: declared before the wait starts.
   const wait: { cancel?: () => void } = {};

@@ -1,25 +1,19 @@
-import type { ChannelCatalog, SimulatorKind, UserTable } from '@racedata/core';
+import {
+  type ChannelCatalog,
+  faultTransports,
+  sessionTransports,
+  type SimulatorDescription,
+  type SimulatorKind,
+  type UserTable,
+} from '@racedata/core';
 import { invalid, isObject, onlyKeys } from './body-checks';
 import { checkMatchCanFire } from './fault-match-check';
+import type { FaultRoutes } from './fault-routes';
 
-export const FAULT_TRANSPORTS = [
-  'events',
-  'filtered-events',
-  'event-stream',
-  'listen',
-  'stomp',
-  'authenticate',
-  'message',
-  'inject',
-] as const;
-export type FaultTransport = (typeof FAULT_TRANSPORTS)[number];
-export type SessionTransport = 'event-stream' | 'stomp';
-
-/** The transports each simulator has; a rule naming another one could never fire. */
-export const TRANSPORTS_OF: Record<SimulatorKind, readonly FaultTransport[]> = {
-  json: ['events', 'filtered-events', 'event-stream', 'authenticate', 'message'],
-  legacy: ['listen', 'stomp', 'authenticate', 'inject'],
-};
+/** A transport a fault rule names: one of the simulator's own (its description says which). */
+export type FaultTransport = string;
+/** A WebSocket session transport of the simulator's description. */
+export type SessionTransport = string;
 
 export interface FaultMatch {
   readonly transport?: FaultTransport;
@@ -51,6 +45,9 @@ export interface FaultRuleInput {
 
 export interface FaultValidationContext {
   readonly kind: SimulatorKind;
+  /** Which transports exist, which a rule may name and which are sessions. */
+  readonly description: Pick<SimulatorDescription, 'transports'>;
+  readonly routes: FaultRoutes;
   readonly users: UserTable;
   readonly catalog: ChannelCatalog;
 }
@@ -86,12 +83,14 @@ function parseMatch(value: unknown, ctx: FaultValidationContext): FaultMatch {
   onlyKeys(value, ['transport', 'path', 'user', 'channel'], 'match');
   const { transport, path, user, channel } = value;
   if (transport !== undefined) {
-    if (typeof transport !== 'string' || !(FAULT_TRANSPORTS as readonly string[]).includes(transport)) {
-      throw invalid(`"match.transport" must be one of ${FAULT_TRANSPORTS.join(', ')}`);
+    const known = faultTransports(ctx.description);
+    if (typeof transport !== 'string') {
+      throw invalid(`"match.transport" must be one of ${known.join(', ')}`);
     }
-    if (!TRANSPORTS_OF[ctx.kind].includes(transport as FaultTransport)) {
+    // A rule naming a transport this simulator lacks could never fire.
+    if (!known.includes(transport)) {
       throw invalid(
-        `the ${ctx.kind} simulator has no "${transport}" transport; it has ${TRANSPORTS_OF[ctx.kind].join(', ')}`,
+        `the ${ctx.kind} simulator has no "${transport.slice(0, 40)}" transport; it has ${known.join(', ')}`,
       );
     }
   }
@@ -107,7 +106,7 @@ function parseMatch(value: unknown, ctx: FaultValidationContext): FaultMatch {
     throw invalid('"match.channel" must name a channel of the catalog');
   }
   return {
-    ...(transport !== undefined && { transport: transport as FaultTransport }),
+    ...(transport !== undefined && { transport }),
     ...(path !== undefined && { path }),
     ...(user !== undefined && { user }),
     ...(channel !== undefined && { channel }),
@@ -165,12 +164,13 @@ export function parseFaultRule(body: unknown, ctx: FaultValidationContext): Faul
   if (!isObject(body)) throw invalid('fault body must be a JSON object like {"match":{...},"action":{...}}');
   onlyKeys(body, ['match', 'action', 'times', 'forMs'], 'fault');
   const match = parseMatch(body.match, ctx);
-  checkMatchCanFire(match);
+  checkMatchCanFire(match, ctx.routes);
   const action = parseAction(body.action);
   if (action.type === 'drop') {
-    if (match.transport !== undefined && match.transport !== 'event-stream' && match.transport !== 'stomp') {
+    const sessions = sessionTransports(ctx.description);
+    if (match.transport !== undefined && !sessions.includes(match.transport)) {
       throw invalid(
-        'drop applies only to transient WebSocket deliveries (event-stream, stomp); long-poll messages are never dropped from a queue',
+        `drop applies only to transient WebSocket deliveries (${sessions.join(', ')}); long-poll messages are never dropped from a queue`,
       );
     }
     if (match.path !== undefined) throw invalid('drop matches by transport, user and channel, not path');
@@ -197,15 +197,19 @@ export function parseCloseRequest(
   if (user !== undefined && (typeof user !== 'string' || !ctx.users.byKey(user))) {
     throw invalid('"user" must name a known user');
   }
-  // Only this simulator's session transport: the other one could never close anything here, so
-  // it is refused as it is in a fault rule's match rather than answered {"closed": 0}.
-  const sessionTransport: SessionTransport = ctx.kind === 'json' ? 'event-stream' : 'stomp';
-  if (transport !== undefined && transport !== sessionTransport) {
-    throw invalid(`"transport" must be "${sessionTransport}", the ${ctx.kind} simulator's session transport`);
+  // Only this simulator's session transports: another could never close anything here, so it is
+  // refused as it is in a fault rule's match rather than answered {"closed": 0}.
+  const sessions = sessionTransports(ctx.description);
+  if (transport !== undefined && (typeof transport !== 'string' || !sessions.includes(transport))) {
+    throw invalid(
+      sessions.length === 1
+        ? `"transport" must be "${sessions[0]}", the ${ctx.kind} simulator's session transport`
+        : `"transport" must be one of ${sessions.join(', ') || '(none)'}, the ${ctx.kind} simulator's session transports`,
+    );
   }
   return {
     ...(user !== undefined && { user }),
-    ...(transport !== undefined && { transport: sessionTransport }),
+    ...(typeof transport === 'string' && { transport }),
     code: body.code === undefined ? 1000 : closeCode(body.code, 'code'),
   };
 }

@@ -1,17 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Clock, coreError, type TimerHandle, type TokenService } from '@racedata/core';
-import { httpRouteOf, pathMatches, upgradeRouteOf } from './fault-routes';
+import type { FaultRoutes } from './fault-routes';
 import { FaultWaits, type WaitKind } from './fault-waits';
-import type {
-  FaultAction,
-  FaultMatch,
-  FaultRuleInput,
-  FaultTransport,
-  SessionTransport,
-} from './fault-params';
+import type { FaultAction, FaultMatch, FaultRuleInput, SessionTransport } from './fault-params';
 
 export interface FaultRule extends FaultRuleInput {
   readonly id: string;
@@ -29,11 +22,6 @@ export interface LiveSession {
   readonly transport: SessionTransport;
   readonly path: string;
   close(code: number, reason: string): void;
-}
-
-/** Which transport an HTTP request path reaches (undefined: none of the customer transports). */
-export function transportOfPath(path: string): FaultTransport | undefined {
-  return httpRouteOf(path).transport;
 }
 
 const HTTP_ACTIONS: ReadonlySet<FaultAction['type']> = new Set(['status', 'delay', 'hold', 'disconnect']);
@@ -62,6 +50,8 @@ export class Faults {
   constructor(
     private readonly clock: Clock,
     private readonly tokens: TokenService,
+    /** The simulator's own routes (from its description): what a request's path reaches. */
+    readonly routes: FaultRoutes,
   ) {
     this.waits = new FaultWaits(clock);
   }
@@ -214,8 +204,8 @@ export class Faults {
 
   private httpRule(req: IncomingMessage, upgrade: boolean): FaultRule | undefined {
     const path = (req.url ?? '/').split('?')[0] as string;
-    // The route the request will take, not its spelling: /CUSTOMERAPI/EVENTS/ is the events route.
-    const route = upgrade ? upgradeRouteOf(path) : httpRouteOf(path);
+    // The route the request will take, not its spelling: /A/B/ is the route /a/b.
+    const route = upgrade ? this.routes.upgradeRouteOf(path) : this.routes.httpRouteOf(path);
     let user: string | null | undefined;
     const userOf = (): string | null => {
       if (user === undefined) {
@@ -232,7 +222,7 @@ export class Faults {
       if (!HTTP_ACTIONS.has(action.type) || !this.active(rule)) continue;
       if (upgrade && action.type === 'disconnect' && action.reset !== true) continue;
       if (match.transport !== undefined && match.transport !== route.transport) continue;
-      if (match.path !== undefined && !pathMatches(match.path, route)) continue;
+      if (match.path !== undefined && !this.routes.pathMatches(match.path, route)) continue;
       if (match.user !== undefined && userOf() !== match.user) continue;
       return rule;
     }
@@ -242,7 +232,12 @@ export class Faults {
   private matchesSession(match: FaultMatch, session: LiveSession): boolean {
     if (match.transport !== undefined && match.transport !== session.transport) return false;
     if (match.user !== undefined && match.user !== session.user) return false;
-    if (match.path !== undefined && !pathMatches(match.path, upgradeRouteOf(session.path))) return false;
+    if (
+      match.path !== undefined &&
+      !this.routes.pathMatches(match.path, this.routes.upgradeRouteOf(session.path))
+    ) {
+      return false;
+    }
     return true;
   }
 

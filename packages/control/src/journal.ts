@@ -6,10 +6,13 @@ import { PayloadRing } from './payload-ring';
 /** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
 export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
-export const JOURNAL_SOURCES = ['post', 'inject', 'replay'] as const;
-export type JournalSource = (typeof JOURNAL_SOURCES)[number];
-export const JOURNAL_TRANSPORTS = ['events', 'filtered-events', 'event-stream', 'listen', 'stomp'] as const;
-export type JournalTransport = (typeof JOURNAL_TRANSPORTS)[number];
+/**
+ * Where a received message came from: the `source` a transport of the simulator's description
+ * declares for what it takes in, or the replay (core's own).
+ */
+export type JournalSource = string;
+/** A journalled transport of the simulator's description (its delivered entries carry the name). */
+export type JournalTransport = string;
 
 /** What identifies a message in an entry: the JSON simulator's eventId, the legacy payloadKey. */
 export interface MessageRef {
@@ -17,7 +20,7 @@ export interface MessageRef {
   readonly payloadKey?: string;
 }
 
-/** A message the simulator took in (POST /api/message, an injection, the replay). */
+/** A message the simulator took in: over one of its transports, or from the replay. */
 export interface ReceivedEntry extends MessageRef {
   readonly seq: number;
   /** ISO time on the simulator's (advanceable) clock. */
@@ -46,7 +49,8 @@ export interface ClosedEntry {
   readonly time: string;
   readonly kind: 'closed';
   readonly user: string;
-  readonly transport: 'event-stream' | 'stomp';
+  /** A session transport of the simulator's description. */
+  readonly transport: string;
   /** The close code of the closing handshake (1005: none given, 1006: cut without one). */
   readonly code: number;
 }

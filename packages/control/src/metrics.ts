@@ -13,7 +13,7 @@ export const METRICS_PATH = '/metrics';
 export interface MetricsOptions {
   /** Its HTTP routes, `{name}` for a path segment; any other path is counted as `other`. */
   readonly routes: readonly string[];
-  /** The transport label of connected_sessions (event-stream, stomp). */
+  /** The transport label of connected_sessions: the simulator's session transport. */
   readonly sessionTransport: string;
   /** Messages the store or queues dropped to stay within their bounds, since the start. */
   readonly dropped?: () => number;

@@ -1,22 +1,22 @@
 import {
+  builtInCatalog,
+  builtInUsers,
   type ChannelCatalog,
   type Clock,
-  JSON_USERS,
-  jsonChannelCatalog,
-  LEGACY_USERS,
-  legacyChannelCatalog,
   type Logger,
   resolveSettings,
   sessionLog,
   type SessionLog,
   silentLogger,
+  type SimulatorDescription,
   type SimulatorKind,
   type SimulatorSettings,
   systemClock,
   TokenService,
-  UserTable,
+  type UserTable,
 } from '@racedata/core';
 import type { ConsoleAssets } from './console-assets';
+import { FaultRoutes } from './fault-routes';
 import { Faults } from './faults';
 import { Journal } from './journal';
 import { OffsetClock } from './offset-clock';
@@ -61,18 +61,17 @@ export interface SimulatorBasics {
   health(): HealthBody;
 }
 
-/** Settings, tables and token service of a simulator, with each simulator kind's defaults. */
+/** Settings, tables and token service of a simulator, with the defaults its description declares. */
 export function simulatorBasics(
-  kind: SimulatorKind,
+  description: SimulatorDescription,
   partial: Partial<SimulatorSettings>,
   deps: SimulatorBasicsDeps,
 ): SimulatorBasics {
+  const { kind } = description;
   const settings = resolveSettings(kind, partial);
   const clock = new OffsetClock(deps.clock ?? systemClock);
-  const catalog = deps.catalog ?? (kind === 'json' ? jsonChannelCatalog() : legacyChannelCatalog());
-  const users =
-    deps.users ??
-    UserTable.fromJSON(kind === 'json' ? JSON_USERS : LEGACY_USERS, catalog, `built-in ${kind} users`);
+  const catalog = deps.catalog ?? builtInCatalog(description);
+  const users = deps.users ?? builtInUsers(description, catalog);
   const tokens = new TokenService({
     users,
     mode: settings.tokenMode,
@@ -86,7 +85,7 @@ export function simulatorBasics(
     undefined,
     settings.journalWaitersMax,
   );
-  const faults = new Faults(clock, tokens);
+  const faults = new Faults(clock, tokens, new FaultRoutes(description));
   const logger = deps.logger ?? silentLogger();
   // Uptime runs on the injected clock, not the offset one: /_sim/clock/advance moves the
   // simulator's "now", not how long the process has served.

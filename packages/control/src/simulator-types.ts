@@ -12,7 +12,7 @@ import type {
   RecordedMessage,
   ReplayHandle,
   SimulatorDocs,
-  SimulatorKind,
+  SimulatorDescription,
   SimulatorSettings,
   TokenService,
   UpgradeHandler,
@@ -77,7 +77,8 @@ export interface SimulatorParts {
   readonly shutdown: () => void | Promise<void>;
   /** The /_sim/* control plane: the simulator's state and reset, over core's journal and clock. */
   readonly control: {
-    readonly kind: SimulatorKind;
+    /** What the simulator is: its kind and transports (fault routes, journal filters, documents). */
+    readonly description: SimulatorDescription;
     readonly clock: OffsetClock;
     readonly journal: Journal;
     readonly faults: Faults;
@@ -89,8 +90,8 @@ export interface SimulatorParts {
     /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
     readonly docs: SimulatorDocs;
   };
-  /** GET /metrics: the simulator's routes and what only it knows (drops, session transport). */
-  readonly metrics: MetricsOptions;
+  /** GET /metrics: what only the simulator knows (its routes and session transport come from its description). */
+  readonly metrics: Pick<MetricsOptions, 'dropped'>;
   /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
   readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
 }

@@ -1,10 +1,15 @@
 import { ManualClock } from '@racedata/core';
 import { simulatorBasics } from '../src';
+import { SAMPLE_DESCRIPTION } from '../../core/test/sample-description';
 
 describe('GET /health body', () => {
   test('version as given, start time, and uptime on the injected clock that /_sim/clock does not move', () => {
     const clock = new ManualClock(Date.UTC(2026, 4, 11, 10));
-    const basics = simulatorBasics('legacy', {}, { clock, version: '1.2.3' });
+    const basics = simulatorBasics(
+      { ...SAMPLE_DESCRIPTION, kind: 'legacy' },
+      {},
+      { clock, version: '1.2.3' },
+    );
     clock.advance(1500);
     basics.clock.advance(3_600_000);
     expect(basics.health()).toEqual({
@@ -17,6 +22,6 @@ describe('GET /health body', () => {
   });
 
   test('an embedder that passes no version sees "unknown"', () => {
-    expect(simulatorBasics('json', {}, {}).health().version).toBe('unknown');
+    expect(simulatorBasics(SAMPLE_DESCRIPTION, {}, {}).health().version).toBe('unknown');
   });
 });

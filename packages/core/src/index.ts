@@ -6,6 +6,7 @@ export * from './settings';
 export * from './settings-resolve';
 export * from './log-settings';
 export * from './channel-catalog';
+export * from './description';
 export * from './users';
 export * from './load-tables';
 export * from './subscription';

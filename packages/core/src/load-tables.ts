@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { ChannelCatalog, jsonChannelCatalog, legacyChannelCatalog } from './channel-catalog';
+import { ChannelCatalog } from './channel-catalog';
+import type { SimulatorDescription } from './description';
 import { coreError } from './errors';
-import type { SimulatorKind, SimulatorSettings } from './settings';
-import { JSON_USERS, LEGACY_USERS, UserTable } from './users';
+import type { SimulatorSettings } from './settings';
+import { UserTable } from './users';
 
 function readJson(path: string, what: 'USERS_INVALID' | 'CHANNELS_INVALID'): unknown {
   let text: string;
@@ -26,16 +27,27 @@ function readJson(path: string, what: 'USERS_INVALID' | 'CHANNELS_INVALID'): unk
  * tables themselves, so whoever starts simulators (the CLI, the test kit) reads them the same way.
  */
 export function loadTables(
-  kind: SimulatorKind,
+  description: Pick<SimulatorDescription, 'kind' | 'channels' | 'users'>,
   settings: SimulatorSettings,
 ): { catalog: ChannelCatalog; users: UserTable } {
   const catalog = settings.channelsFile
     ? ChannelCatalog.fromJSON(readJson(settings.channelsFile, 'CHANNELS_INVALID'), settings.channelsFile)
-    : kind === 'json'
-      ? jsonChannelCatalog()
-      : legacyChannelCatalog();
+    : builtInCatalog(description);
   const users = settings.usersFile
     ? UserTable.fromJSON(readJson(settings.usersFile, 'USERS_INVALID'), catalog, settings.usersFile)
-    : UserTable.fromJSON(kind === 'json' ? JSON_USERS : LEGACY_USERS, catalog, `built-in ${kind} users`);
+    : builtInUsers(description, catalog);
   return { catalog, users };
+}
+
+/** The channel catalog a simulator's description declares. */
+export function builtInCatalog(description: Pick<SimulatorDescription, 'kind' | 'channels'>): ChannelCatalog {
+  return ChannelCatalog.fromJSON(description.channels, `built-in ${description.kind} channels`);
+}
+
+/** The users a simulator's description declares, over a catalog (its own or CHANNELS_FILE's). */
+export function builtInUsers(
+  description: Pick<SimulatorDescription, 'kind' | 'users'>,
+  catalog: ChannelCatalog,
+): UserTable {
+  return UserTable.fromJSON(description.users, catalog, `built-in ${description.kind} users`);
 }

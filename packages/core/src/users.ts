@@ -19,29 +19,6 @@ export interface UserSpec {
   channels: string[] | '*';
 }
 
-export const JSON_USERS: readonly UserSpec[] = [
-  {
-    name: 'default',
-    key: 'testuser',
-    secret: 'testpassword',
-    token: 'dGVzdHVzZXI=',
-    channels: [
-      'RaceDayTrot',
-      'StartListTrot',
-      'ResultTrot',
-      'RaceDayGallop',
-      'Last500MetersTrot',
-      'TimeToStartTrot',
-      'SplitTimesTrot',
-    ],
-  },
-  { name: 'all channels', key: 'alluser', secret: 'allpassword', token: 'YWxsdXNlcg==', channels: '*' },
-];
-
-export const LEGACY_USERS: readonly UserSpec[] = [
-  { name: 'default', key: 'testuser', secret: 'testpassword', token: 'dGVzdHVzZXI=', channels: '*' },
-];
-
 export class UserTable {
   private readonly byKeyMap: ReadonlyMap<string, User>;
   private readonly byTokenMap: ReadonlyMap<string, User>;

@@ -1,11 +1,4 @@
-import {
-  ChannelCatalog,
-  JSON_CHANNELS,
-  jsonChannelCatalog,
-  LEGACY_CHANNELS,
-  legacyChannelCatalog,
-  SimError,
-} from '@racedata/core';
+import { ChannelCatalog, SimError } from '@racedata/core';
 
 function channelsError(fn: () => unknown): SimError {
   try {
@@ -172,51 +165,5 @@ describe('ChannelCatalog.fromJSON', () => {
 
   test('errors carry status 500 (a start-up problem, not a client error)', () => {
     expect(channelsError(() => ChannelCatalog.fromJSON({})).status).toBe(500);
-  });
-});
-
-describe('built-in catalogs (README, Users and channels)', () => {
-  test('the JSON simulator knows 8 durable and 8 transient channels', () => {
-    const c = jsonChannelCatalog();
-    expect(c.names('durable')).toEqual([
-      'RaceDayTrot',
-      'RaceDayGallop',
-      'StartListTrot',
-      'StartListGallop',
-      'ResultTrot',
-      'ResultGallop',
-      'ScratchingsTrot',
-      'ScratchingsGallop',
-    ]);
-    expect(c.names('transient')).toEqual([
-      'TimeToStartTrot',
-      'TimeToStartGallop',
-      'TimeToDefTrot',
-      'SplitTimesTrot',
-      'SplitTimesGallop',
-      'PrelDisqualifiedHorsesTrot',
-      'Last500MetersTrot',
-      'Last500MetersGallop',
-    ]);
-    expect(c.toJSON()).toEqual({
-      durable: [...JSON_CHANNELS.durable],
-      transient: [...JSON_CHANNELS.transient],
-    });
-  });
-
-  test('the legacy simulator has the vendor track-signal channels as transient', () => {
-    const c = legacyChannelCatalog();
-    expect(c.names('transient')).toEqual([
-      'TimeToStart',
-      'TimeToDef',
-      'SplitTimes',
-      'PrelDisqualifiedHorses',
-      'Last500Meters',
-    ]);
-    expect(c.names('durable')).toEqual([...LEGACY_CHANNELS.durable]);
-  });
-
-  test('each call builds an independent catalog', () => {
-    expect(jsonChannelCatalog()).not.toBe(jsonChannelCatalog());
   });
 });

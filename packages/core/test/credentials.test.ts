@@ -1,6 +1,7 @@
-import { checkCredentials, JSON_USERS, jsonChannelCatalog, SimError, UserTable } from '@racedata/core';
+import { ChannelCatalog, checkCredentials, SimError, UserTable } from '@racedata/core';
+import { SAMPLE_CHANNELS, SAMPLE_USERS } from './sample-description';
 
-const users = UserTable.fromJSON(JSON_USERS, jsonChannelCatalog());
+const users = UserTable.fromJSON(SAMPLE_USERS, ChannelCatalog.fromJSON(SAMPLE_CHANNELS));
 
 function fails(body: unknown): SimError {
   try {

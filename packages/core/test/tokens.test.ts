@@ -1,8 +1,8 @@
 import jwt from 'jsonwebtoken';
+import { TOKENS } from '@racedata/test-support';
 import {
   bearerToken,
-  JSON_USERS,
-  jsonChannelCatalog,
+  ChannelCatalog,
   ManualClock,
   parseBasicCredentials,
   SimError,
@@ -10,9 +10,9 @@ import {
   UserTable,
   type TokenMode,
 } from '@racedata/core';
-import { TOKENS } from '@racedata/test-support';
+import { SAMPLE_CHANNELS, SAMPLE_USERS } from './sample-description';
 
-const users = UserTable.fromJSON(JSON_USERS, jsonChannelCatalog());
+const users = UserTable.fromJSON(SAMPLE_USERS, ChannelCatalog.fromJSON(SAMPLE_CHANNELS));
 const testuser = users.byKey('testuser')!;
 const alluser = users.byKey('alluser')!;
 const SECRET = 'unit-test-secret';

@@ -1,14 +1,4 @@
-import {
-  ChannelCatalog,
-  JSON_USERS,
-  jsonChannelCatalog,
-  LEGACY_USERS,
-  legacyChannelCatalog,
-  SimError,
-  UserTable,
-  type User,
-} from '@racedata/core';
-import { TOKENS } from '@racedata/test-support';
+import { ChannelCatalog, SimError, UserTable, type User } from '@racedata/core';
 
 const catalog = ChannelCatalog.fromJSON({ durable: ['RaceDay', 'Result'], transient: ['TimeToStart'] });
 
@@ -187,48 +177,5 @@ describe('UserTable.fromJSON', () => {
 
   test('the default source name is "users"', () => {
     expect(usersError(() => UserTable.fromJSON(null, catalog)).message.startsWith('users: ')).toBe(true);
-  });
-});
-
-describe('built-in users (README, Users and channels)', () => {
-  test('JSON: testuser sees the mostly-trot set, alluser sees every channel', () => {
-    const table = UserTable.fromJSON(JSON_USERS, jsonChannelCatalog());
-    const testuser = table.authenticate('testuser', 'testpassword') as User;
-    expect(testuser.token).toBe(TOKENS.testuser);
-    expect([...testuser.channels].sort()).toEqual(
-      [
-        'RaceDayTrot',
-        'StartListTrot',
-        'ResultTrot',
-        'RaceDayGallop',
-        'Last500MetersTrot',
-        'TimeToStartTrot',
-        'SplitTimesTrot',
-      ].sort(),
-    );
-    const alluser = table.authenticate('alluser', 'allpassword') as User;
-    expect(alluser.token).toBe(TOKENS.alluser);
-    expect([...alluser.channels].sort()).toEqual(jsonChannelCatalog().names().sort());
-    expect(alluser.channels.size).toBe(16);
-    expect(table.byToken(TOKENS.alluser)).toBe(alluser);
-  });
-
-  test('legacy: one testuser subscribed to every legacy channel', () => {
-    const table = UserTable.fromJSON(LEGACY_USERS, legacyChannelCatalog());
-    expect(table.users).toHaveLength(1);
-    const testuser = table.byToken(TOKENS.testuser) as User;
-    expect(testuser.key).toBe('testuser');
-    expect(table.authenticate('testuser', 'testpassword')).toBe(testuser);
-    expect([...testuser.channels].sort()).toEqual(legacyChannelCatalog().names().sort());
-  });
-
-  test('the fixed tokens are base64 of the keys (as the vendor sample)', () => {
-    for (const spec of [...JSON_USERS, ...LEGACY_USERS]) {
-      expect(Buffer.from(spec.token, 'base64').toString('utf8')).toBe(spec.key);
-    }
-  });
-
-  test('JSON users do not validate against the legacy catalog (channel names differ)', () => {
-    usersError(() => UserTable.fromJSON(JSON_USERS, legacyChannelCatalog(), 'built-in'));
   });
 });

@@ -16,6 +16,7 @@ import { createJsonHttp } from './http/app';
 import type { JsonSimulatorProbe } from './probe';
 import { EVENT_STREAM_PATH, EventStream } from './ws/event-stream';
 import { jsonControlHooks } from './control-hooks';
+import { JSON_DESCRIPTION } from './description';
 import { jsonSimulatorDocs } from './docs/json-docs';
 import { jsonSeeder, type JsonSeeder } from './seed/seed-events';
 
@@ -36,22 +37,12 @@ export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
 
 export { EVENT_STREAM_PATH };
 
-/** The route labels of GET /metrics. */
-const JSON_ROUTES = [
-  '/health',
-  '/customerapi/authenticate/subscription',
-  '/customerapi/events',
-  '/customerapi/filtered-events',
-  EVENT_STREAM_PATH,
-  '/api/message',
-];
-
 export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Simulator {
   const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } =
-    simulatorBasics('json', settingsInput, deps);
+    simulatorBasics(JSON_DESCRIPTION, settingsInput, deps);
   const stream = new EventStream({ tokens, clock, logger, settings, journal, faults, sessions });
   const bus = new ChannelBus({
     catalog,
@@ -85,7 +76,7 @@ export function createJsonSimulator(
       await stream.close();
     },
     control: {
-      kind: 'json',
+      description: JSON_DESCRIPTION,
       clock,
       journal,
       faults,
@@ -94,7 +85,7 @@ export function createJsonSimulator(
       tokens,
       logger,
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
-      docs: jsonSimulatorDocs({ kind: 'json', catalog, users, settings }),
+      docs: jsonSimulatorDocs({ kind: 'json', description: JSON_DESCRIPTION, catalog, users, settings }),
     },
     sandboxes: {
       factory: (sandboxSettings, sandboxUsers) =>
@@ -106,11 +97,7 @@ export function createJsonSimulator(
         }).mount(),
       clock: deps.clock ?? systemClock,
     },
-    metrics: {
-      routes: JSON_ROUTES,
-      sessionTransport: 'event-stream',
-      dropped: () => bus.store.dropped,
-    },
+    metrics: { dropped: () => bus.store.dropped },
   });
   deps.seeder?.(jsonSeeder(bus, () => clock.now()));
   deps.probe?.({

@@ -1,4 +1,5 @@
-import { jsonChannelCatalog, ManualClock, SimError, type EventInput } from '@racedata/core';
+import { ManualClock, SimError, type EventInput } from '@racedata/core';
+import { jsonChannelCatalog } from '../src/description';
 import { ChannelBus } from '../src/channel-bus';
 
 describe('ChannelBus', () => {

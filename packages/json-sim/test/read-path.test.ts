@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { jsonChannelCatalog, type EventInput } from '@racedata/core';
+import { type EventInput } from '@racedata/core';
+import { jsonChannelCatalog } from '../src/description';
 import type { StoredEvent } from '@racedata/json-sim';
 import { TOKENS } from '@racedata/test-support';
 import { EVENTS_PATH, FILTERED_PATH, closeAll, event, startSim, waitFor, type Started } from './helpers';

@@ -1,4 +1,5 @@
-export { createLegacySimulator, type LegacySimulatorDeps } from './legacy-simulator';
+export { createLegacySimulator, type LegacySimulatorDeps } from './simulator';
+export { LEGACY_CHANNELS, LEGACY_DESCRIPTION, LEGACY_USERS, legacyChannelCatalog } from './description';
 export type { LegacySimulatorProbe } from './probe';
 export {
   EVERY_USER_CHANNEL,

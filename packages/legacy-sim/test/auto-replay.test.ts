@@ -1,10 +1,5 @@
-import {
-  LEGACY_USERS,
-  ManualClock,
-  UserTable,
-  legacyChannelCatalog,
-  type RecordedLegacyMessage,
-} from '@racedata/core';
+import { ManualClock, UserTable, type RecordedLegacyMessage } from '@racedata/core';
+import { LEGACY_USERS, legacyChannelCatalog } from '../src/description';
 import { AUTH, closeAll, startSim } from './support';
 
 afterEach(closeAll);

@@ -1,5 +1,6 @@
-import { LEGACY_USERS, UserTable, legacyChannelCatalog } from '@racedata/core';
+import { UserTable } from '@racedata/core';
 import { TOKENS } from '@racedata/test-support';
+import { LEGACY_USERS, legacyChannelCatalog } from '../src/description';
 import {
   AUTH,
   StompUser,

@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
 import { TOKENS } from '@racedata/test-support';
+import { UserTable, type SimulatorSettings } from '@racedata/core';
+import { legacyChannelCatalog } from '../src/description';
 import type { LegacySimulatorProbe } from '../src';
 import { closeAll, createProbed } from './support';
 

@@ -1,12 +1,5 @@
-import {
-  isSimError,
-  legacyChannelCatalog,
-  ManualClock,
-  silentLogger,
-  TransientHub,
-  UserTable,
-  type User,
-} from '@racedata/core';
+import { isSimError, ManualClock, silentLogger, TransientHub, UserTable, type User } from '@racedata/core';
+import { legacyChannelCatalog } from '../src/description';
 import { LegacyBus, type TransientXmlMessage } from '../src/legacy-bus';
 import { LegacyQueues } from '../src/queue/legacy-queues';
 

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
-import { legacyChannelCatalog, UserTable } from '@racedata/core';
+import { UserTable } from '@racedata/core';
 import { TOKENS } from '@racedata/test-support';
+import { legacyChannelCatalog } from '../src/description';
 import { AUTH, closeAll, post, startSim, waitFor, type Running } from './support';
 import { stormLegacyListen } from './listen-storm';
 

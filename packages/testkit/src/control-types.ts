@@ -3,7 +3,7 @@
  * and receives them. Where core declares a shape (journal entries, fault rules, reset options),
  * it is re-exported rather than copied, so the client and the server cannot drift apart.
  */
-import type { EventInput, SimulatorKind } from '@racedata/core';
+import type { EventInput, SimulatorKind, TransportInfo } from '@racedata/core';
 import type {
   JournalEntry,
   SandboxInfo,
@@ -20,6 +20,8 @@ export type {
   ReplayView,
   SimulatorKind,
   SimulatorSettings,
+  TransportInfo,
+  TransportKind,
   UserSpec,
 } from '@racedata/core';
 export type {
@@ -109,6 +111,8 @@ export interface SimState {
     /** Journal waits held now. */
     readonly waiters: number;
   };
+  /** The simulator's customer transports, as its description declares them. */
+  readonly transports: readonly TransportInfo[];
 }
 
 /** GET /_sim/journal: the filter (user, transport, channel, kind, since) and a page size. */

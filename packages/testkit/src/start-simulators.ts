@@ -7,16 +7,15 @@ import {
   type SimulatorKind,
   type SimulatorSettings,
 } from '@racedata/core';
-import { type Simulator } from '@racedata/control';
-import { createJsonSimulator } from '@racedata/json-sim';
-import { createLegacySimulator } from '@racedata/legacy-sim';
+import type { Simulator } from '@racedata/control';
+import { createJsonSimulator, JSON_DESCRIPTION } from '@racedata/json-sim';
+import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
 import { bundledRecordingsDir } from './bundled-recordings';
-import type { ControlClientOptions } from './control-client';
+import type { ControlClientOptions, Sandbox } from './control-client';
 import { controlPair, type ControlPair, type SandboxPair } from './control-pair';
 import type { SandboxOptions, SimulatorUser } from './control-types';
 import { JsonControlClient } from './json-control-client';
 import { LegacyControlClient } from './legacy-control-client';
-import type { Sandbox } from './control-client';
 import { RACEDATA_SIM_VERSION } from './version';
 
 /** `false` leaves a simulator out; `true` or settings start it (settings win over `settings`). */
@@ -202,7 +201,7 @@ async function build(
 ): Promise<{ sim: Simulator; users: SimulatorUser[] }> {
   const settings = resolveSettings(kind, settingsOf(kind, options));
   const logger = options.logger?.child({ sim: kind }) ?? silentLogger();
-  const tables = loadTables(kind, settings);
+  const tables = loadTables(kind === 'json' ? JSON_DESCRIPTION : LEGACY_DESCRIPTION, settings);
   const users = tables.users.users.map((u) => ({
     key: u.key,
     name: u.name,

@@ -1,11 +1,3 @@
-import { JOURNAL_KINDS, JOURNAL_TRANSPORTS } from '../journal';
-import {
-  JOURNAL_DEFAULT_LIMIT,
-  JOURNAL_MAX_WAIT_MS,
-  MAX_ADVANCE_MS,
-  RESET_DEFAULTS,
-} from '../control-params';
-import { MAX_CLOCK_OFFSET_MS } from '../offset-clock';
 import {
   CONTROL_ACCESS_ERRORS,
   CONTROL_BODY_ERRORS,
@@ -13,6 +5,7 @@ import {
   COUNT,
   type DocsContext,
   integer,
+  journalTransports,
   jsonContent,
   type JsonSchema,
   objectSchema,
@@ -23,7 +16,15 @@ import {
   schemaRef,
   type SecurityRequirement,
 } from '@racedata/core';
-import { JOURNAL_SCHEMAS } from './journal-schemas';
+import { JOURNAL_KINDS } from '../journal';
+import {
+  JOURNAL_DEFAULT_LIMIT,
+  JOURNAL_MAX_WAIT_MS,
+  MAX_ADVANCE_MS,
+  RESET_DEFAULTS,
+} from '../control-params';
+import { MAX_CLOCK_OFFSET_MS } from '../offset-clock';
+import { journalSchemas } from './journal-schemas';
 
 /** What only the simulator knows about its state and its reset. */
 export interface ControlStateShape {
@@ -53,7 +54,11 @@ function journalFilter(ctx: DocsContext): Parameter[] {
       { enum: ctx.users.users.map((u) => u.key) },
       'Only deliveries to (and closes of) this user.',
     ),
-    query('transport', { enum: JOURNAL_TRANSPORTS }, 'Only deliveries over (and closes of) this transport.'),
+    query(
+      'transport',
+      { enum: journalTransports(ctx.description) },
+      'Only deliveries over (and closes of) this transport.',
+    ),
     query('channel', { type: 'string', minLength: 1 }, 'Only entries of this channel.'),
     query('kind', { enum: JOURNAL_KINDS }, 'Only entries of this kind.'),
     query('since', integer(0, 999_999_999_999_999), 'Only entries with a larger seq.'),
@@ -90,8 +95,33 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
         'GET /_sim/journal/wait requests held now (at most JOURNAL_WAITERS_MAX)',
       ),
     }),
+    transports: {
+      type: 'array',
+      description: "The simulator's customer transports, as its description declares them",
+      items: schemaRef('TransportInfo'),
+    },
   });
 }
+
+/** One entry of GET /_sim/state's `transports` (description.ts TransportInfo). */
+const TRANSPORT_INFO = objectSchema(
+  {
+    name: { type: 'string', description: 'As fault rules and journal entries name it' },
+    kind: {
+      enum: ['request', 'poll', 'session'],
+      description: 'session: a WebSocket that POST /_sim/connections/close and drop rules act on',
+    },
+    paths: {
+      type: 'array',
+      items: { type: 'string', pattern: '^/' },
+      description: 'Its routes; `{name}` stands for one path segment',
+    },
+    faultTarget: { type: 'boolean', description: 'A fault rule may name it in `match.transport`' },
+    journalled: { type: 'boolean', description: 'Deliveries over it are journalled under its name' },
+    source: { type: 'string', description: 'The journal `source` of messages handed in over it' },
+  },
+  ['name', 'kind', 'paths', 'faultTarget', 'journalled'],
+);
 
 const RESET_NOTES: Readonly<Record<string, string>> = {
   events: 'Empty the durable event store (JSON simulator); held polls are answered 204',
@@ -256,7 +286,7 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
     components: {
       schemas: {
         UserState: objectSchema({
-          sockets: integer(0, undefined, 'Open event-stream (JSON) or STOMP (legacy) connections'),
+          sockets: integer(0, undefined, "Open WebSocket sessions of the simulator's session transport"),
           heldPolls: integer(0, undefined, 'Long polls held now'),
           queueDepth: integer(
             0,
@@ -270,7 +300,8 @@ export function controlPaths(ctx: DocsContext, shape: ControlStateShape): OpenAp
           ),
         }),
         SimulatorState: stateSchema(ctx, shape),
-        ...JOURNAL_SCHEMAS,
+        TransportInfo: TRANSPORT_INFO,
+        ...journalSchemas(ctx),
         ...resetSchemas(shape),
       },
     },

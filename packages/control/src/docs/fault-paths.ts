@@ -1,4 +1,3 @@
-import { controlOperation } from './control-paths';
 import {
   CONTROL_ACCESS_ERRORS,
   CONTROL_BODY_ERRORS,
@@ -11,12 +10,20 @@ import {
   type OpenApiPart,
   responseRef,
   schemaRef,
+  sessionTransports,
 } from '@racedata/core';
+import { controlOperation } from './control-paths';
 import { faultSchemas, SENDABLE_CLOSE_CODE } from './fault-schemas';
 
 const ok = (description: string, schema: JsonSchema) => ({ description, content: jsonContent(schema) });
 
 /** Fault rules, closing sessions and expiring tokens: the control plane's failure tooling. */
+/** The session transports connections/close may name: the one as a const, several as an enum. */
+function sessionSchema(ctx: DocsContext): JsonSchema {
+  const sessions = sessionTransports(ctx.description);
+  return sessions.length === 1 ? { const: sessions[0] } : { enum: sessions };
+}
+
 export function faultPaths(ctx: DocsContext): OpenApiPart {
   const userKey: JsonSchema = { enum: ctx.users.users.map((u) => u.key) };
   const unauthorized = CONTROL_ACCESS_ERRORS;
@@ -76,8 +83,8 @@ export function faultPaths(ctx: DocsContext): OpenApiPart {
               objectSchema(
                 {
                   user: userKey,
-                  // Only this simulator's own session transport (fault-params.ts parseCloseRequest).
-                  transport: { const: ctx.kind === 'json' ? 'event-stream' : 'stomp' },
+                  // Only this simulator's own session transports (fault-params.ts parseCloseRequest).
+                  transport: sessionSchema(ctx),
                   code: { ...SENDABLE_CLOSE_CODE, default: 1000 },
                 },
                 [],

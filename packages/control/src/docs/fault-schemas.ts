@@ -1,5 +1,14 @@
-import { MAX_FAULT_MS, TRANSPORTS_OF } from '../fault-params';
-import { COUNT, type DocsContext, integer, type JsonSchema, objectSchema, schemaRef } from '@racedata/core';
+import {
+  COUNT,
+  type DocsContext,
+  faultTransports,
+  integer,
+  type JsonSchema,
+  objectSchema,
+  schemaRef,
+  sessionTransports,
+} from '@racedata/core';
+import { MAX_FAULT_MS } from '../fault-params';
 
 /** Close codes an endpoint may send (RFC 6455 7.4: 1004-1006 and 1015 are reserved). */
 export const SENDABLE_CLOSE_CODE: JsonSchema = {
@@ -56,14 +65,14 @@ const ACTIONS: Record<string, JsonSchema> = {
     [],
     'End the HTTP connection without an answer, or close matching WebSocket sessions (now and as they open)',
   ),
-  DropAction: action('drop', {}, [], 'Swallow transient WebSocket deliveries (event-stream, stomp)'),
+  DropAction: action('drop', {}, [], 'Swallow transient deliveries to WebSocket sessions'),
 };
 
 /** POST /_sim/faults and what it answers (fault-params.ts parseFaultRule, faults.ts). */
 export function faultSchemas(ctx: DocsContext): Record<string, JsonSchema> {
   const match = objectSchema(
     {
-      transport: { enum: TRANSPORTS_OF[ctx.kind] },
+      transport: { enum: faultTransports(ctx.description) },
       path: {
         type: 'string',
         pattern: '^/',
@@ -104,7 +113,7 @@ export function faultSchemas(ctx: DocsContext): Record<string, JsonSchema> {
       if: isDrop,
       then: {
         properties: {
-          match: { properties: { transport: { enum: ['event-stream', 'stomp'] }, path: false } },
+          match: { properties: { transport: { enum: sessionTransports(ctx.description) }, path: false } },
         },
       },
       else: { properties: { match: { properties: { channel: false } } } },

@@ -1,4 +1,5 @@
 import type { ChannelCatalog } from '../channel-catalog';
+import type { SimulatorDescription } from '../description';
 import type { SimulatorKind, SimulatorSettings } from '../settings';
 import type { UserTable } from '../users';
 
@@ -9,6 +10,8 @@ import type { UserTable } from '../users';
  */
 export interface DocsContext {
   readonly kind: SimulatorKind;
+  /** Its transports: the enums of fault rules, journal filters and entries come from them. */
+  readonly description: Pick<SimulatorDescription, 'transports'>;
   readonly catalog: ChannelCatalog;
   readonly users: UserTable;
   readonly settings: SimulatorSettings;

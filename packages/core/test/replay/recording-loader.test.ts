@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { jsonChannelCatalog, legacyChannelCatalog } from '../../src/channel-catalog';
+import { ChannelCatalog } from '../../src/channel-catalog';
+import { SAMPLE_CHANNELS } from '../sample-description';
 import { isSimError } from '../../src/errors';
 import { formatProblem, loadRecordings, parseRecordingLine, recordingFiles } from '../../src/replay';
 
@@ -207,12 +208,16 @@ describe('replay: loadRecordings', () => {
       json('2024-05-11T10:00:00Z', { delivery: 'durable' }),
     ]);
     await write('legacy/a.jsonl', [legacy('2024-05-11T10:00:00Z', { channel: 'id', delivery: 'transient' })]);
-    const jsonLoaded = await loadRecordings(dir, 'json', { catalog: jsonChannelCatalog() });
+    const jsonLoaded = await loadRecordings(dir, 'json', {
+      catalog: ChannelCatalog.fromJSON(SAMPLE_CHANNELS),
+    });
     expect(jsonLoaded.problems.map((p) => p.message)).toEqual([
       'unknown channel "Nope"',
       'channel TimeToStartTrot is transient, but the line says "durable"',
     ]);
-    const legacyLoaded = await loadRecordings(dir, 'legacy', { catalog: legacyChannelCatalog() });
+    const legacyLoaded = await loadRecordings(dir, 'legacy', {
+      catalog: ChannelCatalog.fromJSON(SAMPLE_CHANNELS),
+    });
     expect(legacyLoaded.problems).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { EventsEndpoint, eventsRoute } from './events-route';
 import { filteredEventsRoute } from './filtered-events-route';
 import { jsonBody } from './json-body';
 import { messageRoute } from './message-route';
+import { AUTHENTICATE_PATH, MESSAGE_PATH } from '../description';
 import { directReads, EVENTS_PATH, FILTERED_EVENTS_PATH } from './read-path';
 import { requireUser } from './require-user';
 
@@ -42,16 +43,12 @@ export function createJsonHttp(deps: JsonAppDeps): JsonHttp {
   app.get('/health', (_req, res) => {
     res.json(deps.health());
   });
-  app.post(
-    ['/customerapi/authenticate/subscription', '/customerapi/authenticate/subscription/'],
-    json,
-    authenticateRoute(users, tokens),
-  );
+  app.post([AUTHENTICATE_PATH, `${AUTHENTICATE_PATH}/`], json, authenticateRoute(users, tokens));
   // Express answers HEAD with GET routes; section 7.3 allows GET only.
   app.head([EVENTS_PATH, FILTERED_EVENTS_PATH], notFound());
   app.get(EVENTS_PATH, authed, eventsRoute(events));
   app.get(FILTERED_EVENTS_PATH, authed, filteredEventsRoute(filtered));
-  app.post('/api/message', json, messageRoute(bus, logger));
+  app.post(MESSAGE_PATH, json, messageRoute(bus, logger));
   app.use(notFound());
   app.use(errorMiddleware(logger));
   return { app, handler: directReads({ app, tokens, events, filtered, logger }) };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { jsonChannelCatalog } from '@racedata/core';
+import { jsonChannelCatalog } from '../../src/description';
 import { parseMessageInput } from '../../src/message-input';
 import { CanonicalLines } from '../../src/seed/canonical-line';
 import { eventJsonHead, prepareEvent } from '../../src/store/stored-json';

@@ -2,15 +2,16 @@ import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger, TokenService, UserTable } from '@racedata/core';
 import type { HealthBody, Journal } from '@racedata/control';
-import { basicAuthenticate, subscriptionAuthenticate } from './http/authenticate-routes';
-import { errorMiddleware, notFound, onlyGet } from './http/error-middleware';
-import { Delivery } from './http/delivery';
-import { injectRoute } from './http/inject-routes';
-import { directListen, LISTEN_PATH } from './http/direct-listen';
-import { ListenEndpoint } from './http/listen-poll';
-import { listenRoute } from './http/listen-route';
-import type { LegacyBus } from './legacy-bus';
-import type { LegacyQueues } from './queue/legacy-queues';
+import { basicAuthenticate, subscriptionAuthenticate } from './authenticate-routes';
+import { errorMiddleware, notFound, onlyGet } from './error-middleware';
+import { Delivery } from './delivery';
+import { injectRoute } from './inject-routes';
+import { directListen, LISTEN_PATH } from './direct-listen';
+import { ListenEndpoint } from './listen-poll';
+import { listenRoute } from './listen-route';
+import { BASIC_AUTHENTICATE_PATH, SUBSCRIPTION_AUTHENTICATE_PATH } from '../description';
+import type { LegacyBus } from '../legacy-bus';
+import type { LegacyQueues } from '../queue/legacy-queues';
 
 export interface LegacyAppDeps {
   users: UserTable;
@@ -47,8 +48,8 @@ export function createLegacyHttp(deps: LegacyAppDeps): LegacyHttp {
     res.json(deps.health());
   });
   // Express routes ignore a trailing slash, so the vendor's `/subscription/` spelling matches too.
-  app.post('/customerapi/authenticate/subscription', ...subscriptionAuthenticate(auth));
-  app.post('/authenticate', ...basicAuthenticate(auth));
+  app.post(SUBSCRIPTION_AUTHENTICATE_PATH, ...subscriptionAuthenticate(auth));
+  app.post(BASIC_AUTHENTICATE_PATH, ...basicAuthenticate(auth));
   // Express answers HEAD with the GET handler; a HEAD must not take a message it cannot carry.
   app.head(LISTEN_PATH, onlyGet());
   app.get(LISTEN_PATH, listenRoute(deps.tokens, listen));

@@ -1,37 +1,26 @@
 import {
+  type RecordedLegacyMessage,
   ReplayControl,
+  type SimulatorSettings,
   systemClock,
   TransientHub,
   UpgradeRouter,
-  type RecordedLegacyMessage,
-  type SimulatorSettings,
 } from '@racedata/core';
 import {
   assembleSimulator,
-  replayState,
-  simulatorBasics,
   type Simulator,
+  simulatorBasics,
   type SimulatorBasicsDeps,
-  type UserState,
 } from '@racedata/control';
-import { createLegacyHttp } from './app';
+import { legacyControlHooks } from './control-hooks';
+import { LEGACY_DESCRIPTION } from './description';
+import { createLegacyHttp } from './http/app';
 import { legacySimulatorDocs } from './docs/legacy-docs';
 import { LegacyQueues } from './queue/legacy-queues';
 import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
 import type { LegacySimulatorProbe } from './probe';
 import { StompEndpoint } from './stomp/stomp-endpoint';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
-
-/** The route labels of GET /metrics. */
-const LEGACY_ROUTES = [
-  '/health',
-  '/customerapi/authenticate/subscription',
-  '/authenticate',
-  '/customerapi/channels/listen',
-  '/customerapi/channel/{channelId}/Durable',
-  '/customerapi/channel/{channelId}/NonDurable',
-  ...STOMP_PATHS,
-];
 
 export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
   /**
@@ -57,7 +46,7 @@ export function createLegacySimulator(
   deps: LegacySimulatorDeps = {},
 ): Simulator {
   const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } =
-    simulatorBasics('legacy', partial, deps);
+    simulatorBasics(LEGACY_DESCRIPTION, partial, deps);
   const queues = new LegacyQueues({
     clock,
     retentionMs: settings.legacyQueueRetentionMs,
@@ -140,13 +129,9 @@ export function createLegacySimulator(
         createLegacySimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
       clock: deps.clock ?? systemClock,
     },
-    metrics: {
-      routes: LEGACY_ROUTES,
-      sessionTransport: 'stomp',
-      dropped: () => queues.droppedCount,
-    },
+    metrics: { dropped: () => queues.droppedCount },
     control: {
-      kind: 'legacy',
+      description: LEGACY_DESCRIPTION,
       clock,
       journal,
       faults,
@@ -154,31 +139,14 @@ export function createLegacySimulator(
       catalog,
       tokens,
       logger,
-      docs: legacySimulatorDocs({ kind: 'legacy', catalog, users, settings }),
-      hooks: {
-        state: () => {
-          const queued = queues.usersState();
-          const perUser: Record<string, UserState> = {};
-          for (const user of users.users) {
-            perUser[user.key] = {
-              sockets: stomp.sessionsByUser.get(user.key) ?? 0,
-              heldPolls: queued.get(user.key)?.waiting ?? 0,
-              queueDepth: queued.get(user.key)?.depth ?? 0,
-              unconfirmed: queued.get(user.key)?.unconfirmed ?? 0,
-            };
-          }
-          return {
-            users: perUser,
-            queues: { messages: queues.totalDepth, bytes: queues.queuedBytes },
-            replay: replayState(replay),
-          };
-        },
-        reset: (request) => {
-          const cleared = request.queues ? queues.clear() : { messages: 0, polls: 0 };
-          const sockets = request.closeSockets ? stomp.closeAll() : 0;
-          return { queuedMessages: cleared.messages, heldPolls: cleared.polls, sockets };
-        },
-      },
+      docs: legacySimulatorDocs({
+        kind: 'legacy',
+        description: LEGACY_DESCRIPTION,
+        catalog,
+        users,
+        settings,
+      }),
+      hooks: legacyControlHooks({ queues, stomp, users, replay }),
     },
   });
 

@@ -1,15 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { generateRecordings } from '../../../../scripts/generate-recordings';
-import {
-  JSON_CHANNELS,
-  LEGACY_CHANNELS,
-  jsonChannelCatalog,
-  legacyChannelCatalog,
-} from '../../src/channel-catalog';
-import { loadRecordings, type RecordedJsonMessage, type RecordedLegacyMessage } from '../../src/replay';
+import { loadRecordings, type RecordedJsonMessage, type RecordedLegacyMessage } from '@racedata/core';
+import { JSON_CHANNELS, jsonChannelCatalog } from '@racedata/json-sim';
+import { LEGACY_CHANNELS, legacyChannelCatalog } from '@racedata/legacy-sim';
+import { generateRecordings } from '../scripts/generate-recordings';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..', '..', 'recordings');
+const ROOT = path.resolve(__dirname, '..', 'recordings');
 
 let legacy: RecordedLegacyMessage[];
 let json: RecordedJsonMessage[];
