@@ -114,7 +114,7 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
       sink,
       fetch: fetchFn,
       clock,
-      logger: logger.child({ transport }),
+      logger,
       signal: abort.signal,
       requestTimeoutMs: options.requestTimeoutMs ?? 180_000,
       maxMessageBytes: options.maxMessageBytes ?? 32 * 1024 * 1024,
