@@ -14,6 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/control/package.json packages/control/
+COPY packages/recorder/package.json packages/recorder/
 COPY packages/legacy-sim/package.json packages/legacy-sim/
 COPY packages/json-sim/package.json packages/json-sim/
 COPY packages/testkit/package.json packages/testkit/

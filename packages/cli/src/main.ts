@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliContext } from './context';
 import { EXIT_BAD_CONFIG, exitCodeOf } from './errors';
 import { envValue } from './env';
+import { registerRecordCommand } from './record/record-command';
 import { registerReplayCommand } from './replay/replay-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
@@ -59,9 +60,10 @@ export function buildProgram(ctx: CliContext): Command {
   });
 
   registerReplayCommand(program, ctx);
+  registerRecordCommand(program, ctx);
   program.addHelpText(
     'after',
-    `\n${settingsHelp('top')}\n  (racedata-sim replay --help lists the replay command's own)\n\n${EXIT_CODES_HELP}\n`,
+    `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,
   );
   return program;
 }

@@ -1,0 +1,175 @@
+/**
+ * The record command against an upstream that misbehaves the ways the control plane can make it:
+ * a run of 503s with Retry-After, expired tokens, WebSocket and STOMP sessions closed by the
+ * server, listen and events connections reset. Every message sent while the recorder can receive
+ * it is written exactly once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { closeAll, eventually } from '@racedata/test-support';
+import {
+  expectNoSecret,
+  pairArgs,
+  readLines,
+  recorderConnected,
+  startPair,
+  startRecord,
+  type RecordProcess,
+  type SimPair,
+} from './record-process';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'record-faults-'));
+});
+afterEach(async () => {
+  await closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function control(base: string, route: string, body: unknown): Promise<void> {
+  const res = await fetch(`${base}/_sim/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+}
+
+async function postJson(pair: SimPair, channel: string, n: number): Promise<void> {
+  const body = { channel, date: '2026-05-11', trackId: 5, raceNr: 1, payload: { n } };
+  const res = await fetch(`${pair.json.base}/api/message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`post: ${res.status}`);
+}
+
+async function inject(pair: SimPair, kind: 'Durable' | 'NonDurable', n: number): Promise<void> {
+  const channel = kind === 'Durable' ? 'RaceDay' : 'TimeToStart';
+  const res = await fetch(`${pair.legacy.base}/customerapi/channel/${channel}/${kind}?payloadKey=k${n}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/xml' },
+    body: `<${channel} n="${n}"/>`,
+  });
+  if (res.status >= 300) throw new Error(`inject: ${res.status}`);
+}
+
+/** The `n` of every line of a delivery, in file order. */
+function numbers(out: string, folder: 'json' | 'legacy', delivery: string): number[] {
+  return readLines(out, folder)
+    .filter((line) => line.delivery === delivery)
+    .map((line) =>
+      folder === 'json'
+        ? (line.payload as { n: number }).n
+        : Number(/n="(\d+)"/.exec(String(line.xml))?.[1] ?? Number.NaN),
+    );
+}
+
+function count(rec: RecordProcess, text: string): number {
+  return rec.stderr().split(text).length - 1;
+}
+
+/** Both simulators' durable message `n`, then until the recorder has written both. */
+async function durable(pair: SimPair, out: string, n: number): Promise<void> {
+  await postJson(pair, 'RaceDayTrot', n);
+  await inject(pair, 'Durable', n);
+  await eventually(
+    async () => numbers(out, 'json', 'durable').includes(n) && numbers(out, 'legacy', 'durable').includes(n),
+    `durable message ${n} to be recorded`,
+    10_000,
+  );
+}
+
+async function transient(pair: SimPair, out: string, n: number): Promise<void> {
+  await postJson(pair, 'TimeToStartTrot', n);
+  await inject(pair, 'NonDurable', n);
+  await eventually(
+    async () =>
+      numbers(out, 'json', 'transient').includes(n) && numbers(out, 'legacy', 'transient').includes(n),
+    `transient message ${n} to be recorded`,
+    10_000,
+  );
+}
+
+test('503s, expired tokens, closed sessions and reset connections lose nothing and write nothing twice', async () => {
+  const pair = await startPair();
+  const out = path.join(dir, 'out');
+  const rec = startRecord([
+    '--out',
+    out,
+    ...pairArgs(pair),
+    '--from-event-id',
+    '0',
+    '--progress-interval',
+    '0',
+  ]);
+  await recorderConnected(pair, rec);
+  await durable(pair, out, 1);
+  await transient(pair, out, 1);
+
+  // A 503 run with Retry-After on both long polls: messages sent meanwhile arrive after it.
+  for (const [sim, transport] of [
+    [pair.json, 'events'],
+    [pair.legacy, 'listen'],
+  ] as const) {
+    await control(sim.base, 'faults', {
+      match: { transport, user: 'testuser' },
+      action: { type: 'status', status: 503, retryAfter: 1 },
+      times: 2,
+    });
+  }
+  await durable(pair, out, 2);
+  await durable(pair, out, 3);
+  expect(rec.stderr()).toContain('"status":503');
+
+  // Expired tokens: the next requests answer 401 until the recorder authenticates again.
+  await control(pair.json.base, 'tokens/expire', { user: 'testuser' });
+  await control(pair.legacy.base, 'tokens/expire', { user: 'testuser' });
+  const authenticated = count(rec, '"msg":"authenticated"');
+  await durable(pair, out, 4);
+  await durable(pair, out, 5);
+  expect(count(rec, '"msg":"authenticated"')).toBeGreaterThan(authenticated);
+
+  // The server closes the event stream and the STOMP session: the recorder reconnects.
+  const streams = count(rec, 'event stream authenticated');
+  const stomps = count(rec, 'STOMP subscribed');
+  await control(pair.json.base, 'connections/close', {
+    user: 'testuser',
+    transport: 'event-stream',
+    code: 4000,
+  });
+  await control(pair.legacy.base, 'connections/close', { user: 'testuser', transport: 'stomp', code: 4000 });
+  await eventually(
+    async () => count(rec, 'event stream authenticated') > streams && count(rec, 'STOMP subscribed') > stomps,
+    'the recorder to reconnect',
+    10_000,
+  );
+  await transient(pair, out, 2);
+
+  // Listen and events connections reset: the queue keeps what was not confirmed, events resume by id.
+  for (const [sim, transport] of [
+    [pair.json, 'events'],
+    [pair.legacy, 'listen'],
+  ] as const) {
+    await control(sim.base, 'faults', {
+      match: { transport, user: 'testuser' },
+      action: { type: 'disconnect', reset: true },
+      times: 2,
+    });
+  }
+  await durable(pair, out, 6);
+  await durable(pair, out, 7);
+  await durable(pair, out, 8);
+  await transient(pair, out, 3);
+
+  expect(await rec.interrupt()).toBe(0);
+  expect(rec.stderr()).toContain('"reason":"ECONNRESET"');
+  expect(numbers(out, 'json', 'durable')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  expect(numbers(out, 'legacy', 'durable')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  expect(numbers(out, 'json', 'transient')).toEqual([1, 2, 3]);
+  expect(numbers(out, 'legacy', 'transient')).toEqual([1, 2, 3]);
+  expectNoSecret(out, [rec.stdout(), rec.stderr()]);
+}, 60_000);
