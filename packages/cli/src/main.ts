@@ -3,6 +3,7 @@ import type { CliContext } from './context';
 import { EXIT_BAD_CONFIG, exitCodeOf } from './errors';
 import { envValue } from './env';
 import { registerReplayCommand } from './replay/replay-command';
+import { registerAnonymiseCommand } from './anonymise/anonymise-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
 import { productVersion } from './version';
@@ -59,6 +60,7 @@ export function buildProgram(ctx: CliContext): Command {
   });
 
   registerReplayCommand(program, ctx);
+  registerAnonymiseCommand(program, ctx);
   program.addHelpText(
     'after',
     `\n${settingsHelp('top')}\n  (racedata-sim replay --help lists the replay command's own)\n\n${EXIT_CODES_HELP}\n`,
