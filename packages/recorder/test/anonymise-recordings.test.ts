@@ -65,6 +65,20 @@ test('writes OUT/json and OUT/legacy with the same names; the loader reads them;
   expect(result.summary).toEqual({ replaced: { horse: 3, driver: 3 }, redacted: {}, messages: 3 });
 });
 
+test('a line keeps its own key order, so only the names change its bytes', async () => {
+  const shuffled =
+    '{"payload":{"horse":"Eldpilen","odds":1.5},"raceNr":1,"channel":"ResultTrot","date":"2024-05-11","delivery":"durable","at":"2024-05-11T12:00:00Z"}';
+  const legacy =
+    '{"xml":"<Result horse=\\"Eldpilen\\"/>","payloadKey":"","channel":"Result","delivery":"durable","at":"2024-05-11T12:00:00Z"}';
+  write('in/json/a.jsonl', `${shuffled}\n`);
+  write('in/legacy/a.jsonl', `${legacy}\n`);
+  await run(path.join(dir, 'in'), path.join(dir, 'out'));
+  const read = (kind: string) => readFileSync(path.join(dir, 'out', kind, 'a.jsonl'), 'utf8');
+  expect(read('json').replace(/"horse":"[^"]+"/, '"horse":"Eldpilen"')).toBe(`${shuffled}\n`);
+  expect(read('legacy').replace(/horse=\\"[^\\]+\\"/, 'horse=\\"Eldpilen\\"')).toBe(`${legacy}\n`);
+  expect(read('json') + read('legacy')).not.toContain('Eldpilen');
+});
+
 test('a bad line stops the run naming file:line, and nothing is written to OUT', async () => {
   write('in/json/a.jsonl', `${JSON_LINE}\n`);
   write('in/json/b.jsonl', `${JSON_LINE}\n${JSON_LINE.replace('"durable"', '"sometimes"')}\n`);
