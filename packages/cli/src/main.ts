@@ -4,6 +4,7 @@ import { EXIT_BAD_CONFIG, exitCodeOf } from './errors';
 import { envValue } from './env';
 import { registerRecordCommand } from './record/record-command';
 import { registerReplayCommand } from './replay/replay-command';
+import { registerAnonymiseCommand } from './anonymise/anonymise-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
 import { productVersion } from './version';
@@ -61,6 +62,7 @@ export function buildProgram(ctx: CliContext): Command {
 
   registerReplayCommand(program, ctx);
   registerRecordCommand(program, ctx);
+  registerAnonymiseCommand(program, ctx);
   program.addHelpText(
     'after',
     `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,

@@ -26,11 +26,14 @@ export const recorderErrors = {
     message: (p: { upstream: string; status: number }) =>
       `${p.upstream} refused the key and secret (HTTP ${p.status} from /customerapi/authenticate/subscription)`,
   },
-  /** --anonymise or --redact in a build without packages/recorder/src/anonymise. */
-  ANONYMISER_UNAVAILABLE: {
-    exitCode: EXIT_BAD_INPUT,
-    message: (_p: Record<string, never>) => '--anonymise and --redact are not available in this build',
-  },
+  /** --anonymise/--redact/--name-field values that cannot work (an empty salt, a path to a required field). */
+  ANONYMISE_OPTIONS_INVALID: { exitCode: EXIT_BAD_INPUT, message: (p: { detail: string }) => p.detail },
+  /** A legacy line whose XML cannot be walked: anonymising it could miss a name, so it is not passed on. */
+  ANONYMISE_XML_MALFORMED: { exitCode: EXIT_BAD_INPUT, message: (p: { detail: string }) => p.detail },
+  /** Nesting deeper than any race-data message has; walking it could exhaust the stack. */
+  ANONYMISE_TOO_DEEP: { exitCode: EXIT_BAD_INPUT, message: (p: { detail: string }) => p.detail },
+  /** `racedata-sim anonymise IN OUT`: a missing or broken IN, or an OUT that would overwrite IN. */
+  ANONYMISE_INPUT_INVALID: { exitCode: EXIT_BAD_INPUT, message: (p: { detail: string }) => p.detail },
 } as const;
 
 type Catalog = typeof recorderErrors;
@@ -55,4 +58,13 @@ export class RecorderError<C extends RecorderErrorCode = RecorderErrorCode> exte
 
 export function isRecorderError(err: unknown): err is RecorderError {
   return err instanceof RecorderError;
+}
+
+/** The codes whose message is one detail line: raised with recorderError(code, detail). */
+type DetailCode = {
+  [C in RecorderErrorCode]: ParamsOf<C> extends { detail: string } ? C : never;
+}[RecorderErrorCode];
+
+export function recorderError(code: DetailCode, detail: string, options?: ErrorOptions): RecorderError {
+  return new RecorderError(code, { detail } as ParamsOf<typeof code>, options);
 }

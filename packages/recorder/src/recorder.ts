@@ -5,7 +5,7 @@ import { RecorderError } from './errors';
 import { EventsPoller, type EventCursor } from './events-poller';
 import { EventStreamClient } from './event-stream-client';
 import type { FetchFn } from './http-client';
-import type { LineTransformer } from './line-transformer';
+import type { Anonymiser } from './anonymise';
 import { ListenPoller } from './listen-poller';
 import { prepareOutDir } from './out-dir';
 import { RecordingSink } from './recording-sink';
@@ -29,7 +29,7 @@ export interface RecorderOptions {
   /** Stop by itself after this long. */
   readonly durationMs?: number | undefined;
   /** The anonymiser, when asked for. */
-  readonly transformer?: LineTransformer | undefined;
+  readonly transformer?: Anonymiser | undefined;
   /** Further strings that must never be written or logged (the salt). */
   readonly secrets?: readonly string[];
   readonly requestTimeoutMs?: number;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseRecordingLine, type Clock, type Logger } from '@racedata/core';
 import type { Checkpoint } from './checkpoint';
 import type { DayFiles, RecordingFolder } from './day-files';
-import type { LineTransformer } from './line-transformer';
+import type { Anonymiser } from './anonymise';
 import { RecentSet } from './recent-set';
 import type { RecordingLineJson, RecordingLineLegacy } from './recording-line-types';
 import type { SecretGuard } from './secret-guard';
@@ -25,7 +25,7 @@ export interface SinkDeps {
   readonly files: DayFiles;
   readonly checkpoint: Checkpoint;
   readonly guard: SecretGuard;
-  readonly transformer: LineTransformer | undefined;
+  readonly transformer: Anonymiser | undefined;
   readonly logger: Logger;
   readonly clock: Clock;
 }

@@ -1,5 +1,5 @@
 import type { EventCursor } from './events-poller';
-import type { LineTransformer } from './line-transformer';
+import type { Anonymiser } from './anonymise';
 import type { RecordingSink } from './recording-sink';
 import type { TransportStats } from './transport-context';
 import { TRANSPORTS, type Transport } from './transports';
@@ -32,7 +32,7 @@ export interface RecordSummary {
   readonly files: readonly string[];
   /** Where /customerapi/events stands: the last eventId recorded or passed. */
   readonly lastEventId: number | undefined;
-  readonly anonymised: ReturnType<LineTransformer['summary']> | undefined;
+  readonly anonymised: ReturnType<Anonymiser['summary']> | undefined;
 }
 
 export function summarise(p: {
@@ -43,7 +43,7 @@ export function summarise(p: {
   files: readonly string[];
   stats: ReadonlyMap<Transport, TransportStats>;
   lastEventId: EventCursor | undefined;
-  transformer: LineTransformer | undefined;
+  transformer: Anonymiser | undefined;
 }): RecordSummary {
   const transports = TRANSPORTS.filter((t) => p.stats.has(t)).map((transport): TransportSummary => {
     const written = p.sink.counts.written.get(transport) ?? new Map<string, number>();

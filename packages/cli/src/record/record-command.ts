@@ -3,11 +3,11 @@ import type { Command } from 'commander';
 import { isSimError, systemClock, type Clock, type Logger } from '@racedata/core';
 import {
   isRecorderError,
-  loadAnonymiser,
+  createAnonymiser,
   startRecording,
   summaryText,
   type FetchFn,
-  type LineTransformer,
+  type Anonymiser,
 } from '@racedata/recorder';
 import type { CliContext } from '../context';
 import { EXIT_BAD_CONFIG, EXIT_FAILED } from '../errors';
@@ -25,7 +25,7 @@ export interface RecordCommandDeps {
 function transformerFor(
   options: RecordCliOptions,
   logger: Logger,
-): { transformer?: LineTransformer; salt?: string } {
+): { transformer?: Anonymiser; salt?: string } {
   if (!options.anonymise && options.redact.length === 0) return {};
   let salt = options.salt;
   if (options.anonymise && salt === undefined) {
@@ -34,7 +34,7 @@ function transformerFor(
       'no --salt: the pseudonyms of this run differ from any other run; give --salt to keep them the same',
     );
   }
-  const transformer = loadAnonymiser({
+  const transformer = createAnonymiser({
     salt: salt ?? '',
     anonymiseNames: options.anonymise,
     redact: options.redact,

@@ -1,0 +1,6 @@
+export {
+  anonymiseRecordings,
+  type AnonymiseRecordingsOptions,
+  type AnonymiseRecordingsResult,
+  type AnonymisedFile,
+} from './anonymise-recordings';

@@ -1,0 +1,126 @@
+/**
+ * `racedata-sim anonymise IN OUT` as users run it: the built command in its own process, then
+ * the simulators started on its output, as a user would replay what they share.
+ */
+import { execFile } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { closeAll } from '@racedata/test-support';
+import { CLI_BIN, rawRequest, startSimProcess } from '@racedata/test-support/sim-process';
+
+const BUNDLED = path.resolve(__dirname, '..', '..', '..', 'recordings');
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI_BIN, 'anonymise', ...args],
+      { env: { ...process.env, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function lineCount(dir: string, kind: string): number {
+  return readdirSync(path.join(dir, kind)).reduce(
+    (n, file) =>
+      n +
+      readFileSync(path.join(dir, kind, file), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+    0,
+  );
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'anonymise-cli-'));
+});
+afterEach(async () => {
+  await closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('anonymises the bundled day into OUT, prints the summary, and both simulators replay OUT', async () => {
+  const out = path.join(dir, 'out');
+  const ran = await cli([
+    BUNDLED,
+    out,
+    '--salt',
+    'team-salt',
+    '--redact',
+    'odds',
+    'payload.placings.prizeSek',
+  ]);
+  expect(ran.stderr).toBe('');
+  expect(ran.code).toBe(0);
+  expect(ran.stdout).toContain(`anonymised 7370 messages in 4 file(s) into ${out}`);
+  expect(ran.stdout).toContain('  json/2024-05-11-tallmyra-trot.jsonl: 2526 messages');
+  expect(ran.stdout).toMatch(/^replaced: driver \d+, horse \d+, jockey \d+, trainer \d+$/m);
+  expect(ran.stdout).toMatch(/^redacted: odds \d+, payload\.placings\.prizeSek \d+$/m);
+  expect(ran.stdout).not.toContain('salt: random');
+  const written = ['json', 'legacy'].flatMap((kind) =>
+    readdirSync(path.join(out, kind)).map((f) => readFileSync(path.join(out, kind, f), 'utf8')),
+  );
+  expect(written.join('')).not.toMatch(/"odds"|odds=|prizeSek|"horse":"Stjärnglimten"/);
+  for (const kind of ['json', 'legacy'] as const) {
+    const sim = await startSimProcess(kind, ['--recordings', out, '--auto-replay-interval', '600000']);
+    const state = await rawRequest(sim.base, 'GET', '/_sim/state');
+    expect(state.json?.replay).toMatchObject({ on: true, total: lineCount(out, kind) });
+    expect(sim.output()).not.toMatch(/refused/);
+  }
+});
+
+test('the same salt, from the flag or ANONYMISE_SALT, writes the same bytes; without one each run differs', async () => {
+  const runs = ['a', 'b', 'c', 'd'].map((name) => path.join(dir, name));
+  const [, , random] = await Promise.all([
+    cli([BUNDLED, runs[0]!, '--salt', 'same']),
+    cli([BUNDLED, runs[1]!], { ANONYMISE_SALT: 'same' }),
+    cli([BUNDLED, runs[2]!]),
+    cli([BUNDLED, runs[3]!]),
+  ]);
+  expect(random!.stdout).toContain('salt: random');
+  const file = (run: string) =>
+    readFileSync(path.join(run, 'json', '2024-05-11-ekbacka-gallop.jsonl'), 'utf8');
+  expect(file(runs[1]!)).toBe(file(runs[0]!));
+  expect(file(runs[2]!)).not.toBe(file(runs[0]!));
+  expect(file(runs[3]!)).not.toBe(file(runs[2]!));
+});
+
+test('a broken input exits 2 naming file:line and writes nothing; OUT = IN exits 2 and IN is untouched', async () => {
+  const inDir = path.join(dir, 'in');
+  mkdirSync(path.join(inDir, 'json'), { recursive: true });
+  const good = readFileSync(path.join(BUNDLED, 'json', '2024-05-11-ekbacka-gallop.jsonl'), 'utf8').split(
+    '\n',
+  )[0]!;
+  const file = path.join(inDir, 'json', 'day.jsonl');
+  writeFileSync(file, `${good}\n${good}\n{"at":"yesterday"}\n`);
+  const out = path.join(dir, 'out');
+  const broken = await cli([inDir, out, '--salt', 's']);
+  expect(broken.code).toBe(2);
+  expect(broken.stderr).toMatch(
+    new RegExp(`^racedata-sim anonymise: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: `),
+  );
+  expect(existsSync(out)).toBe(false);
+  writeFileSync(file, `${good}\n`);
+  const same = await cli([inDir, inDir, '--salt', 's']);
+  expect(same.code).toBe(2);
+  expect(same.stderr).toContain('OUT must differ from IN');
+  expect(readFileSync(file, 'utf8')).toBe(`${good}\n`);
+});
