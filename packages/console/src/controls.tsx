@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, send } from './api';
-import type { ReplayView, SimState, SimUser } from './types';
+import type { ReplayView } from '@racedata/core';
+import type { ConsoleStateEvent, UserInfo } from '../../control/src/wire';
 
 type Run = (what: string, action: () => Promise<unknown>) => Promise<boolean>;
 
@@ -110,7 +111,7 @@ const FAULT_KINDS = {
   disconnect: 'disconnect sessions',
 } as const;
 
-function faultLabel(rule: SimState['faults'][number]): string {
+function faultLabel(rule: ConsoleStateEvent['faults'][number]): string {
   const { action, match } = rule;
   const what =
     action.type === 'status'
@@ -128,8 +129,8 @@ export function FaultControls({
   users,
   transports,
 }: {
-  state: SimState | undefined;
-  users: SimUser[];
+  state: ConsoleStateEvent | undefined;
+  users: UserInfo[];
   transports: readonly string[];
 }) {
   const { run, message } = useRunner();

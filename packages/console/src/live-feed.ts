@@ -1,5 +1,5 @@
 import { streamUrl } from './api';
-import type { Entry, SimState } from './types';
+import type { ConsoleStateEvent, AnyJournalEntry } from '../../control/src/wire';
 
 /** Entries kept in the page's memory; the table renders only the newest of them. */
 export const KEPT_ENTRIES = 5000;
@@ -7,8 +7,8 @@ export const KEPT_ENTRIES = 5000;
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting';
 
 export interface FeedSnapshot {
-  entries: readonly Entry[];
-  state: SimState | undefined;
+  entries: readonly AnyJournalEntry[];
+  state: ConsoleStateEvent | undefined;
   /** performance.now() when `state` arrived: its `time` plus the time since is the simulator's now. */
   stateAt: number;
   status: FeedStatus;
@@ -21,8 +21,8 @@ export interface FeedSnapshot {
  * most once per animation frame, so 200 entries a second cost a few renders, not 200.
  */
 export class LiveFeed {
-  private entries: Entry[] = [];
-  private state: SimState | undefined;
+  private entries: AnyJournalEntry[] = [];
+  private state: ConsoleStateEvent | undefined;
   private stateAt = 0;
   private status: FeedStatus = 'connecting';
   private total = 0;
@@ -37,7 +37,7 @@ export class LiveFeed {
     source.addEventListener('open', () => this.setStatus('live'));
     source.addEventListener('error', () => this.setStatus('reconnecting'));
     source.addEventListener('entry', (event) => {
-      const entry = JSON.parse((event as MessageEvent<string>).data) as Entry;
+      const entry = JSON.parse((event as MessageEvent<string>).data) as AnyJournalEntry;
       // A reconnect replays what the server still holds; keep each entry once.
       if (entry.seq <= this.lastSeq) return;
       this.lastSeq = entry.seq;
@@ -47,7 +47,7 @@ export class LiveFeed {
       this.schedule();
     });
     source.addEventListener('state', (event) => {
-      this.state = JSON.parse((event as MessageEvent<string>).data) as SimState;
+      this.state = JSON.parse((event as MessageEvent<string>).data) as ConsoleStateEvent;
       this.stateAt = performance.now();
       // A journal cleared by reset starts below what was seen; take its entries again.
       if (this.state.journal.lastSeq < this.lastSeq) this.lastSeq = this.state.journal.lastSeq;

@@ -2,14 +2,14 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, getJson } from './api';
 import { clockTime, formatPayload } from './format';
 import type { FeedSnapshot } from './live-feed';
-import type { CatalogChannel, Entry, SimUser } from './types';
+import type { CatalogChannel, AnyJournalEntry, UserInfo } from '../../control/src/wire';
 
 /** Rows in the DOM at most: the newest matching entries. */
 export const SHOWN_ROWS = 200;
 
 interface Props {
   feed: FeedSnapshot;
-  users: SimUser[];
+  users: UserInfo[];
   catalog: CatalogChannel[];
   transports: readonly string[];
   onClear: () => void;
@@ -21,19 +21,19 @@ interface Filters {
   transport: string;
 }
 
-function matches(entry: Entry, f: Filters): boolean {
+function matches(entry: AnyJournalEntry, f: Filters): boolean {
   if (f.user && entry.user !== f.user) return false;
   if (f.channel && entry.channel !== f.channel) return false;
   if (f.transport && (entry.transport ?? entry.source) !== f.transport) return false;
   return true;
 }
 
-function deliveryOf(entry: Entry, kinds: Map<string, string>): string {
+function deliveryOf(entry: AnyJournalEntry, kinds: Map<string, string>): string {
   if (entry.durable !== undefined) return entry.durable ? 'durable' : 'transient';
   return entry.channel ? (kinds.get(entry.channel) ?? '') : '';
 }
 
-function refOf(entry: Entry): string {
+function refOf(entry: AnyJournalEntry): string {
   if (entry.eventId !== undefined) return `eventId ${entry.eventId}`;
   if (entry.payloadKey) return entry.payloadKey;
   if (entry.kind === 'closed') return `close ${entry.code}`;
@@ -44,12 +44,12 @@ const KIND_LABEL = { received: 'in', delivered: 'out', closed: 'closed' } as con
 
 export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
   const [filters, setFilters] = useState<Filters>({ user: '', channel: '', transport: '' });
-  const [paused, setPaused] = useState<readonly Entry[] | undefined>(undefined);
-  const [selected, setSelected] = useState<Entry | undefined>(undefined);
+  const [paused, setPaused] = useState<readonly AnyJournalEntry[] | undefined>(undefined);
+  const [selected, setSelected] = useState<AnyJournalEntry | undefined>(undefined);
   const kinds = useMemo(() => new Map(catalog.map((c) => [c.name, c.kind])), [catalog]);
   const source = paused ?? feed.entries;
   const rows = useMemo(() => {
-    const shown: Entry[] = [];
+    const shown: AnyJournalEntry[] = [];
     for (let i = source.length - 1; i >= 0 && shown.length < SHOWN_ROWS; i--) {
       const entry = source[i]!;
       if (matches(entry, filters)) shown.push(entry);
@@ -163,7 +163,10 @@ export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
 }
 
 /** The received entry a delivery came from: same eventId, or the latest same payloadKey before it. */
-function receivedFor(entry: Entry, entries: readonly Entry[]): Entry | undefined {
+function receivedFor(
+  entry: AnyJournalEntry,
+  entries: readonly AnyJournalEntry[],
+): AnyJournalEntry | undefined {
   if (entry.kind === 'received') return entry;
   if (entry.eventId === undefined && !entry.payloadKey) return undefined;
   for (let i = entries.length - 1; i >= 0; i--) {
@@ -180,8 +183,8 @@ function PayloadDetail({
   entries,
   onClose,
 }: {
-  entry: Entry;
-  entries: readonly Entry[];
+  entry: AnyJournalEntry;
+  entries: readonly AnyJournalEntry[];
   onClose: () => void;
 }) {
   const [text, setText] = useState('');

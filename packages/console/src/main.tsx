@@ -6,7 +6,8 @@ import { LiveFeed, type FeedSnapshot } from './live-feed';
 import { LiveView } from './live-view';
 import { PostForm } from './post-form';
 import { faultTransports, feedTransports } from './transports';
-import type { CatalogChannel, SimUser, TransportInfo } from './types';
+import type { TransportInfo } from '@racedata/core';
+import type { CatalogChannel, UserInfo } from '../../control/src/wire';
 import { UsersPanel } from './users-panel';
 import './console.css';
 
@@ -15,7 +16,7 @@ const feed = new LiveFeed();
 function App() {
   const [snapshot, setSnapshot] = useState<FeedSnapshot | undefined>(undefined);
   const [catalog, setCatalog] = useState<CatalogChannel[]>([]);
-  const [users, setUsers] = useState<SimUser[]>([]);
+  const [users, setUsers] = useState<UserInfo[]>([]);
   // The simulator says which transports it has (GET /_sim/state); the page lists none of its own.
   const [transportList, setTransportList] = useState<TransportInfo[]>([]);
   const [loadError, setLoadError] = useState('');
@@ -26,7 +27,7 @@ function App() {
     feed.start();
     const failed = (err: unknown) => setLoadError(err instanceof ApiError ? err.message : String(err));
     getJson<{ channels: CatalogChannel[] }>('/_sim/catalog').then((b) => setCatalog(b.channels), failed);
-    getJson<{ users: SimUser[] }>('/_sim/users').then((b) => setUsers(b.users), failed);
+    getJson<{ users: UserInfo[] }>('/_sim/users').then((b) => setUsers(b.users), failed);
     getJson<{ transports: TransportInfo[] }>('/_sim/state').then(
       (b) => setTransportList(b.transports),
       failed,

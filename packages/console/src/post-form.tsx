@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, baseUrl, postRaw, shellQuote, simulatorKind } from './api';
 import { jsonProblem, xmlProblem } from './format';
-import type { CatalogChannel } from './types';
+import type { CatalogChannel } from '../../control/src/wire';
 
 /** The legacy injection's pseudo-channel: every user gets the message. */
 const EVERY_USER = 'id';

@@ -1,4 +1,4 @@
-import type { TransportInfo } from './types';
+import type { TransportInfo } from '@racedata/core';
 
 /** The journal source of replayed messages: the replay belongs to every simulator. */
 const REPLAY_SOURCE = 'replay';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { SimState, SimUser } from './types';
+import type { ConsoleStateEvent, UserInfo } from '../../control/src/wire';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -30,8 +30,8 @@ export function UsersPanel({
   state,
   stateAt,
 }: {
-  users: SimUser[];
-  state: SimState | undefined;
+  users: UserInfo[];
+  state: ConsoleStateEvent | undefined;
   stateAt: number;
 }) {
   const [copied, setCopied] = useState('');

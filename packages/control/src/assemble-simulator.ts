@@ -8,10 +8,11 @@ import {
 } from '@racedata/core';
 import { withConsole } from './console-routes';
 import { withControlGuard } from './control-guard';
-import { withControlPlane, type ReplayState } from './control-plane';
+import { withControlPlane } from './control-plane';
 import { createSimulatorMetrics, type MetricsOptions } from './metrics';
 import { Sandboxes } from './sandboxes';
 import type { Simulator, SimulatorParts } from './simulator-types';
+import type { ReplayState } from './wire';
 
 /** The replay part of GET /_sim/state. */
 export function replayState(replay: ReplayHandle): ReplayState {

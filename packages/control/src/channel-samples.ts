@@ -1,22 +1,5 @@
-import {
-  type ChannelCatalog,
-  type ChannelKind,
-  localDate,
-  rebaseDates,
-  type RecordedMessage,
-} from '@racedata/core';
-
-/** One channel of GET /_sim/catalog, with what the console's post form starts from. */
-export interface CatalogChannel {
-  readonly name: string;
-  readonly kind: ChannelKind;
-  /**
-   * A recorded message of the channel with its dates moved to today: the JSON simulator's
-   * message body, or the legacy document and its payloadKey. null when the recordings hold none.
-   */
-  readonly sample:
-    { readonly message: object } | { readonly xml: string; readonly payloadKey: string } | null;
-}
+import { type ChannelCatalog, localDate, rebaseDates, type RecordedMessage } from '@racedata/core';
+import type { CatalogChannel } from './wire';
 
 /**
  * The catalog with a realistic sample per channel, taken from the recordings the simulator was

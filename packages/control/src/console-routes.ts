@@ -14,6 +14,7 @@ import { consoleState } from './console-state';
 import { ConsoleStream } from './console-stream';
 import { checkToken, readJson, sendJson, type ControlPlaneOptions } from './control-plane';
 import { parseReplayCommand } from './replay-params';
+import type { UserInfo } from './wire';
 
 export interface ConsoleOptions extends ControlPlaneOptions {
   readonly settings: ControlPlaneOptions['settings'] &
@@ -108,7 +109,7 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
       case 'GET /_sim/users':
         checkToken(req, settings.controlToken);
         sendJson(res, 200, {
-          users: users.users.map((u) => ({
+          users: users.users.map((u): UserInfo => ({
             key: u.key,
             name: u.name,
             // A test authenticating as the user (POST .../authenticate) needs the secret too.

@@ -1,11 +1,6 @@
 import type { ReplayHandle } from '@racedata/core';
 import type { ControlPlaneOptions } from './control-plane';
-import type { FaultRule } from './faults';
-
-/** A fault rule as the console shows it: a status rule's body only by its size. */
-export type ConsoleFaultRule = Omit<FaultRule, 'action'> & {
-  readonly action: Omit<FaultRule['action'], 'body'> & { readonly bodyBytes?: number };
-};
+import type { ConsoleFaultRule, ConsoleState, FaultRule } from './wire';
 
 /**
  * The console stream's state event, less its time (console-stream.ts adds that as it sends).
@@ -15,7 +10,7 @@ export type ConsoleFaultRule = Omit<FaultRule, 'action'> & {
 export function consoleState(
   options: Pick<ControlPlaneOptions, 'kind' | 'clock' | 'hooks' | 'faults' | 'journal'>,
   replay: ReplayHandle,
-): () => object {
+): () => ConsoleState {
   const { kind, clock, hooks, faults, journal } = options;
   return () => ({
     simulator: kind,

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, type TimerHandle } from '@racedata/core';
 import { controlPlaneError } from './errors';
-import type { Journal, JournalRecord } from './journal';
+import type { Journal } from './journal';
+import type { JournalRecord } from './journal-types';
 import type { OffsetClock } from './offset-clock';
 
 /** Entries sent to a new stream before live ones, so the console opens on recent history. */

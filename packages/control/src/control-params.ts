@@ -1,18 +1,5 @@
-import { JOURNAL_KINDS, type JournalFilter, type JournalKind } from './journal';
 import { invalid, isObject } from './body-checks';
-
-/** What POST /_sim/reset may be asked to do; every field has a default. */
-export interface ResetRequest {
-  readonly events: boolean;
-  readonly queues: boolean;
-  readonly journal: boolean;
-  /** Fault rules, and token expiries set by POST /_sim/tokens/expire. */
-  readonly faults: boolean;
-  readonly eventIds: 'restart' | 'continue';
-  readonly closeSockets: boolean;
-  /** Back to the real time: a reset's promise is "as freshly started", clock included. */
-  readonly clock: boolean;
-}
+import { JOURNAL_KINDS, type JournalKind, type JournalFilter, type ResetRequest } from './wire';
 
 export const RESET_DEFAULTS: ResetRequest = {
   events: true,

@@ -33,61 +33,13 @@ import {
   parseJournalQuery,
   parseJournalWaitQuery,
   parseResetRequest,
-  type ResetRequest,
 } from './control-params';
 import type { Journal } from './journal';
 import type { OffsetClock } from './offset-clock';
+import type { ControlHooks } from './simulator-types';
+import type { ControlState } from './wire';
 
 export const CONTROL_PREFIX = '/_sim/';
-
-/** One user's connections and waits, the same fields on both simulators (0 where n/a). */
-export interface UserState {
-  /** Open WebSocket sessions (of the simulator's session transport). */
-  readonly sockets: number;
-  /** Long polls held now. */
-  readonly heldPolls: number;
-  /** Legacy messages waiting for a poll; always 0 on the JSON simulator. */
-  readonly queueDepth: number;
-  /**
-   * Legacy messages written to a listen answer whose client has not yet shown it read them (its
-   * next request or a clean close); each goes back to the queue if the connection ends in a reset.
-   * Always 0 on the JSON simulator.
-   */
-  readonly unconfirmed: number;
-}
-
-export interface ReplayState {
-  readonly on: boolean;
-  readonly mode: 'interval' | 'timed' | null;
-  /** Messages of the current pass replayed so far, of `total`; 0 of 0 without a replay. */
-  readonly position: number;
-  readonly total: number;
-  /** Passes completed and restarted. */
-  readonly loops: number;
-  /** Messages replayed over all passes. */
-  readonly sent: number;
-}
-
-/** What a simulator contributes to GET /_sim/state. */
-export interface SimulatorState {
-  readonly users: Record<string, UserState>;
-  /** JSON simulator: the durable event store. */
-  readonly store?: { readonly events: number; readonly bytes: number; readonly lastEventId: number };
-  /** Legacy simulator: the per-user queues. */
-  readonly queues?: { readonly messages: number; readonly bytes: number };
-  readonly replay: ReplayState;
-}
-
-/** What a simulator cleared on reset, by name (events, queuedMessages, heldPolls, sockets...). */
-export type ResetCounts = Record<string, number>;
-
-/** The part of the control plane each simulator provides. */
-export interface ControlHooks {
-  state(): SimulatorState;
-  reset(request: ResetRequest): ResetCounts | Promise<ResetCounts>;
-  /** POST /_sim/events (JSON simulator): reads the body itself and answers 201 with the result. */
-  seedEvents?(req: IncomingMessage): Promise<Record<string, unknown>>;
-}
 
 export interface ControlPlaneOptions {
   kind: SimulatorKind;
@@ -168,8 +120,8 @@ function controlRoutes(options: ControlPlaneOptions) {
         return sendJson(res, 200, options.docs.openapi);
       case 'GET /_sim/asyncapi.json':
         return sendJson(res, 200, options.docs.asyncapi);
-      case 'GET /_sim/state':
-        return sendJson(res, 200, {
+      case 'GET /_sim/state': {
+        const state: ControlState = {
           simulator: kind,
           time: new Date(clock.now()).toISOString(),
           clockOffsetMs: clock.offsetMs,
@@ -181,7 +133,9 @@ function controlRoutes(options: ControlPlaneOptions) {
             waiters: journal.waiterCount,
           },
           transports,
-        });
+        };
+        return sendJson(res, 200, state);
+      }
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));
         const clockOffsetMs = request.clock ? clock.restore() : 0;

@@ -1,6 +1,6 @@
 import { coreError, type SimulatorSettings } from '@racedata/core';
 import { controlPlaneError } from './errors';
-import type { FaultRuleInput } from './fault-params';
+import type { FaultRuleInput } from './wire';
 
 export type FaultLimits = Pick<SimulatorSettings, 'faultRulesMax' | 'faultBodyMaxBytes'>;
 

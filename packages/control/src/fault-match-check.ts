@@ -1,6 +1,6 @@
 import { invalid } from './body-checks';
-import type { FaultMatch } from './fault-params';
 import type { FaultRoutes } from './fault-routes';
+import type { FaultMatch } from './wire';
 
 /**
  * Refuses a match no request could ever meet, rather than accepting a rule that never fires.

@@ -9,39 +9,7 @@ import {
 import { invalid, isObject, onlyKeys } from './body-checks';
 import { checkMatchCanFire } from './fault-match-check';
 import type { FaultRoutes } from './fault-routes';
-
-/** A transport a fault rule names: one of the simulator's own (its description says which). */
-export type FaultTransport = string;
-/** A WebSocket session transport of the simulator's description. */
-export type SessionTransport = string;
-
-export interface FaultMatch {
-  readonly transport?: FaultTransport;
-  /** An exact path, or a prefix ending in `*`. */
-  readonly path?: string;
-  readonly user?: string;
-  /** Only for drop: the channel of the delivery. */
-  readonly channel?: string;
-}
-
-export type FaultAction =
-  | {
-      readonly type: 'status';
-      readonly status: number;
-      readonly body?: string | Record<string, unknown>;
-      readonly retryAfter?: number;
-    }
-  | { readonly type: 'delay'; readonly ms: number }
-  | { readonly type: 'hold' }
-  | { readonly type: 'disconnect'; readonly code?: number; readonly reset?: boolean }
-  | { readonly type: 'drop' };
-
-export interface FaultRuleInput {
-  readonly match: FaultMatch;
-  readonly action: FaultAction;
-  readonly times?: number;
-  readonly forMs?: number;
-}
+import type { SessionTransport, FaultMatch, FaultAction, FaultRuleInput } from './wire';
 
 export interface FaultValidationContext {
   readonly kind: SimulatorKind;

@@ -4,12 +4,7 @@ import type { Duplex } from 'node:stream';
 import { type Clock, coreError, type TimerHandle, type TokenService } from '@racedata/core';
 import type { FaultRoutes } from './fault-routes';
 import { FaultWaits, type WaitKind } from './fault-waits';
-import type { FaultAction, FaultMatch, FaultRuleInput, SessionTransport } from './fault-params';
-
-export interface FaultRule extends FaultRuleInput {
-  readonly id: string;
-  fired: number;
-}
+import type { SessionTransport, FaultMatch, FaultAction, FaultRuleInput, FaultRule } from './wire';
 
 interface ActiveRule {
   readonly rule: FaultRule;

@@ -1,4 +1,5 @@
-import type { JournalFilter, JournalRecord } from './journal';
+import type { JournalRecord } from './journal-types';
+import type { JournalFilter } from './wire';
 
 const KINDS = ['received', 'delivered', 'closed'] as const;
 type Kind = (typeof KINDS)[number];

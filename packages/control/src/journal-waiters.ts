@@ -1,6 +1,6 @@
 import { type Clock, type TimerHandle } from '@racedata/core';
 import { controlPlaneError } from './errors';
-import type { JournalFilter, JournalPage } from './journal';
+import type { JournalFilter, JournalPage } from './wire';
 
 interface Waiter {
   readonly filter: JournalFilter;

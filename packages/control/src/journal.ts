@@ -1,104 +1,25 @@
 import type { Clock } from '@racedata/core';
+import type {
+  ClosedInput,
+  DeliveredInput,
+  JournalCounts,
+  JournalRecord,
+  ReceivedInput,
+} from './journal-types';
 import { JournalRing } from './journal-ring';
 import { JournalWaiters } from './journal-waiters';
 import { PayloadRing } from './payload-ring';
+import type { JournalTransport, JournalEntry, JournalKind, JournalFilter, JournalPage } from './wire';
 
 /** The console's payload ring when the journal is not told otherwise: about 8 MB of text. */
 export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
-/**
- * Where a received message came from: the `source` a transport of the simulator's description
- * declares for what it takes in, or the replay (core's own).
- */
-export type JournalSource = string;
-/** A journalled transport of the simulator's description (its delivered entries carry the name). */
-export type JournalTransport = string;
-
-/** What identifies a message in an entry: the JSON simulator's eventId, the legacy payloadKey. */
-export interface MessageRef {
-  readonly eventId?: number;
-  readonly payloadKey?: string;
-}
-
-/** A message the simulator took in: over one of its transports, or from the replay. */
-export interface ReceivedEntry extends MessageRef {
-  readonly seq: number;
-  /** ISO time on the simulator's (advanceable) clock. */
-  readonly time: string;
-  readonly kind: 'received';
-  readonly source: JournalSource;
-  readonly channel: string;
-  readonly durable: boolean;
-}
-
-/** A message handed to one user's client. */
-export interface DeliveredEntry extends MessageRef {
-  readonly seq: number;
-  readonly time: string;
-  readonly kind: 'delivered';
-  readonly user: string;
-  readonly transport: JournalTransport;
-  readonly channel: string;
-  /** The HTTP status of a long poll or page; 101 for a message written to an open WebSocket. */
-  readonly status: number;
-}
-
-/** A WebSocket or STOMP session of a user ended, with the close code seen on the wire. */
-export interface ClosedEntry {
-  readonly seq: number;
-  readonly time: string;
-  readonly kind: 'closed';
-  readonly user: string;
-  /** A session transport of the simulator's description. */
-  readonly transport: string;
-  /** The close code of the closing handshake (1005: none given, 1006: cut without one). */
-  readonly code: number;
-}
-
-export type JournalEntry = ReceivedEntry | DeliveredEntry | ClosedEntry;
-export const JOURNAL_KINDS = ['received', 'delivered', 'closed'] as const;
-export type JournalKind = (typeof JOURNAL_KINDS)[number];
-
-export type ReceivedInput = Omit<ReceivedEntry, 'seq' | 'time' | 'kind'>;
-export type DeliveredInput = Omit<DeliveredEntry, 'seq' | 'time' | 'kind'>;
-export type ClosedInput = Omit<ClosedEntry, 'seq' | 'time' | 'kind'>;
-
-/** Which entries a reader wants; every field optional. */
-export interface JournalFilter {
-  readonly user?: string;
-  readonly transport?: JournalTransport;
-  readonly channel?: string;
-  readonly kind?: JournalKind;
-  /** Only entries with a larger seq. */
-  readonly since?: number;
-}
-
-export interface JournalPage {
-  readonly entries: JournalEntry[];
-  /** The `since` that continues after this page. */
-  readonly nextSince: number;
-}
-
 /** An entry as kept: the time as a number, formatted only when someone reads the entry. */
 type Stored = JournalRecord & { readonly at: number };
-
-/** An entry without its time, as journal listeners see it. */
-export type JournalRecord =
-  Omit<ReceivedEntry, 'time'> | Omit<DeliveredEntry, 'time'> | Omit<ClosedEntry, 'time'>;
 
 function published(entry: Stored): JournalEntry {
   const { at, ...rest } = entry;
   return { ...rest, time: new Date(at).toISOString() } as JournalEntry;
-}
-
-/** Per label value, how many entries of a kind the journal was told of (GET /metrics reads them). */
-export interface JournalCounts {
-  /** By transport. */
-  readonly delivered: ReadonlyMap<string, number>;
-  /** By source. */
-  readonly received: ReadonlyMap<string, number>;
-  /** By `${transport} ${code}`. */
-  readonly closed: ReadonlyMap<string, number>;
 }
 
 /**

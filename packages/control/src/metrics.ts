@@ -1,7 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { type Logger, type SimulatorSettings, toSimError } from '@racedata/core';
-import { CONTROL_PREFIX, checkToken, type ControlHooks } from './control-plane';
+import { CONTROL_PREFIX, checkToken } from './control-plane';
+import type { ControlHooks } from './simulator-types';
 import { closeCodeLabel } from './close-code-label';
 import type { Faults } from './faults';
 import type { Journal } from './journal';

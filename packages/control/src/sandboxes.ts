@@ -11,27 +11,10 @@ import {
 } from '@racedata/core';
 import { controlPlaneError } from './errors';
 import type { SandboxRequest } from './sandbox-params';
-import type { MountedSimulator } from './simulator-types';
+import type { MountedSimulator, SandboxFactory } from './simulator-types';
+import type { SandboxUser, SandboxInfo } from './wire';
 
 export const SANDBOX_PREFIX = '/sandboxes/';
-
-/** Builds a simulator of the same kind, with these settings and users, mounted (not listening). */
-export type SandboxFactory = (settings: Partial<SimulatorSettings>, users: UserTable) => MountedSimulator;
-
-export interface SandboxUser {
-  readonly key: string;
-  readonly secret: string;
-  readonly token: string;
-  readonly channels: string[];
-}
-
-export interface SandboxInfo {
-  readonly id: string;
-  readonly basePath: string;
-  readonly users: SandboxUser[];
-  readonly createdAt: string;
-  readonly lastUsedAt: string;
-}
 
 interface Sandbox {
   readonly id: string;

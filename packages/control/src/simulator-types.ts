@@ -3,7 +3,7 @@
  * and what a simulator hands the assembly (SimulatorParts). Declared apart from the assembly so
  * that callers and simulators depend on the shapes, not on how they are put together.
  */
-import type { RequestListener, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
   ChannelCatalog,
@@ -20,12 +20,18 @@ import type {
   UserTable,
 } from '@racedata/core';
 import type { ConsoleAssets } from './console-assets';
-import type { ControlHooks } from './control-plane';
 import type { Faults } from './faults';
 import type { Journal } from './journal';
-import type { MetricsOptions } from './metrics';
 import type { OffsetClock } from './offset-clock';
-import type { SandboxFactory } from './sandboxes';
+import type { SimulatorState, ResetCounts, ResetRequest } from './wire';
+
+/** The part of the control plane each simulator provides. */
+export interface ControlHooks {
+  state(): SimulatorState;
+  reset(request: ResetRequest): ResetCounts | Promise<ResetCounts>;
+  /** POST /_sim/events (JSON simulator): reads the body itself and answers 201 with the result. */
+  seedEvents?(req: IncomingMessage): Promise<Record<string, unknown>>;
+}
 
 /** The handlers of a simulator served from another server (Simulator.mount()). */
 export interface MountedSimulator {
@@ -33,6 +39,9 @@ export interface MountedSimulator {
   readonly handleUpgrade: UpgradeHandler;
   close(): Promise<void>;
 }
+
+/** Builds a simulator of the same kind, with these settings and users, mounted (not listening). */
+export type SandboxFactory = (settings: Partial<SimulatorSettings>, users: UserTable) => MountedSimulator;
 
 /**
  * What each simulator factory returns, the same for both. The factory opens no port; a caller
@@ -91,7 +100,10 @@ export interface SimulatorParts {
     readonly docs: SimulatorDocs;
   };
   /** GET /metrics: what only the simulator knows (its routes and session transport come from its description). */
-  readonly metrics: Pick<MetricsOptions, 'dropped'>;
+  readonly metrics: {
+    /** Messages the store or queues dropped to stay within their bounds, since the start. */
+    readonly dropped?: () => number;
+  };
   /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
   readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
 }

@@ -1,5 +1,5 @@
 import { always, parseInteger, type OptionSpec } from './option-parsers';
-import type { SimulatorKind } from './settings';
+import type { SimulatorKind } from './description';
 
 /**
  * The control plane's bounds on what careless clients can hold: waits, console streams and

@@ -1,5 +1,7 @@
-import type { SimulatorKind } from './settings';
 import type { UserSpec } from './users';
+
+/** The two simulators: each one's settings defaults and description are keyed by it. */
+export type SimulatorKind = 'json' | 'legacy';
 
 /**
  * How a transport meets its client. `request` is answered at once; `poll` is held until a

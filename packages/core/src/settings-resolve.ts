@@ -1,6 +1,7 @@
 import { coreError } from './errors';
 import { parseOptions } from './option-parsers';
-import { SETTINGS, type SettingKey, type SimulatorKind, type SimulatorSettings } from './settings';
+import type { SimulatorKind } from './description';
+import { SETTINGS, type SettingKey, type SimulatorSettings } from './settings';
 
 /**
  * Turns raw strings (flag or env values, keyed by setting) into settings, filling defaults.

@@ -1,10 +1,10 @@
 import { parseAllowedHosts } from './allowed-hosts';
 import { CONTROL_LIMIT_SETTINGS, type ControlLimitSettings } from './control-limit-settings';
+import type { SimulatorKind } from './description';
 import { LOG_FORMAT_OPTION, LOG_LEVEL_OPTION, LOG_REQUESTS_OPTION } from './log-settings';
 import type { LogFormat, LogLevel } from './logger';
 import { always, parseBoolean, parseInteger, parseOneOf, parseText, type OptionSpec } from './option-parsers';
 
-export type SimulatorKind = 'json' | 'legacy';
 export const TOKEN_MODES = ['fixed', 'jwt'] as const;
 export type TokenMode = (typeof TOKEN_MODES)[number];
 export const CONTROL_API_MODES = ['on', 'off'] as const;

@@ -1,17 +1,15 @@
 /**
  * The wire types of the control plane and of the two injection endpoints, as the client sends
- * and receives them. Where core declares a shape (journal entries, fault rules, reset options),
- * it is re-exported rather than copied, so the client and the server cannot drift apart.
+ * and receives them. The control plane declares its bodies once (packages/control/src/wire.ts);
+ * they are re-exported here rather than copied, so the client and the server cannot drift apart.
  */
-import type { EventInput, SimulatorKind, TransportInfo } from '@racedata/core';
+import type { EventInput, SimulatorKind } from '@racedata/core';
 import type {
   JournalEntry,
-  SandboxInfo,
   JournalFilter,
-  ReplayState,
   ResetRequest,
+  SandboxInfo,
   SessionTransport,
-  UserState,
 } from '@racedata/control';
 
 export type {
@@ -27,6 +25,7 @@ export type {
 export type {
   CatalogChannel,
   ClosedEntry,
+  ControlState as SimState,
   DeliveredEntry,
   FaultAction,
   FaultMatch,
@@ -42,20 +41,9 @@ export type {
   SandboxInfo,
   SandboxUser,
   SessionTransport,
+  UserInfo as SimulatorUser,
   UserState,
 } from '@racedata/control';
-
-/** A user of GET /_sim/users: what a test needs to authenticate as it and what it may read. */
-export interface SimulatorUser {
-  readonly key: string;
-  readonly name: string;
-  /** For POST …/authenticate with key and secret. */
-  readonly secret: string;
-  /** The fixed token; valid in every token mode until expired through the control plane. */
-  readonly token: string;
-  /** The catalog channels the user may read. */
-  readonly channels: string[];
-}
 
 /** GET /_sim/sandboxes. */
 export interface SandboxList {
@@ -89,30 +77,6 @@ export type ResetOptions = Partial<ResetRequest>;
 export interface ResetResult {
   readonly cleared: Record<string, number>;
   readonly eventIds: 'restart' | 'continue';
-}
-
-/** GET /_sim/state. */
-export interface SimState {
-  readonly simulator: SimulatorKind;
-  /** ISO time on the simulator's clock (moved by advanceClock). */
-  readonly time: string;
-  readonly clockOffsetMs: number;
-  readonly users: Record<string, UserState>;
-  /** JSON simulator: the durable event store. */
-  readonly store?: { readonly events: number; readonly bytes: number; readonly lastEventId: number };
-  /** Legacy simulator: the per-user queues. */
-  readonly queues?: { readonly messages: number; readonly bytes: number };
-  readonly replay: ReplayState;
-  /** `lastSeq` is the `since` that waits only for what happens from now on. */
-  readonly journal: {
-    readonly entries: number;
-    readonly max: number;
-    readonly lastSeq: number;
-    /** Journal waits held now. */
-    readonly waiters: number;
-  };
-  /** The simulator's customer transports, as its description declares them. */
-  readonly transports: readonly TransportInfo[];
 }
 
 /** GET /_sim/journal: the filter (user, transport, channel, kind, since) and a page size. */

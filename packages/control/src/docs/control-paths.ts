@@ -16,7 +16,6 @@ import {
   schemaRef,
   type SecurityRequirement,
 } from '@racedata/core';
-import { JOURNAL_KINDS } from '../journal';
 import {
   JOURNAL_DEFAULT_LIMIT,
   JOURNAL_MAX_WAIT_MS,
@@ -25,6 +24,7 @@ import {
 } from '../control-params';
 import { MAX_CLOCK_OFFSET_MS } from '../offset-clock';
 import { journalSchemas } from './journal-schemas';
+import { JOURNAL_KINDS } from '../wire';
 
 /** What only the simulator knows about its state and its reset. */
 export interface ControlStateShape {

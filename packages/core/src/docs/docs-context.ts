@@ -1,6 +1,7 @@
 import type { ChannelCatalog } from '../channel-catalog';
 import type { SimulatorDescription } from '../description';
-import type { SimulatorKind, SimulatorSettings } from '../settings';
+import type { SimulatorKind } from '../description';
+import type { SimulatorSettings } from '../settings';
 import type { UserTable } from '../users';
 
 /**

@@ -1,7 +1,8 @@
 import type { ChannelCatalog } from '../channel-catalog';
 import { coreError } from '../errors';
 import type { Logger } from '../logger';
-import type { SimulatorKind, SimulatorSettings } from '../settings';
+import type { SimulatorKind } from '../description';
+import type { SimulatorSettings } from '../settings';
 import { inProcessReplaySchedule } from './in-process-replay';
 import { loadRecordings } from './recording-loader';
 import { formatProblem, type RecordedMessageOf } from './recording-types';

@@ -1,0 +1,264 @@
+/**
+ * The wire types of the control plane: the bodies /_sim/* answers and accepts, declared once.
+ * The server builds its answers from them; the test kit re-exports them and the QA console
+ * imports them as types. Nothing here may import a module that needs Node (the console's type
+ * check includes this file), only types from core.
+ */
+import type { ChannelKind, ReplayView, SimulatorKind, TransportInfo } from '@racedata/core';
+
+// ---- The journal (GET /_sim/journal, /_sim/journal/wait, the console stream)
+
+/**
+ * Where a received message came from: the `source` a transport of the simulator's description
+ * declares for what it takes in, or the replay (core's own).
+ */
+export type JournalSource = string;
+
+/** A journalled transport of the simulator's description (its delivered entries carry the name). */
+export type JournalTransport = string;
+
+/** What identifies a message in an entry: the JSON simulator's eventId, the legacy payloadKey. */
+export interface MessageRef {
+  readonly eventId?: number;
+  readonly payloadKey?: string;
+}
+
+/** A message the simulator took in: over one of its transports, or from the replay. */
+export interface ReceivedEntry extends MessageRef {
+  readonly seq: number;
+  /** ISO time on the simulator's (advanceable) clock. */
+  readonly time: string;
+  readonly kind: 'received';
+  readonly source: JournalSource;
+  readonly channel: string;
+  readonly durable: boolean;
+}
+
+/** A message handed to one user's client. */
+export interface DeliveredEntry extends MessageRef {
+  readonly seq: number;
+  readonly time: string;
+  readonly kind: 'delivered';
+  readonly user: string;
+  readonly transport: JournalTransport;
+  readonly channel: string;
+  /** The HTTP status of a long poll or page; 101 for a message written to an open WebSocket. */
+  readonly status: number;
+}
+
+/** A WebSocket or STOMP session of a user ended, with the close code seen on the wire. */
+export interface ClosedEntry {
+  readonly seq: number;
+  readonly time: string;
+  readonly kind: 'closed';
+  readonly user: string;
+  /** A session transport of the simulator's description. */
+  readonly transport: string;
+  /** The close code of the closing handshake (1005: none given, 1006: cut without one). */
+  readonly code: number;
+}
+
+export type JournalEntry = ReceivedEntry | DeliveredEntry | ClosedEntry;
+
+/** An entry with every field any kind has, absent where its kind has none: for listing entries alike. */
+export type AnyJournalEntry = JournalEntry &
+  Partial<Omit<ReceivedEntry, 'kind'> & Omit<DeliveredEntry, 'kind'> & Omit<ClosedEntry, 'kind'>>;
+
+export const JOURNAL_KINDS = ['received', 'delivered', 'closed'] as const;
+
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/** Which entries a reader wants; every field optional. */
+export interface JournalFilter {
+  readonly user?: string;
+  readonly transport?: JournalTransport;
+  readonly channel?: string;
+  readonly kind?: JournalKind;
+  /** Only entries with a larger seq. */
+  readonly since?: number;
+}
+
+export interface JournalPage {
+  readonly entries: JournalEntry[];
+  /** The `since` that continues after this page. */
+  readonly nextSince: number;
+}
+
+// ---- Fault rules (POST /_sim/faults, GET /_sim/faults)
+
+/** A transport a fault rule names: one of the simulator's own (its description says which). */
+export type FaultTransport = string;
+
+/** A WebSocket session transport of the simulator's description. */
+export type SessionTransport = string;
+
+export interface FaultMatch {
+  readonly transport?: FaultTransport;
+  /** An exact path, or a prefix ending in `*`. */
+  readonly path?: string;
+  readonly user?: string;
+  /** Only for drop: the channel of the delivery. */
+  readonly channel?: string;
+}
+
+export type FaultAction =
+  | {
+      readonly type: 'status';
+      readonly status: number;
+      readonly body?: string | Record<string, unknown>;
+      readonly retryAfter?: number;
+    }
+  | { readonly type: 'delay'; readonly ms: number }
+  | { readonly type: 'hold' }
+  | { readonly type: 'disconnect'; readonly code?: number; readonly reset?: boolean }
+  | { readonly type: 'drop' };
+
+export interface FaultRuleInput {
+  readonly match: FaultMatch;
+  readonly action: FaultAction;
+  readonly times?: number;
+  readonly forMs?: number;
+}
+
+export interface FaultRule extends FaultRuleInput {
+  readonly id: string;
+  fired: number;
+}
+
+// ---- State and reset (GET /_sim/state, POST /_sim/reset)
+
+/** One user's connections and waits, the same fields on both simulators (0 where n/a). */
+export interface UserState {
+  /** Open WebSocket sessions (of the simulator's session transport). */
+  readonly sockets: number;
+  /** Long polls held now. */
+  readonly heldPolls: number;
+  /** Legacy messages waiting for a poll; always 0 on the JSON simulator. */
+  readonly queueDepth: number;
+  /**
+   * Legacy messages written to a listen answer whose client has not yet shown it read them (its
+   * next request or a clean close); each goes back to the queue if the connection ends in a reset.
+   * Always 0 on the JSON simulator.
+   */
+  readonly unconfirmed: number;
+}
+
+export interface ReplayState {
+  readonly on: boolean;
+  readonly mode: 'interval' | 'timed' | null;
+  /** Messages of the current pass replayed so far, of `total`; 0 of 0 without a replay. */
+  readonly position: number;
+  readonly total: number;
+  /** Passes completed and restarted. */
+  readonly loops: number;
+  /** Messages replayed over all passes. */
+  readonly sent: number;
+}
+
+/** What a simulator contributes to GET /_sim/state. */
+export interface SimulatorState {
+  readonly users: Record<string, UserState>;
+  /** JSON simulator: the durable event store. */
+  readonly store?: { readonly events: number; readonly bytes: number; readonly lastEventId: number };
+  /** Legacy simulator: the per-user queues. */
+  readonly queues?: { readonly messages: number; readonly bytes: number };
+  readonly replay: ReplayState;
+}
+
+/** GET /_sim/state: what the simulator contributes and what the control plane knows. */
+export interface ControlState extends SimulatorState {
+  readonly simulator: SimulatorKind;
+  /** ISO time on the simulator's clock (moved by POST /_sim/clock/advance). */
+  readonly time: string;
+  readonly clockOffsetMs: number;
+  /** `lastSeq` is the `since` that waits only for what happens from now on. */
+  readonly journal: {
+    readonly entries: number;
+    readonly max: number;
+    readonly lastSeq: number;
+    /** Journal waits held now. */
+    readonly waiters: number;
+  };
+  /** The simulator's customer transports, as its description declares them. */
+  readonly transports: readonly TransportInfo[];
+}
+
+/** What a simulator cleared on reset, by name (events, queuedMessages, heldPolls, sockets...). */
+export type ResetCounts = Record<string, number>;
+
+/** What POST /_sim/reset may be asked to do; every field has a default. */
+export interface ResetRequest {
+  readonly events: boolean;
+  readonly queues: boolean;
+  readonly journal: boolean;
+  /** Fault rules, and token expiries set by POST /_sim/tokens/expire. */
+  readonly faults: boolean;
+  readonly eventIds: 'restart' | 'continue';
+  readonly closeSockets: boolean;
+  /** Back to the real time: a reset's promise is "as freshly started", clock included. */
+  readonly clock: boolean;
+}
+
+// ---- The console stream (GET /_sim/stream), catalog (GET /_sim/catalog) and sandboxes (/_sim/sandboxes)
+
+/** A fault rule as the console shows it: a status rule's body only by its size. */
+export type ConsoleFaultRule = Omit<FaultRule, 'action'> & {
+  readonly action: WithoutBody<FaultAction> & { readonly bodyBytes?: number };
+};
+
+/** Each action of the union without its body (Omit alone would merge the union into one). */
+type WithoutBody<A> = A extends unknown ? Omit<A, 'body'> : never;
+
+/**
+ * The state event of the console stream, without the `time` the stream adds as it sends it:
+ * GET /_sim/state's counts plus the replay's settings and the rules, each body by its size.
+ */
+export interface ConsoleState extends Omit<SimulatorState, 'replay'> {
+  readonly simulator: SimulatorKind;
+  readonly clockOffsetMs: number;
+  readonly replay: ReplayView;
+  readonly faults: readonly ConsoleFaultRule[];
+  readonly journal: { readonly entries: number; readonly max: number; readonly lastSeq: number };
+}
+
+/** The state event as the console stream sends it: the state with the simulator's time then. */
+export type ConsoleStateEvent = ConsoleState & { readonly time: string };
+
+/** One user of GET /_sim/users: what a test needs to authenticate as it and what it may read. */
+export interface UserInfo {
+  readonly key: string;
+  readonly name: string;
+  /** For POST …/authenticate with key and secret. */
+  readonly secret: string;
+  /** The fixed token; valid in every token mode until expired through the control plane. */
+  readonly token: string;
+  /** The catalog channels the user may read. */
+  readonly channels: string[];
+}
+
+/** One channel of GET /_sim/catalog, with what the console's post form starts from. */
+export interface CatalogChannel {
+  readonly name: string;
+  readonly kind: ChannelKind;
+  /**
+   * A recorded message of the channel with its dates moved to today: the JSON simulator's
+   * message body, or the legacy document and its payloadKey. null when the recordings hold none.
+   */
+  readonly sample:
+    { readonly message: object } | { readonly xml: string; readonly payloadKey: string } | null;
+}
+
+export interface SandboxUser {
+  readonly key: string;
+  readonly secret: string;
+  readonly token: string;
+  readonly channels: string[];
+}
+
+export interface SandboxInfo {
+  readonly id: string;
+  readonly basePath: string;
+  readonly users: SandboxUser[];
+  readonly createdAt: string;
+  readonly lastUsedAt: string;
+}
