@@ -11,6 +11,7 @@ import { withControlGuard } from './control-guard';
 import { withControlPlane } from './control-plane';
 import { createSimulatorMetrics, type MetricsOptions } from './metrics';
 import { Sandboxes } from './sandboxes';
+import type { SimulatorServices } from './simulator-services';
 import type { Simulator, SimulatorParts } from './simulator-types';
 import type { ReplayState } from './wire';
 
@@ -24,74 +25,75 @@ export function replayState(replay: ReplayHandle): ReplayState {
  * The part of a factory both simulators share: one HTTP lifecycle, replay started on listen and
  * stopped on close, and the tasks callers add with onClose() run before the simulator's own.
  */
-export function assembleSimulator(parts: SimulatorParts): Simulator {
+export function assembleSimulator(services: SimulatorServices, parts: SimulatorParts): Simulator {
+  const { description, settings, faults, journal, logger, tokens } = services;
+  const { app, upgrades } = parts.http;
   const closeTasks: Array<() => void | Promise<void>> = [];
-  const replay = parts.replay;
+  const replay = parts.replay.handle;
   closeTasks.push(() => replay.stop());
   const sandboxes =
-    parts.sandboxes && parts.settings.sandboxMax > 0 && parts.settings.controlApi !== 'off'
+    parts.sandboxFactory && settings.sandboxMax > 0 && settings.controlApi !== 'off'
       ? new Sandboxes({
-          settings: parts.settings,
-          users: parts.control.users,
-          factory: parts.sandboxes.factory,
-          clock: parts.sandboxes.clock,
-          logger: parts.control.logger,
+          settings,
+          users: services.users,
+          factory: parts.sandboxFactory,
+          clock: services.realClock,
+          logger,
         })
       : undefined;
-  const { description } = parts.control;
-  const control = { ...parts.control, kind: description.kind, settings: parts.settings, sandboxes, replay };
+  const control = {
+    ...services,
+    ...parts.control,
+    kind: description.kind,
+    sandboxes,
+    replay,
+  };
   const metrics: MetricsOptions = {
-    ...parts.metrics,
+    dropped: parts.control.dropped,
     routes: ['/health', ...transportPaths(description)],
     // connected_sessions sums every open session under one label, the first session transport's.
     sessionTransport: sessionTransports(description)[0] ?? '',
   };
-  const { faults } = parts.control;
-  const inner = parts.handler ?? parts.app;
+  const inner = parts.http.handler ?? app;
   // Fault rules stand between the control plane and the simulator: /_sim/* is never faulted.
   const gated: RequestListener = (req, res) => faults.gateRequest(req, res, () => inner(req, res));
-  parts.upgrades.gate((req, socket, proceed) => faults.gateUpgrade(req, socket, proceed));
+  upgrades.gate((req, socket, proceed) => faults.gateUpgrade(req, socket, proceed));
   const consoleRoutes =
-    parts.settings.controlApi === 'off'
+    settings.controlApi === 'off'
       ? undefined
       : withConsole(withControlPlane(gated, control), {
           ...control,
-          recordings: parts.recordings,
-          loadRecordings: parts.loadRecordings,
-          consoleAssets: parts.consoleAssets,
+          recordings: parts.replay.recordings,
+          loadRecordings: parts.replay.load,
+          consoleAssets: services.consoleAssets,
         });
-  const controlled = withControlGuard(
-    consoleRoutes?.handle ?? withControlPlane(gated, control),
-    parts.settings,
-  );
+  const controlled = withControlGuard(consoleRoutes?.handle ?? withControlPlane(gated, control), settings);
   const measured =
-    parts.settings.controlApi === 'off'
+    settings.controlApi === 'off'
       ? controlled
       : createSimulatorMetrics({ ...control, options: metrics }).wrap(controlled);
   // Outside the metrics, so a /metrics scrape is logged too; a sandbox logs its own requests.
-  const logged = parts.settings.logRequests
-    ? withRequestLog(measured, { logger: parts.control.logger, tokens: parts.control.tokens })
-    : measured;
+  const logged = settings.logRequests ? withRequestLog(measured, { logger, tokens }) : measured;
   const handler = sandboxes ? sandboxes.withSandboxes(logged) : logged;
-  if (sandboxes) parts.upgrades.mount(sandboxes.handleUpgrade);
+  if (sandboxes) upgrades.mount(sandboxes.handleUpgrade);
   const lifecycle = createHttpLifecycle({
     handler,
-    upgrades: parts.upgrades,
-    limits: parts.settings,
+    upgrades,
+    limits: settings,
     beforeClose: async () => {
       consoleRoutes?.stream.close();
       await sandboxes?.closeAll();
       for (const task of closeTasks) await task();
-      parts.control.journal.close();
+      journal.close();
       // Held and delayed requests go on to the simulator, which answers them as it shuts down.
       faults.close();
       await parts.shutdown();
     },
   });
   return {
-    app: parts.app,
+    app,
     server: lifecycle.server,
-    listen: async (port = parts.settings.port, host = parts.settings.host) => {
+    listen: async (port = settings.port, host = settings.host) => {
       const address = await lifecycle.listen(port, host);
       replay.autostart();
       return address;
@@ -102,7 +104,7 @@ export function assembleSimulator(parts: SimulatorParts): Simulator {
     },
     mount: () => {
       replay.autostart();
-      return { handle: handler, handleUpgrade: parts.upgrades.handle, close: () => lifecycle.close() };
+      return { handle: handler, handleUpgrade: upgrades.handle, close: () => lifecycle.close() };
     },
   };
 }

@@ -22,7 +22,7 @@ import { Journal } from './journal';
 import { OffsetClock } from './offset-clock';
 
 /** What an embedder or test may hand a simulator factory instead of the built-in defaults. */
-export interface SimulatorBasicsDeps {
+export interface SimulatorServicesDeps {
   logger?: Logger;
   clock?: Clock;
   catalog?: ChannelCatalog;
@@ -43,7 +43,12 @@ export interface HealthBody {
   readonly uptimeMs: number;
 }
 
-export interface SimulatorBasics {
+/**
+ * What every simulator is built on, made once per simulator: its description and settings, and
+ * the services both its own routes and the control plane use. assembleSimulator() takes it whole.
+ */
+export interface SimulatorServices {
+  readonly description: SimulatorDescription;
   readonly settings: SimulatorSettings;
   readonly logger: Logger;
   /** The injected clock behind an offset POST /_sim/clock/advance moves; everything uses this one. */
@@ -59,14 +64,18 @@ export interface SimulatorBasics {
   readonly sessions: SessionLog | undefined;
   /** The body of GET /health, made when asked. */
   health(): HealthBody;
+  /** The clock as injected, without the offset: sandboxes idle out on real time. */
+  readonly realClock: Clock;
+  /** The built QA console served at /_sim/ui; absent, the page is 404. */
+  readonly consoleAssets: ConsoleAssets | undefined;
 }
 
-/** Settings, tables and token service of a simulator, with the defaults its description declares. */
-export function simulatorBasics(
+/** A simulator's services, with the defaults its description declares unless deps replace them. */
+export function simulatorServices(
   description: SimulatorDescription,
   partial: Partial<SimulatorSettings>,
-  deps: SimulatorBasicsDeps,
-): SimulatorBasics {
+  deps: SimulatorServicesDeps,
+): SimulatorServices {
   const { kind } = description;
   const settings = resolveSettings(kind, partial);
   const clock = new OffsetClock(deps.clock ?? systemClock);
@@ -100,5 +109,19 @@ export function simulatorBasics(
     uptimeMs: Math.max(0, real.now() - startedAt),
   });
   const sessions = sessionLog(logger, settings.logRequests);
-  return { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health };
+  return {
+    description,
+    settings,
+    logger,
+    clock,
+    catalog,
+    users,
+    tokens,
+    journal,
+    faults,
+    sessions,
+    health,
+    realClock: real,
+    consoleAssets: deps.consoleAssets,
+  };
 }

@@ -5,24 +5,7 @@
  */
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type {
-  ChannelCatalog,
-  Clock,
-  Logger,
-  RecordedMessage,
-  ReplayHandle,
-  SimulatorDocs,
-  SimulatorDescription,
-  SimulatorSettings,
-  TokenService,
-  UpgradeHandler,
-  UpgradeRouter,
-  UserTable,
-} from '@racedata/core';
-import type { ConsoleAssets } from './console-assets';
-import type { Faults } from './faults';
-import type { Journal } from './journal';
-import type { OffsetClock } from './offset-clock';
+import type { RecordedMessage, ReplayHandle, SimulatorDocs, SimulatorSettings, UpgradeHandler, UpgradeRouter, UserTable } from '@racedata/core';
 import type { SimulatorState, ResetCounts, ResetRequest } from './wire';
 
 /** The part of the control plane each simulator provides. */
@@ -69,41 +52,37 @@ export interface Simulator {
   mount(): MountedSimulator;
 }
 
+/**
+ * What only the simulator itself can hand the assembly, beside its services
+ * (simulatorServices()): its HTTP surface, its replay, its answers to the control plane, how it
+ * makes sandboxes and how it shuts down.
+ */
 export interface SimulatorParts {
-  readonly app: RequestListener;
-  readonly handler?: RequestListener;
-  readonly settings: SimulatorSettings;
-  readonly upgrades: UpgradeRouter;
+  /** The request listener (an express app) and the WebSocket upgrades it serves. */
+  readonly http: {
+    readonly app: RequestListener;
+    /** What serves requests when it is not the app itself (a faster path in front of it). */
+    readonly handler?: RequestListener;
+    readonly upgrades: UpgradeRouter;
+  };
   /** The simulator's own replay of its recordings, started once it listens when configured. */
-  readonly replay: ReplayHandle;
-  /** The recordings the simulator was given; the console's post forms take samples from them. */
-  readonly recordings: readonly RecordedMessage[];
-  /** Fills `recordings` when first needed, when the caller left them out of the start. */
-  readonly loadRecordings?: (() => Promise<unknown>) | undefined;
-  /** The built QA console, served at /_sim/ui. */
-  readonly consoleAssets?: ConsoleAssets | undefined;
-  /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */
-  readonly shutdown: () => void | Promise<void>;
-  /** The /_sim/* control plane: the simulator's state and reset, over core's journal and clock. */
+  readonly replay: {
+    readonly handle: ReplayHandle;
+    /** The recordings the simulator was given; the console's post forms take samples from them. */
+    readonly recordings: readonly RecordedMessage[];
+    /** Fills `recordings` when first needed, when the caller left them out of the start. */
+    readonly load?: (() => Promise<unknown>) | undefined;
+  };
+  /** What only the simulator knows of itself for /_sim/* and /metrics. */
   readonly control: {
-    /** What the simulator is: its kind and transports (fault routes, journal filters, documents). */
-    readonly description: SimulatorDescription;
-    readonly clock: OffsetClock;
-    readonly journal: Journal;
-    readonly faults: Faults;
-    readonly users: UserTable;
-    readonly catalog: ChannelCatalog;
-    readonly tokens: TokenService;
-    readonly logger: Logger;
     readonly hooks: ControlHooks;
     /** Its OpenAPI and AsyncAPI documents, served under /_sim/. */
     readonly docs: SimulatorDocs;
-  };
-  /** GET /metrics: what only the simulator knows (its routes and session transport come from its description). */
-  readonly metrics: {
     /** Messages the store or queues dropped to stay within their bounds, since the start. */
     readonly dropped?: () => number;
   };
-  /** Builds this kind's sandboxes (POST /_sim/sandboxes); idle time runs on `clock`. */
-  readonly sandboxes?: { readonly factory: SandboxFactory; readonly clock: Clock };
+  /** Builds a sandbox of this kind (POST /_sim/sandboxes); absent, there are none. */
+  readonly sandboxFactory?: SandboxFactory;
+  /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */
+  readonly shutdown: () => void | Promise<void>;
 }

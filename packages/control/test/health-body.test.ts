@@ -1,11 +1,11 @@
 import { ManualClock } from '@racedata/core';
-import { simulatorBasics } from '../src';
+import { simulatorServices } from '../src';
 import { SAMPLE_DESCRIPTION } from '../../core/test/sample-description';
 
 describe('GET /health body', () => {
   test('version as given, start time, and uptime on the injected clock that /_sim/clock does not move', () => {
     const clock = new ManualClock(Date.UTC(2026, 4, 11, 10));
-    const basics = simulatorBasics(
+    const basics = simulatorServices(
       { ...SAMPLE_DESCRIPTION, kind: 'legacy' },
       {},
       { clock, version: '1.2.3' },
@@ -22,6 +22,6 @@ describe('GET /health body', () => {
   });
 
   test('an embedder that passes no version sees "unknown"', () => {
-    expect(simulatorBasics(SAMPLE_DESCRIPTION, {}, {}).health().version).toBe('unknown');
+    expect(simulatorServices(SAMPLE_DESCRIPTION, {}, {}).health().version).toBe('unknown');
   });
 });

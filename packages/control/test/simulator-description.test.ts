@@ -11,7 +11,7 @@ import {
   assembleSimulator,
   buildOpenApiDocument,
   replayState,
-  simulatorBasics,
+  simulatorServices,
   type LiveSession,
   type Simulator,
 } from '../src';
@@ -23,12 +23,12 @@ afterEach(closeAll);
 interface Fake {
   readonly base: string;
   readonly closed: number[];
-  readonly basics: ReturnType<typeof simulatorBasics>;
+  readonly basics: ReturnType<typeof simulatorServices>;
 }
 
 async function startFake(): Promise<Fake> {
-  const basics = simulatorBasics(SAMPLE_DESCRIPTION, {}, {});
-  const { settings, clock, logger, journal, faults, users, catalog, tokens } = basics;
+  const services = simulatorServices(SAMPLE_DESCRIPTION, {}, {});
+  const { settings, clock, logger, journal, users, catalog } = services;
   const app: RequestListener = (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!.toLowerCase().replace(/\/$/, '');
     if (path === '/feed/pull') {
@@ -42,22 +42,10 @@ async function startFake(): Promise<Fake> {
   };
   const replay = new ReplayControl({ settings, recordings: [], clock, logger, deliver: () => undefined });
   const ctx = { kind: SAMPLE_DESCRIPTION.kind, description: SAMPLE_DESCRIPTION, catalog, users, settings };
-  const sim: Simulator = assembleSimulator({
-    app,
-    settings,
-    upgrades: new UpgradeRouter(),
-    replay,
-    recordings: [],
-    shutdown: () => undefined,
+  const sim: Simulator = assembleSimulator(services, {
+    http: { app, upgrades: new UpgradeRouter() },
+    replay: { handle: replay, recordings: [] },
     control: {
-      description: SAMPLE_DESCRIPTION,
-      clock,
-      journal,
-      faults,
-      users,
-      catalog,
-      tokens,
-      logger,
       hooks: {
         state: () => ({ users: {}, replay: replayState(replay) }),
         reset: () => ({}),
@@ -74,7 +62,7 @@ async function startFake(): Promise<Fake> {
         asyncapi: {},
       },
     },
-    metrics: {},
+    shutdown: () => undefined,
   });
   const address: AddressInfo = await sim.listen(0, '127.0.0.1');
   closeAfterTest(sim);
@@ -85,8 +73,8 @@ async function startFake(): Promise<Fake> {
     path: '/feed/ticker',
     close: (code) => closed.push(code),
   };
-  faults.register(session);
-  return { base: `http://127.0.0.1:${address.port}`, closed, basics };
+  services.faults.register(session);
+  return { base: `http://127.0.0.1:${address.port}`, closed, basics: services };
 }
 
 async function post(

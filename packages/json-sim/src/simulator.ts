@@ -1,15 +1,9 @@
-import {
-  UpgradeRouter,
-  ReplayControl,
-  systemClock,
-  type RecordedJsonMessage,
-  type SimulatorSettings,
-} from '@racedata/core';
+import { UpgradeRouter, ReplayControl, type RecordedJsonMessage, type SimulatorSettings } from '@racedata/core';
 import {
   assembleSimulator,
-  simulatorBasics,
+  simulatorServices,
   type Simulator,
-  type SimulatorBasicsDeps,
+  type SimulatorServicesDeps,
 } from '@racedata/control';
 import { ChannelBus } from './channel-bus';
 import { createJsonHttp } from './http/app';
@@ -20,7 +14,7 @@ import { JSON_DESCRIPTION } from './description';
 import { jsonSimulatorDocs } from './docs/json-docs';
 import { jsonSeeder, type JsonSeeder } from './seed/seed-events';
 
-export interface JsonSimulatorDeps extends SimulatorBasicsDeps {
+export interface JsonSimulatorDeps extends SimulatorServicesDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
   recordings?: readonly RecordedJsonMessage[];
   /**
@@ -41,8 +35,8 @@ export function createJsonSimulator(
   settingsInput: Partial<SimulatorSettings> = {},
   deps: JsonSimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } =
-    simulatorBasics(JSON_DESCRIPTION, settingsInput, deps);
+  const services = simulatorServices(JSON_DESCRIPTION, settingsInput, deps);
+  const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } = services;
   const stream = new EventStream({ tokens, clock, logger, settings, journal, faults, sessions });
   const bus = new ChannelBus({
     catalog,
@@ -62,42 +56,25 @@ export function createJsonSimulator(
       bus.publish(recorded.message, 'replay');
     },
   });
-  const simulator = assembleSimulator({
-    app,
-    handler,
-    settings,
-    upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade),
-    replay,
-    recordings: deps.recordings ?? [],
-    loadRecordings: deps.loadRecordings,
-    consoleAssets: deps.consoleAssets,
+  const simulator = assembleSimulator(services, {
+    http: { app, handler, upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade) },
+    replay: { handle: replay, recordings: deps.recordings ?? [], load: deps.loadRecordings },
+    control: {
+      hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
+      docs: jsonSimulatorDocs({ kind: 'json', description: JSON_DESCRIPTION, catalog, users, settings }),
+      dropped: () => bus.store.dropped,
+    },
+    sandboxFactory: (sandboxSettings, sandboxUsers) =>
+      createJsonSimulator(sandboxSettings, {
+        ...deps,
+        users: sandboxUsers,
+        probe: undefined,
+        seeder: undefined,
+      }).mount(),
     shutdown: async () => {
       bus.close();
       await stream.close();
     },
-    control: {
-      description: JSON_DESCRIPTION,
-      clock,
-      journal,
-      faults,
-      users,
-      catalog,
-      tokens,
-      logger,
-      hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
-      docs: jsonSimulatorDocs({ kind: 'json', description: JSON_DESCRIPTION, catalog, users, settings }),
-    },
-    sandboxes: {
-      factory: (sandboxSettings, sandboxUsers) =>
-        createJsonSimulator(sandboxSettings, {
-          ...deps,
-          users: sandboxUsers,
-          probe: undefined,
-          seeder: undefined,
-        }).mount(),
-      clock: deps.clock ?? systemClock,
-    },
-    metrics: { dropped: () => bus.store.dropped },
   });
   deps.seeder?.(jsonSeeder(bus, () => clock.now()));
   deps.probe?.({

@@ -1,16 +1,9 @@
-import {
-  type RecordedLegacyMessage,
-  ReplayControl,
-  type SimulatorSettings,
-  systemClock,
-  TransientHub,
-  UpgradeRouter,
-} from '@racedata/core';
+import { type RecordedLegacyMessage, ReplayControl, type SimulatorSettings, TransientHub, UpgradeRouter } from '@racedata/core';
 import {
   assembleSimulator,
   type Simulator,
-  simulatorBasics,
-  type SimulatorBasicsDeps,
+  simulatorServices,
+  type SimulatorServicesDeps,
 } from '@racedata/control';
 import { legacyControlHooks } from './control-hooks';
 import { LEGACY_DESCRIPTION } from './description';
@@ -22,7 +15,7 @@ import type { LegacySimulatorProbe } from './probe';
 import { StompEndpoint } from './stomp/stomp-endpoint';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
 
-export interface LegacySimulatorDeps extends SimulatorBasicsDeps {
+export interface LegacySimulatorDeps extends SimulatorServicesDeps {
   /**
    * STOMP tuning beyond the shared settings (heart-beat offer, frame limits). By default
    * connectTimeoutMs is the WebSocket token deadline (wsAuthTimeoutMs), maxBufferedBytes is
@@ -45,8 +38,8 @@ export function createLegacySimulator(
   partial: Partial<SimulatorSettings> = {},
   deps: LegacySimulatorDeps = {},
 ): Simulator {
-  const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } =
-    simulatorBasics(LEGACY_DESCRIPTION, partial, deps);
+  const services = simulatorServices(LEGACY_DESCRIPTION, partial, deps);
+  const { settings, logger, clock, catalog, users, tokens, journal, faults, sessions, health } = services;
   const queues = new LegacyQueues({
     clock,
     retentionMs: settings.legacyQueueRetentionMs,
@@ -111,34 +104,11 @@ export function createLegacySimulator(
       bus.publish(recorded, 'replay');
     },
   });
-  const simulator = assembleSimulator({
-    app,
-    handler,
-    settings,
-    upgrades,
-    replay,
-    recordings: deps.recordings ?? [],
-    loadRecordings: deps.loadRecordings,
-    consoleAssets: deps.consoleAssets,
-    shutdown: async () => {
-      queues.close();
-      await stomp.close();
-    },
-    sandboxes: {
-      factory: (sandboxSettings, sandboxUsers) =>
-        createLegacySimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
-      clock: deps.clock ?? systemClock,
-    },
-    metrics: { dropped: () => queues.droppedCount },
+  const simulator = assembleSimulator(services, {
+    http: { app, handler, upgrades },
+    replay: { handle: replay, recordings: deps.recordings ?? [], load: deps.loadRecordings },
     control: {
-      description: LEGACY_DESCRIPTION,
-      clock,
-      journal,
-      faults,
-      users,
-      catalog,
-      tokens,
-      logger,
+      hooks: legacyControlHooks({ queues, stomp, users, replay }),
       docs: legacySimulatorDocs({
         kind: 'legacy',
         description: LEGACY_DESCRIPTION,
@@ -146,7 +116,13 @@ export function createLegacySimulator(
         users,
         settings,
       }),
-      hooks: legacyControlHooks({ queues, stomp, users, replay }),
+      dropped: () => queues.droppedCount,
+    },
+    sandboxFactory: (sandboxSettings, sandboxUsers) =>
+      createLegacySimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+    shutdown: async () => {
+      queues.close();
+      await stomp.close();
     },
   });
 
