@@ -119,12 +119,14 @@ describe('STOMP endpoint: real clients', () => {
   });
 
   it('works with @stomp/stompjs 7 over ws 8 and stays open across many heart-beat periods', async () => {
-    const run = await startSim({}, { stomp: { heartBeat: { send: 50, receive: 50 } } });
+    // Real timers on both sides: the client library's watchdog runs on its own. 200 ms periods
+    // leave a stalled event loop (2 shared cores under a full suite) 400 ms before a watchdog trips.
+    const run = await startSim({}, { stomp: { heartBeat: { send: 200, receive: 200 } } });
     let serverFrames = 0;
     const client = new Client({
       webSocketFactory: () => new WebSocket(run.ws(), { headers: AUTH }),
-      heartbeatIncoming: 50,
-      heartbeatOutgoing: 50,
+      heartbeatIncoming: 200,
+      heartbeatOutgoing: 200,
       reconnectDelay: 0,
       debug: (line) => {
         if (line.includes('<<< PONG')) serverFrames += 1;
@@ -140,8 +142,8 @@ describe('STOMP endpoint: real clients', () => {
     client.subscribe('/customerapi/channels/user/topic/publish', (m) => messages.push(m), { receipt: 'sub' });
     await waitFor(() => run.probe.hub.size === 1, 'the subscription');
     const before = serverFrames;
-    // Idle for ten heart-beat periods: a missed beat either way would trip a watchdog (2x tolerance).
-    await waitFor(() => serverFrames - before >= 10, 'ten server heart-beats');
+    // Idle for six heart-beat periods: a missed beat either way would trip a watchdog (2x tolerance).
+    await waitFor(() => serverFrames - before >= 6, 'six server heart-beats');
     expect(failures).toEqual([]);
     expect(client.connected).toBe(true);
     await post(run.base, '/customerapi/channel/SplitTimes/NonDurable?payloadKey=p', '<SplitTimes/>');
