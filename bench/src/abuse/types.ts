@@ -1,3 +1,4 @@
+import { TOKENS } from '../../../test-support';
 import type { AbuseConfig } from './config';
 import type { MonitoredSimulator, ProcessFigures } from './monitor';
 
@@ -28,6 +29,8 @@ export interface PhaseResult extends PhaseOutcome {
 
 export interface Phase {
   readonly id: number;
+  /** What --only may name it by, beside its number. */
+  readonly name: string;
   readonly title: string;
   readonly simulators: ReadonlyArray<'json' | 'legacy'>;
   /** Extra environment of the simulators of this phase. */
@@ -35,7 +38,7 @@ export interface Phase {
   run(sims: Record<string, MonitoredSimulator>, config: AbuseConfig): Promise<PhaseOutcome>;
 }
 
-export const TESTUSER_TOKEN = 'dGVzdHVzZXI=';
+export const TESTUSER_TOKEN = TOKENS.testuser;
 export const AUTH = { authorization: `Bearer ${TESTUSER_TOKEN}` };
 export const LISTEN_PATH = '/customerapi/channels/listen';
 

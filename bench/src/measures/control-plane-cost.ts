@@ -6,7 +6,13 @@ import type { ChildServer } from '../lib/child-server';
 import { FanOutClients, type FanOutRound } from '../lib/fan-out-run';
 import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
-import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
+import {
+  JSON_TOKEN,
+  LEGACY_TOKEN,
+  jsonDurableMessage,
+  jsonTransientMessage,
+  legacyMessage,
+} from '../lib/payloads';
 import { PollFanOut } from '../lib/poll-fan-out';
 import { postJson, postLegacy } from '../lib/posts';
 import { diffProfiles } from '../lib/profile';
@@ -55,7 +61,7 @@ const JSON_STREAM: DeliveryScenario = {
       name: 'json event-stream',
       clients,
       connect: () => connectEventStream(server.port, JSON_TOKEN),
-      post: (seq) => postJson(server.port, 'transient', seq),
+      post: (seq) => postJson(server.port, jsonTransientMessage(seq)),
     }),
 };
 
@@ -71,7 +77,7 @@ const JSON_POLLS: DeliveryScenario = {
       headers: () => AUTH,
       pathAfter: (id) => `/customerapi/events?lastEventId=${id}`,
       from,
-      post: (seq) => postJson(server.port, 'durable', seq),
+      post: (seq) => postJson(server.port, jsonDurableMessage(seq)),
     }),
 };
 
@@ -85,7 +91,7 @@ const LEGACY_STOMP: DeliveryScenario = {
       clients,
       connect: () => connectStomp(server.port, LEGACY_TOKEN),
       isDelivery: (data) => data.subarray(0, 7).toString('latin1') === 'MESSAGE',
-      post: (seq) => postLegacy(server.port, 'NonDurable', seq),
+      post: (seq) => postLegacy(server.port, 'NonDurable', legacyMessage(seq)),
     }),
 };
 

@@ -3,7 +3,13 @@ import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { driveFor, interleavedLatency } from '../lib/latency-run';
 import { pollTarget, wsTarget, type LatencyTarget } from '../lib/latency-targets';
-import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
+import {
+  JSON_TOKEN,
+  LEGACY_TOKEN,
+  jsonDurableMessage,
+  jsonTransientMessage,
+  legacyMessage,
+} from '../lib/payloads';
 import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
 import { startBaseline, startSim, type SimKind, type SimStartOptions } from '../lib/subjects';
@@ -55,7 +61,7 @@ const JSON_POLL: Scenario = {
       headers: () => ({ authorization: `Bearer ${JSON_TOKEN}` }),
       initialPath: '/customerapi/events?lastEventId=0',
       nextPath: (body) => `/customerapi/events?lastEventId=${lastEventId(body)}`,
-      post: (seq) => postJson(server.port, 'durable', seq),
+      post: (seq) => postJson(server.port, jsonDurableMessage(seq)),
     }),
   bare: barePoll,
 };
@@ -69,7 +75,7 @@ const JSON_WS: Scenario = {
       name: 'json event-stream',
       clients,
       connect: () => connectEventStream(server.port, JSON_TOKEN),
-      post: (seq) => postJson(server.port, 'transient', seq),
+      post: (seq) => postJson(server.port, jsonTransientMessage(seq)),
     }),
   bare: bareWs,
 };
@@ -84,7 +90,7 @@ const LEGACY_STOMP: Scenario = {
       clients,
       connect: () => connectStomp(server.port, LEGACY_TOKEN),
       isDelivery: isStompMessage,
-      post: (seq) => postLegacy(server.port, 'NonDurable', seq),
+      post: (seq) => postLegacy(server.port, 'NonDurable', legacyMessage(seq)),
     }),
   bare: bareWs,
 };
@@ -102,7 +108,7 @@ const LEGACY_LISTEN = (clients: number): Scenario => ({
       headers: (i) => ({ authorization: `Bearer bench-token-${i + 1}` }),
       initialPath: '/customerapi/channels/listen',
       nextPath: (_body, path) => path,
-      post: (seq) => postLegacy(server.port, 'Durable', seq),
+      post: (seq) => postLegacy(server.port, 'Durable', legacyMessage(seq)),
     }),
   bare: barePoll,
 });

@@ -5,7 +5,7 @@ import { compare } from '../lib/compare';
 import type { FanOutTarget } from '../lib/fan-out-run';
 import { OpenLoopClients, type OpenLoopRound } from '../lib/open-loop-fan-out';
 import { OpenLoopTally, perRound } from '../lib/open-loop-tally';
-import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
+import { JSON_TOKEN, LEGACY_TOKEN, jsonTransientMessage, legacyMessage } from '../lib/payloads';
 import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
 import { round } from '../lib/stats';
@@ -26,7 +26,7 @@ const JSON_STREAM: Scenario = {
     name: 'json event-stream',
     clients,
     connect: () => connectEventStream(server.port, JSON_TOKEN),
-    post: (seq) => postJson(server.port, 'transient', seq),
+    post: (seq) => postJson(server.port, jsonTransientMessage(seq)),
   }),
 };
 
@@ -42,7 +42,7 @@ const LEGACY_STOMP: Scenario = {
     connect: () => connectStomp(server.port, LEGACY_TOKEN),
     // One byte, not a decoded string: the harness checks every one of 100,000 deliveries a second.
     isDelivery: (data) => data[0] === STOMP_MESSAGE,
-    post: (seq) => postLegacy(server.port, 'NonDurable', seq),
+    post: (seq) => postLegacy(server.port, 'NonDurable', legacyMessage(seq)),
   }),
 };
 

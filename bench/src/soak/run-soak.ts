@@ -12,7 +12,8 @@ import { eventStreamClients, jsonPollers, legacyPollers, roundRobin, stompClient
 import type { OddAnswers, SocketClients } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
 import { BroadcastLedger, EventLogLedger, PostLog, QueueLedger, type DeliveryCounts } from './ledger';
-import { eventIdOf, postJson, postLegacy } from './messages';
+import { postJson, postLegacy } from '../lib/posts';
+import { eventIdOf, soakJson, soakLegacyMessage } from './messages';
 import {
   writeSoakReport,
   type ProbeFigures,
@@ -96,19 +97,27 @@ async function postLoad(
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     send('legacyDurable', LEGACY_DURABLE_TARGETS[tick % LEGACY_DURABLE_TARGETS.length] as string, (seq) =>
-      postLegacy(sims.legacy.port, 'Durable', ledgers.posts.legacyDurable.target[seq] as string, seq),
+      postLegacy(
+        sims.legacy.port,
+        'Durable',
+        soakLegacyMessage('Durable', ledgers.posts.legacyDurable.target[seq] as string, seq),
+      ),
     );
     send(
       'legacyNonDurable',
       LEGACY_TRANSIENT_TARGETS[tick % LEGACY_TRANSIENT_TARGETS.length] as string,
       (seq) =>
-        postLegacy(sims.legacy.port, 'NonDurable', ledgers.posts.legacyNonDurable.target[seq] as string, seq),
+        postLegacy(
+          sims.legacy.port,
+          'NonDurable',
+          soakLegacyMessage('NonDurable', ledgers.posts.legacyNonDurable.target[seq] as string, seq),
+        ),
     );
     send('jsonDurable', JSON_DURABLE[tick % JSON_DURABLE.length] as string, (seq) =>
-      postJson(sims.json.port, ledgers.posts.jsonDurable.target[seq] as string, seq),
+      postJson(sims.json.port, soakJson(ledgers.posts.jsonDurable.target[seq] as string, seq)),
     );
     send('jsonTransient', JSON_TRANSIENT[tick % JSON_TRANSIENT.length] as string, (seq) =>
-      postJson(sims.json.port, ledgers.posts.jsonTransient.target[seq] as string, seq),
+      postJson(sims.json.port, soakJson(ledgers.posts.jsonTransient.target[seq] as string, seq)),
     );
   }
   await Promise.all(pending);
