@@ -29,6 +29,16 @@ export interface SimProcess {
   close(): Promise<void>;
 }
 
+/** What the benchmark harness (bench/src/lib/simulator-process.ts) needs beyond the tests. */
+export interface SimProcessOptions {
+  /** The root of the checkout whose built CLI runs (a before/after comparison runs two). */
+  readonly root?: string;
+  /** Node's own options, given before the CLI (--expose-gc, --cpu-prof, --require). */
+  readonly nodeArgs?: readonly string[];
+  /** Called with the process as soon as it is spawned, before its banner. */
+  readonly onSpawn?: (child: ChildProcess) => void;
+}
+
 /**
  * Starts `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` (LOG_LEVEL silent unless `env`
  * says otherwise) and resolves with the port its banner names; registered for closeAll(), so a
@@ -38,11 +48,16 @@ export async function startSimProcess(
   kind: 'json' | 'legacy',
   args: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
+  options: SimProcessOptions = {},
 ): Promise<SimProcess> {
-  const child = spawn(process.execPath, [CLI_BIN, kind, '--port', '0', '--host', '127.0.0.1', ...args], {
+  const bin = options.root ? path.join(options.root, 'packages', 'cli', 'bin', 'racedata-sim.js') : CLI_BIN;
+  const cliArgs = [bin, kind, '--port', '0', '--host', '127.0.0.1', ...args];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...cliArgs], {
+    ...(options.root && { cwd: options.root }),
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  options.onSpawn?.(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= stop(child, exited));

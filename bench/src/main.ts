@@ -1,12 +1,33 @@
 import { killAllChildren } from './lib/child-server';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { cliBuilt } from './lib/simulator-process';
+import { beforeAfterRows } from './results/before-after';
 import { MEASURES, REPO_ROOT, runBench } from './run-bench';
 import { writeResults } from './results/write-results';
 import type { BenchReport } from './types';
 
+/** `--before ROOT` or `--before=ROOT`: another checkout, built, to measure beside this one. */
+function beforeRoot(args: readonly string[]): string | undefined {
+  const at = args.findIndex((a) => a === '--before' || a.startsWith('--before='));
+  if (at < 0) return undefined;
+  const arg = args[at] as string;
+  const root = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[at + 1];
+  if (!root || root.startsWith('--') || !cliBuilt(path.resolve(root))) {
+    console.error(
+      `--before takes the root of another checkout, built (npm run build there): "${root ?? ''}"`,
+    );
+    process.exit(2);
+  }
+  return path.resolve(root);
+}
+
 /**
  * `npm run bench [-- --quick] [--only=fan-out,memory] [--results=NAME] [--profile] [--render]`
+ * `[--before ROOT]`
+ *
+ * --before ROOT runs every measure against ROOT's simulators too, just before this checkout's,
+ * and writes the two side by side into bench/results/raw/before-after/ (never a committed file).
  *
  * --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial (--only) run would
  * otherwise replace the committed full-run results with its few measures.
@@ -41,18 +62,25 @@ async function main(): Promise<void> {
       process.exit(130);
     });
   }
-  if (only && !quick && resultsName === undefined) {
+  if (only && !quick && resultsName === undefined && !args.some((a) => a.startsWith('--before'))) {
     console.warn(
       'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
     );
   }
   const profileAll = args.includes('--profile');
+  const before = beforeRoot(args);
   const report = await runBench({
     quick,
     profileAll,
     ...(only && { only }),
     ...(resultsName && { resultsName }),
+    ...(before && { before }),
   });
+  for (const row of before ? beforeAfterRows(report) : []) {
+    console.log(
+      `${row.measure}: ${row.scenario}: before ${row.before} ${row.unit}, after ${row.after} ${row.unit} (after / before ${row.change}; ratio to the baseline ${row.beforeRatio} -> ${row.afterRatio})`,
+    );
+  }
   const rows = report.measures.flatMap((m) => m.comparisons.map((c) => ({ measure: m.title, ...c })));
   for (const row of rows.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS')) {
     console.log(

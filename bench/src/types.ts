@@ -74,5 +74,7 @@ export interface BenchReport {
   readonly simulatorBuild: string;
   readonly peers: string;
   readonly measures: readonly MeasureResult[];
+  /** With --before ROOT: the same measures against the simulators of that checkout. */
+  readonly before?: { readonly root: string; readonly measures: readonly MeasureResult[] };
   readonly durationMs: number;
 }

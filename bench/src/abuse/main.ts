@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { killAllChildren } from '../lib/child-server';
-import { openFilesLimit } from '../soak/simulators';
+import { openFilesLimit } from '../lib/proc-stats';
 import { writeAbuseReport } from './report';
 import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
 import type { AbuseConfig, AbuseMode } from './config';

@@ -2,27 +2,17 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { trackProcess } from '../lib/child-server';
 import { distribution, round } from '../lib/stats';
-import { rssKb, startSimulator, type RunningSimulator } from '../soak/simulators';
+import { rssKb } from '../lib/proc-stats';
+import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 
 /** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
 export class LogTally {
   private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
 
-  private readonly waiters: Array<{ text: string; resolve: () => void }> = [];
-
   readonly onLine = (line: string): void => {
     if (line.trim() === '') return;
-    if (line === GC_DONE) {
-      for (const w of this.waiters.splice(0)) w.resolve();
-      return;
-    }
     this.lines.push({ at: Date.now(), ...causeOf(line) });
   };
-
-  /** Resolves on the next line `bench-gc-done` (the GC hook's answer to SIGUSR2). */
-  gcDone(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push({ text: GC_DONE, resolve }));
-  }
 
   figures(fromMs: number, toMs: number): LogFigures {
     const perSecond = new Map<number, number>();
@@ -51,9 +41,6 @@ export class LogTally {
     };
   }
 }
-
-/** What bench/src/servers/gc-on-signal.cjs prints after its collections; not a log line. */
-const GC_DONE = 'bench-gc-done';
 
 /** Levels below warn, as the simulators name them in JSON logs (LOG_FORMAT=json). */
 const BELOW_WARN = new Set(['trace', 'debug', 'info']);
@@ -98,13 +85,11 @@ export interface ProcessFigures {
 }
 
 export interface MonitoredSimulator {
-  readonly sim: RunningSimulator;
+  readonly sim: CliSimulator;
   readonly logs: LogTally;
-  /** Two full collections inside the simulator; resolves when they are done. */
-  collectGarbage(): Promise<void>;
 }
 
-/** A simulator started with its lines counted (the soak's own start helper). */
+/** A simulator started with its lines counted and the GC hook preloaded (phases read the heap). */
 export async function startMonitored(
   root: string,
   kind: 'json' | 'legacy',
@@ -112,24 +97,12 @@ export async function startMonitored(
 ): Promise<MonitoredSimulator> {
   const logs = new LogTally();
   // LOG_LEVEL info: what a user runs, so log floods show.
-  // The memory measure's GC hook, so a phase can read the heap without its garbage.
-  const hook = path.join(root, 'bench', 'src', 'servers', 'gc-on-signal.cjs');
-  const sim = await startSimulator(
-    root,
-    kind,
-    { LOG_LEVEL: 'info', LOG_FORMAT: 'json', NODE_OPTIONS: `--expose-gc --require ${hook}`, ...env },
-    30_000,
-    logs.onLine,
-  );
-  return {
-    sim,
-    logs,
-    collectGarbage: () => {
-      const done = logs.gcDone();
-      process.kill(sim.pid, 'SIGUSR2');
-      return done;
-    },
-  };
+  const sim = await startCliSimulator(root, kind, {
+    env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+    gcHook: true,
+    onLine: logs.onLine,
+  });
+  return { sim, logs };
 }
 
 type ProbeResult = Record<string, { samples: number[]; failed: number }>;

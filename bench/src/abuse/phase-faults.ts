@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { gauge } from '../lib/cli-json-sim';
+import { gauge } from '../lib/store-simulator';
 import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
-import { rssKb } from '../soak/simulators';
+import { rssKb } from '../lib/proc-stats';
 import { AUTH, type Phase } from './types';
 
 async function heapMb(port: number): Promise<number> {
@@ -53,7 +53,7 @@ export const abandonedRequests: Phase = {
     const json = sims.json!;
     const { port, pid } = json.sim;
     const reading = async () => {
-      await json.collectGarbage();
+      await json.sim.collectGarbage();
       return { heap: await heapMb(port), rss: (rssKb(pid) ?? 0) / 1024 };
     };
     const rules = [

@@ -1,6 +1,7 @@
 import type { BenchContext } from '../context';
 import type { ChildServer } from './child-server';
-import { startCliJsonSim, type CliJsonSim } from './cli-json-sim';
+import type { CliSimulator } from './simulator-process';
+import { startStoreSimulator } from './store-simulator';
 import { httpRequest } from './http-client';
 import type { LoadResult } from './load';
 import { JSON_TOKEN } from './payloads';
@@ -36,7 +37,7 @@ export interface Pair {
 /** One store size: its own CLI process, seeded once, with every read the measure makes of it. */
 export interface ReadStore {
   readonly events: number;
-  readonly sim: CliJsonSim;
+  readonly sim: CliSimulator;
   readonly seeded: Seeded;
   readonly page: Pair;
   readonly filtered: Pair;
@@ -69,7 +70,7 @@ const side = (
 async function pair(
   ctx: BenchContext,
   scenario: ReadScenario,
-  sim: CliJsonSim,
+  sim: CliSimulator,
   last: number,
   bare: ChildServer,
 ) {
@@ -99,7 +100,7 @@ export async function openReadStore(
   events: number,
   bare: ChildServer,
 ): Promise<ReadStore> {
-  const sim = await startCliJsonSim(ctx, { maxEvents: events });
+  const sim = await startStoreSimulator(ctx, events);
   try {
     const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
     if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
@@ -117,7 +118,7 @@ export async function openReadStore(
       noMatch: side(`no match, ${events}`, sim.port, sim.pid, path),
     };
   } catch (err) {
-    await sim.close();
+    await sim.stop();
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { BenchContext } from '../context';
-import { startCliJsonSim, type HeapReading } from './cli-json-sim';
+import { heapReading, startStoreSimulator, type HeapReading } from './store-simulator';
 import { rssBytes } from './proc-stats';
 import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
 
@@ -20,12 +20,12 @@ export interface SeededMemory {
  * and the heap from its GET /metrics.
  */
 export async function seededMemory(ctx: BenchContext, events: number): Promise<SeededMemory> {
-  const sim = await startCliJsonSim(ctx, { maxEvents: events, gcHook: true });
+  const sim = await startStoreSimulator(ctx, events, true);
   const reading = async (): Promise<MemoryReading> => {
     await sim.collectGarbage();
     // RSS first: answering /metrics allocates a little.
     const rss = rssBytes(sim.pid);
-    return { rss, ...(await sim.heap()) };
+    return { rss, ...(await heapReading(sim.port)) };
   };
   try {
     const idle = await reading();
@@ -34,6 +34,6 @@ export async function seededMemory(ctx: BenchContext, events: number): Promise<S
     const full = await reading();
     return { events, idle, full, seeded };
   } finally {
-    await sim.close();
+    await sim.stop();
   }
 }

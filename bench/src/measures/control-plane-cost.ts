@@ -18,7 +18,7 @@ import { postJson, postLegacy } from '../lib/posts';
 import { diffProfiles } from '../lib/profile';
 import { profileSim, type ProfiledDrive } from '../lib/profiled';
 import { median, round } from '../lib/stats';
-import { startSim, type SimKind, type SimStartOptions } from '../lib/subjects';
+import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import { connectEventStream, connectStomp } from '../lib/ws-clients';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 import { PAGING } from './read-throughput';
@@ -29,7 +29,7 @@ import { PAGING } from './read-throughput';
  */
 type Side = 'on' | 'off';
 const SIDES: readonly Side[] = ['on', 'off'];
-const CONTROL_API: Record<Side, SimStartOptions> = {
+const CONTROL_API: Record<Side, ProbedSimulatorOptions> = {
   on: { settings: { controlApi: 'on' } },
   off: { settings: { controlApi: 'off' } },
 };
@@ -117,8 +117,10 @@ async function pairedRounds(rounds: number, run: (side: Side) => Promise<Turn>):
 }
 
 async function startPair(ctx: BenchContext, kind: SimKind): Promise<Record<Side, ChildServer>> {
-  const started = await Promise.allSettled(SIDES.map((side) => startSim(ctx, kind, CONTROL_API[side])));
-  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.server] : []));
+  const started = await Promise.allSettled(
+    SIDES.map((side) => startProbedSimulator(ctx, kind, CONTROL_API[side])),
+  );
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(servers.map((s) => s.close()));

@@ -12,14 +12,15 @@ import {
 } from '../lib/payloads';
 import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
-import { startBaseline, startSim, type SimKind, type SimStartOptions } from '../lib/subjects';
+import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
+import { startBaseline } from '../baselines/start-baseline';
 import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 
 interface Scenario {
   readonly label: string;
   readonly kind: SimKind;
-  readonly simOptions: SimStartOptions;
+  readonly simOptions: ProbedSimulatorOptions;
   ours(server: ChildServer, clients: number): LatencyTarget;
   bare(server: ChildServer, clients: number, body: Buffer): LatencyTarget;
 }
@@ -121,13 +122,13 @@ async function runScenario(
   const warmup = ctx.config.quick ? 5 : 50;
   ctx.log(`  ${scenario.label}: ${clients} clients, ${messages} messages per side`);
   const [sim, forwarder] = await Promise.all([
-    startSim(ctx, scenario.kind, scenario.simOptions),
+    startProbedSimulator(ctx, scenario.kind, scenario.simOptions),
     startBaseline(ctx, 'bare-forwarder'),
   ]);
   const targets: LatencyTarget[] = [];
   let result;
   try {
-    const ours = scenario.ours(sim.server, clients);
+    const ours = scenario.ours(sim, clients);
     targets.push(ours);
     await ours.setup();
     for (let i = 0; i < warmup; i++) await ours.deliverOne(i, undefined);
@@ -139,7 +140,7 @@ async function runScenario(
     result = await interleavedLatency(ours, bare, { messages, rounds, warmup });
   } finally {
     for (const target of targets) target.teardown();
-    await Promise.all([sim.server.close(), forwarder.close()]);
+    await Promise.all([sim.close(), forwarder.close()]);
   }
   const note = `${result.ours.count} / ${result.bare.count} deliveries (ours / bare); means ${result.ours.mean.toFixed(2)} / ${result.bare.mean.toFixed(2)} ms`;
   const rows = [

@@ -9,7 +9,8 @@ import { JSON_TOKEN, LEGACY_TOKEN, jsonTransientMessage, legacyMessage } from '.
 import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
 import { round } from '../lib/stats';
-import { startBaseline, startSim, type SimKind } from '../lib/subjects';
+import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
+import { startBaseline } from '../baselines/start-baseline';
 import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 
@@ -163,7 +164,7 @@ async function runScenario(
     `  ${scenario.label}: ${clients} clients, ${rates.join(' and ')} msg/s, ${rounds} paired rounds of ${roundMs} ms per side`,
   );
   const [sim, broadcast] = await Promise.all([
-    startSim(ctx, scenario.kind),
+    startProbedSimulator(ctx, scenario.kind),
     startBaseline(ctx, 'bare-broadcast'),
   ]);
   const opened: OpenLoopClients[] = [];
@@ -171,8 +172,8 @@ async function runScenario(
   const notes: string[] = [];
   try {
     const ours: Side = {
-      clients: new OpenLoopClients(scenario.ours(sim.server, clients)),
-      server: sim.server,
+      clients: new OpenLoopClients(scenario.ours(sim, clients)),
+      server: sim,
     };
     opened.push(ours.clients);
     await ours.clients.connect();
@@ -216,7 +217,7 @@ async function runScenario(
     }
   } finally {
     for (const side of opened) side.close();
-    await Promise.all([sim.server.close(), broadcast.close()]);
+    await Promise.all([sim.close(), broadcast.close()]);
   }
   if (!out.some((row) => shouldProfile(ctx, row.verdict))) return { rows: out, notes };
   let side: OpenLoopClients | undefined;

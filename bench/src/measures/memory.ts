@@ -6,7 +6,8 @@ import { inject } from '../lib/load';
 import { jsonDurableMessage, legacyXml } from '../lib/payloads';
 import { seededMemory, type SeededMemory } from '../lib/seeded-memory';
 import { SEED_CHUNK_EVENTS } from '../lib/seed-http';
-import { startBaseline, startSim, type SimKind } from '../lib/subjects';
+import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
+import { startBaseline } from '../baselines/start-baseline';
 import type { Comparison, MeasureResult } from '../types';
 
 const MB = 1024 * 1024;
@@ -23,7 +24,7 @@ async function queued(
   ctx: BenchContext,
   count: number,
 ): Promise<{ idle: Memory; full: Memory; perItem: number; heapPerItem: number }> {
-  const { server } = await startSim(ctx, 'legacy', {
+  const server = await startProbedSimulator(ctx, 'legacy', {
     settings: { legacyQueueMax: Math.max(count, 1) },
     maxOldSpaceMb: 8192,
   });
@@ -54,7 +55,7 @@ interface CapRun {
  */
 async function capped(ctx: BenchContext, kind: SimKind, cap: number, multiple: number): Promise<CapRun> {
   const settings = kind === 'json' ? { eventStoreMax: cap } : { legacyQueueMax: cap };
-  const { server } = await startSim(ctx, kind, { settings });
+  const server = await startProbedSimulator(ctx, kind, { settings });
   const samples: CapRun['samples'] = [];
   let bad = 0;
   let kept = 0;

@@ -7,7 +7,7 @@ import { NO_MATCH, type ReadScenario } from '../lib/read-paths';
 import { flatnessRow, noMatchRow, pairRows } from '../lib/read-rows';
 import { AUTH, openReadStore, type ReadStore, type Side } from '../lib/read-store';
 import { median } from '../lib/stats';
-import { startBaseline } from '../lib/subjects';
+import { startBaseline } from '../baselines/start-baseline';
 import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-run';
 import { PEER_NAMES, PEER_PAGE_PATH, type PeerName } from '../peer-tools/peer-servers';
 import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
@@ -158,7 +158,7 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
   } finally {
     await Promise.all([
       ...(peers?.running ?? []).map((p) => p.stop()),
-      ...stores.map((s) => s.sim.close()),
+      ...stores.map((s) => s.sim.stop()),
       bare.close(),
     ]);
   }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchReport, Comparison, MeasureResult, ProfileSummary } from '../types';
+import { beforeAfterMarkdown } from './before-after';
 
 function cell(value: number | null, unit: string): string {
   if (value === null) return 'not measured';
@@ -77,6 +78,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- Total run time: ${(report.durationMs / 1000).toFixed(1)} s`,
     ...(report.only ? [`- Partial run: only ${report.only.join(', ')} (\`--only\`)`] : []),
     '',
+    ...beforeAfterMarkdown(report),
     '## Summary',
     '',
     '| Measure | Scenario | Result |',

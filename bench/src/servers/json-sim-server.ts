@@ -1,10 +1,12 @@
-import { createJsonSimulator, type JsonSimulatorProbe } from '@racedata/json-sim';
+import type { JsonSimulatorProbe } from '@racedata/json-sim';
 import type { SimulatorSettings } from '@racedata/core';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { layoutDays, storedEvent } from '../lib/payloads';
+import { simPackage } from './sim-packages';
 
 /** The JSON simulator under test, in its own process; BENCH_SETTINGS overrides settings. */
 async function main(): Promise<void> {
+  const { createJsonSimulator } = await simPackage('json-sim', () => import('@racedata/json-sim'));
   const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
   let probe: JsonSimulatorProbe | undefined;
   const sim = createJsonSimulator(

@@ -1,13 +1,19 @@
-import { createLegacySimulator, type LegacySimulatorProbe } from '@racedata/legacy-sim';
-import { LEGACY_USERS, UserTable, legacyChannelCatalog, type SimulatorSettings } from '@racedata/core';
+import type { LegacySimulatorProbe } from '@racedata/legacy-sim';
+import type { SimulatorSettings } from '@racedata/core';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { legacyXml } from '../lib/payloads';
+import { simPackage } from './sim-packages';
 
 /**
  * The legacy simulator under test, in its own process. BENCH_EXTRA_USERS adds users
  * bench-1..N (token bench-token-i, every channel) so a Durable post to `id` fills N queues.
  */
 async function main(): Promise<void> {
+  const { createLegacySimulator } = await simPackage('legacy-sim', () => import('@racedata/legacy-sim'));
+  const { LEGACY_USERS, UserTable, legacyChannelCatalog } = await simPackage(
+    'core',
+    () => import('@racedata/core'),
+  );
   const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
   const extra = Number(process.env.BENCH_EXTRA_USERS ?? '0');
   const catalog = legacyChannelCatalog();

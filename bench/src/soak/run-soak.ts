@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { killAllChildren, trackProcess } from '../lib/child-server';
+import { openFilesLimit, rssKb } from '../lib/proc-stats';
+import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { sleep } from '../lib/http-client';
 import type { PollClients } from '../lib/poll-clients';
 import { distribution, round, type Distribution } from '../lib/stats';
@@ -22,7 +24,6 @@ import {
   type SoakVerdict,
   type TransientFigures,
 } from './report';
-import { openFilesLimit, rssKb, startSimulator, type RunningSimulator } from './simulators';
 import {
   JSON_DURABLE,
   JSON_TRANSIENT,
@@ -56,7 +57,7 @@ interface Ledgers {
 /** Posts one message of each kind every 1000/rate ms until the load time or the counts are used up. */
 async function postLoad(
   config: SoakConfig,
-  sims: { json: RunningSimulator; legacy: RunningSimulator },
+  sims: { json: CliSimulator; legacy: CliSimulator },
   ledgers: Ledgers,
 ): Promise<void> {
   const pending = new Set<Promise<void>>();
@@ -123,7 +124,7 @@ async function postLoad(
   await Promise.all(pending);
 }
 
-function startProber(config: SoakConfig, sims: RunningSimulator[]): Promise<ChildProcess> {
+function startProber(config: SoakConfig, sims: CliSimulator[]): Promise<ChildProcess> {
   const child = trackProcess(
     fork(path.join(__dirname, 'probe-worker.ts'), [], {
       execArgv: ['--import', 'tsx'],
@@ -284,13 +285,13 @@ export async function runSoak(
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
   const closers: Array<() => void> = [];
   let prober: ChildProcess | undefined;
-  const sims: RunningSimulator[] = [];
+  const sims: CliSimulator[] = [];
   try {
     const users = writeUsersFiles(tmp, config.legacyUsers, config.jsonUsers);
     const common = { LONG_POLL_TIMEOUT_MS: String(config.longPollTimeoutMs) };
     const [legacy, json] = await Promise.all([
-      startSimulator(REPO_ROOT, 'legacy', { ...common, USERS_FILE: users.legacyFile }),
-      startSimulator(REPO_ROOT, 'json', { ...common, USERS_FILE: users.jsonFile }),
+      startCliSimulator(REPO_ROOT, 'legacy', { env: { ...common, USERS_FILE: users.legacyFile } }),
+      startCliSimulator(REPO_ROOT, 'json', { env: { ...common, USERS_FILE: users.jsonFile } }),
     ]);
     sims.push(legacy, json);
     log(
@@ -501,7 +502,7 @@ export async function runSoak(
       durationMs: 0,
     };
     for (const sim of sims) {
-      if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.stderrTail()}`);
+      if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.output()}`);
     }
     await Promise.all(sims.map((s) => s.stop()));
     const list = verdicts(body);
