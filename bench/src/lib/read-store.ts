@@ -5,7 +5,7 @@ import { startStoreSimulator } from './store-simulator';
 import { httpRequest } from './http-client';
 import type { LoadResult } from './load';
 import { JSON_TOKEN } from './payloads';
-import { FILTERED, NO_MATCH, PAGING, type ReadScenario } from './read-paths';
+import { FILTERED, NO_MATCH, PAGING, SELECTIVE, type ReadScenario } from './read-paths';
 import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
 
 export const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
@@ -43,6 +43,8 @@ export interface ReadStore {
   readonly filtered: Pair;
   /** The filter that matches nothing, against `page.ours` in the same rounds. */
   readonly noMatch: Side;
+  /** A filter one event in 20 matches, against `page.ours` likewise. */
+  readonly selective: Side;
 }
 
 const side = (
@@ -116,6 +118,12 @@ export async function openReadStore(
       page: await pair(ctx, PAGING(events), sim, seeded.lastEventId, bare),
       filtered: await pair(ctx, FILTERED(events), sim, seeded.lastEventId, bare),
       noMatch: side(`no match, ${events}`, sim.port, sim.pid, path),
+      selective: side(
+        `selective, ${events}`,
+        sim.port,
+        sim.pid,
+        SELECTIVE(events).paths(seeded.lastEventId).next,
+      ),
     };
   } catch (err) {
     await sim.stop();

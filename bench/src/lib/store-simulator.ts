@@ -10,9 +10,10 @@ export function startStoreSimulator(
   ctx: BenchContext,
   maxEvents: number,
   gcHook = false,
+  args: readonly string[] = [],
 ): Promise<CliSimulator> {
   return startCliSimulator(ctx.simRoot, 'json', {
-    args: ['--no-replay'],
+    args: ['--no-replay', ...args],
     gcHook,
     env: {
       EVENT_STORE_MAX: String(Math.max(1, maxEvents)),

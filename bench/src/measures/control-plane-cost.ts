@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
-import { charged, type Turn } from '../lib/charged';
+import { charged, type Turn } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { FanOutClients, type FanOutRound } from '../lib/fan-out-run';
 import { httpRequest } from '../lib/http-client';

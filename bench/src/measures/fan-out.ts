@@ -1,5 +1,5 @@
 import { shouldProfile, type BenchContext } from '../context';
-import { charged } from '../lib/charged';
+import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import type { FanOutTarget } from '../lib/fan-out-run';
