@@ -118,7 +118,7 @@ export function startProbedSimulator(
     BENCH_SETTINGS: JSON.stringify(options.settings ?? {}),
     BENCH_EXTRA_USERS: String(options.extraUsers ?? 0),
   };
-  // Another checkout's simulators are loaded from its build (servers/sim-packages.ts).
+  // Another checkout's simulators are loaded from its build (servers/server-setup.ts).
   if (ctx.simRoot !== ctx.root) env.BENCH_SIM_ROOT = ctx.simRoot;
   // Without a build, tsx resolves @racedata/* to the sources (tsconfig.test.json paths).
   else if (ctx.simSource === 'src') env.TSX_TSCONFIG_PATH = path.join(ctx.root, 'tsconfig.test.json');

@@ -1,8 +1,7 @@
 import type { LegacySimulatorProbe } from '@racedata/legacy-sim';
-import type { SimulatorSettings } from '@racedata/core';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { legacyXml } from '../lib/payloads';
-import { simPackage } from './sim-packages';
+import { benchSettings, simPackage } from './server-setup';
 
 /**
  * The legacy simulator under test, in its own process. BENCH_EXTRA_USERS adds users
@@ -14,7 +13,6 @@ async function main(): Promise<void> {
     'core',
     () => import('@racedata/core'),
   );
-  const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
   const extra = Number(process.env.BENCH_EXTRA_USERS ?? '0');
   const catalog = legacyChannelCatalog();
   const specs = [
@@ -28,25 +26,12 @@ async function main(): Promise<void> {
     })),
   ];
   let probe: LegacySimulatorProbe | undefined;
-  const sim = createLegacySimulator(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      logLevel: 'silent',
-      longPollTimeoutMs: 600_000,
-      wsAuthTimeoutMs: 600_000,
-      wsPingIntervalMs: 3_600_000,
-      // Every bench client is the same user: up to 1,000 event-stream or STOMP sessions at once.
-      wsMaxSessionsPerUser: 100_000,
-      ...overrides,
-    },
-    {
-      catalog,
-      users: UserTable.fromJSON(specs, catalog, 'bench users'),
-      // The counts and the in-process preload go through the factory's test-and-bench probe.
-      probe: (p) => (probe = p),
-    },
-  );
+  const sim = createLegacySimulator(benchSettings(), {
+    catalog,
+    users: UserTable.fromJSON(specs, catalog, 'bench users'),
+    // The counts and the in-process preload go through the factory's test-and-bench probe.
+    probe: (p) => (probe = p),
+  });
   if (!probe) throw new Error('the simulator handed out no probe');
   const { publish, queues } = probe;
   const address = await sim.listen(0, '127.0.0.1');
