@@ -98,13 +98,15 @@ describe('bench quick mode', () => {
     const rows = report.measures.find((m) => m.id === 'read-throughput')?.comparisons ?? [];
     // Per store size (2,000 and 10,000 in quick mode): the page read and the filtered read, each
     // followed by both servers' CPU per 1,000 requests (INFO), then the query that matches
-    // nothing against the page read; last, the larger store's page read against the smaller's.
+    // nothing against the page read and the selective filter against it (INFO); last, the larger
+    // store's page read against the smaller's.
     const perStore = [
       ['req/s', false],
       ['ms', true],
       ['req/s', false],
       ['ms', true],
       ['req/s', false],
+      ['req/s', true],
     ];
     expect(rows.map((r) => [r.unit, r.verdict === 'INFO'])).toEqual([
       ...perStore,
@@ -120,7 +122,7 @@ describe('bench quick mode', () => {
       expect(row.note ?? '').not.toMatch(/failed requests/);
     }
     for (const [k, size] of ['2,000', '10,000'].entries()) {
-      const store = rows.slice(k * 5, k * 5 + 5);
+      const store = rows.slice(k * 6, k * 6 + 6);
       expect(store[0]?.scenario).toContain(
         `GET /customerapi/events?lastEventId=..&limit=100 over ${size} stored`,
       );
@@ -131,9 +133,12 @@ describe('bench quick mode', () => {
         `trackId&raceNr&startNr matching nothing (whole date range) over ${size}`,
       );
       expect(store[4]?.target).toBe('costs <= 2x a page read (req/s >= 0.5x)');
+      expect(store[5]?.scenario).toContain(
+        `trackId&raceNr (1 event in 20 matches, whole date range) over ${size}`,
+      );
     }
-    expect(rows[10]?.scenario).toContain('flatness: 10,000 stored events against 2,000');
-    expect(rows[10]?.target).toContain('(>= 0.85x)');
+    expect(rows[12]?.scenario).toContain('flatness: 10,000 stored events against 2,000');
+    expect(rows[12]?.target).toContain('(>= 0.85x)');
   });
 
   it('measures RSS, heap and seeding rate of the CLI filled over POST /_sim/events at each store size', () => {
