@@ -1,9 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { trackProcess } from '../lib/child-server';
 import { distribution, round } from '../lib/stats';
 import { rssKb } from '../lib/proc-stats';
 import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
+import { startHealthProbe, type HealthProbe } from '../soak/health-probe';
 
 /** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
 export class LogTally {
@@ -105,8 +103,6 @@ export async function startMonitored(
   return { sim, logs };
 }
 
-type ProbeResult = Record<string, { samples: number[]; failed: number }>;
-
 /**
  * Watches simulators for the length of one phase: GET /health from the soak's probe process every
  * `probeEveryMs`, VmRSS every `rssEveryMs`, and the log lines printed meanwhile.
@@ -118,7 +114,7 @@ export class PhaseMonitor {
 
   private constructor(
     private readonly sims: readonly MonitoredSimulator[],
-    private readonly prober: ChildProcess,
+    private readonly prober: HealthProbe,
     rssEveryMs: number,
   ) {
     for (const { sim } of sims) this.rss.set(sim.kind, []);
@@ -131,27 +127,11 @@ export class PhaseMonitor {
     probeEveryMs: number,
     rssEveryMs: number,
   ): Promise<PhaseMonitor> {
-    const prober = trackProcess(
-      fork(path.join(__dirname, '..', 'soak', 'probe-worker.ts'), [], {
-        execArgv: ['--import', 'tsx'],
-        env: {
-          ...process.env,
-          PROBE_TARGETS: JSON.stringify(sims.map(({ sim }) => ({ name: sim.kind, port: sim.port }))),
-          PROBE_EVERY_MS: String(probeEveryMs),
-          PROBE_MAX_MS: String(15 * 60_000),
-        },
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      }),
+    const prober = await startHealthProbe(
+      sims.map(({ sim }) => sim),
+      probeEveryMs,
+      15 * 60_000,
     );
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the probe process did not start in 30 s')), 30_000);
-      prober.once('exit', (code) => reject(new Error(`the probe process exited with ${code}`)));
-      prober.once('message', () => {
-        clearTimeout(timer);
-        prober.removeAllListeners('exit');
-        resolve();
-      });
-    });
     return new PhaseMonitor(sims, prober, rssEveryMs);
   }
 
@@ -166,17 +146,7 @@ export class PhaseMonitor {
     clearInterval(this.timer);
     this.sample();
     const endedAt = Date.now();
-    const probes = await new Promise<ProbeResult>((resolve) => {
-      const timer = setTimeout(() => {
-        this.prober.kill('SIGKILL');
-        resolve({});
-      }, 10_000);
-      this.prober.once('message', (message: { probes?: ProbeResult }) => {
-        clearTimeout(timer);
-        resolve(message.probes ?? {});
-      });
-      this.prober.send({ cmd: 'stop' });
-    });
+    const probes = await this.prober.stop();
     return this.sims.map(({ sim, logs }) => {
       const kbs = this.rss.get(sim.kind) ?? [];
       const probe = probes[sim.kind];

@@ -1,10 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { killAllChildren, trackProcess } from '../lib/child-server';
+import { killAllChildren } from '../lib/child-server';
 import { openFilesLimit, rssKb } from '../lib/proc-stats';
+import { startHealthProbe, type HealthProbe } from './health-probe';
 import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { sleep } from '../lib/http-client';
 import type { PollClients } from '../lib/poll-clients';
@@ -122,47 +122,6 @@ async function postLoad(
     );
   }
   await Promise.all(pending);
-}
-
-function startProber(config: SoakConfig, sims: CliSimulator[]): Promise<ChildProcess> {
-  const child = trackProcess(
-    fork(path.join(__dirname, 'probe-worker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      env: {
-        ...process.env,
-        PROBE_TARGETS: JSON.stringify(sims.map((s) => ({ name: s.kind, port: s.port }))),
-        PROBE_EVERY_MS: String(config.probeEveryMs),
-        PROBE_MAX_MS: String(config.loadMs + config.drainMs + 120_000),
-      },
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the probe process did not start in 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`the probe process exited with ${code}`)));
-    child.once('message', () => {
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolve(child);
-    });
-  });
-}
-
-type ProbeResult = Record<string, { samples: number[]; sentAt: number[]; failed: number }>;
-
-function stopProber(child: ChildProcess): Promise<ProbeResult> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve({});
-    }, 10_000);
-    child.once('message', (message: { probes?: ProbeResult }) => {
-      clearTimeout(timer);
-      resolve(message.probes ?? {});
-    });
-    child.send({ cmd: 'stop' });
-  });
 }
 
 function rssFigures(
@@ -284,7 +243,7 @@ export async function runSoak(
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'racedata-soak-'));
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
   const closers: Array<() => void> = [];
-  let prober: ChildProcess | undefined;
+  let prober: HealthProbe | undefined;
   const sims: CliSimulator[] = [];
   try {
     const users = writeUsersFiles(tmp, config.legacyUsers, config.jsonUsers);
@@ -322,7 +281,7 @@ export async function runSoak(
     };
     const odd: OddAnswers = { count: 0 };
 
-    prober = await startProber(config, sims);
+    prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
     log(`  connecting ${c.stomp} STOMP and ${c.eventStream} event-stream clients`);
     const stomp: SocketClients = await stompClients(legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
     closers.push(() => stomp.close());
@@ -410,7 +369,7 @@ export async function runSoak(
     log(`  drain ${drained ? 'complete' : 'stopped at its limit'} after ${(drainMs / 1000).toFixed(1)} s`);
     sampleRss();
     for (const close of closers.splice(0)) close();
-    const probes = await stopProber(prober);
+    const probes = await prober.stop();
     prober = undefined;
 
     const lostSamples: Array<{ seq: number; user: string; target: string }> = [];
@@ -519,7 +478,7 @@ export async function runSoak(
     return { report, files };
   } finally {
     for (const close of closers) close();
-    prober?.kill('SIGKILL');
+    await prober?.stop();
     await Promise.all(sims.map((s) => s.stop().catch(() => undefined)));
     killAllChildren();
     rmSync(tmp, { recursive: true, force: true });
