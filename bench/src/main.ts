@@ -1,4 +1,4 @@
-import { killAllChildren } from './lib/child-server';
+import { flag, killChildrenOnSignal, usageError } from './lib/command-line';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cliBuilt } from './lib/simulator-process';
@@ -6,21 +6,6 @@ import { beforeAfterRows } from './results/before-after';
 import { MEASURES, REPO_ROOT, runBench } from './run-bench';
 import { writeResults } from './results/write-results';
 import type { BenchReport } from './types';
-
-/** `--before ROOT` or `--before=ROOT`: another checkout, built, to measure beside this one. */
-function beforeRoot(args: readonly string[]): string | undefined {
-  const at = args.findIndex((a) => a === '--before' || a.startsWith('--before='));
-  if (at < 0) return undefined;
-  const arg = args[at] as string;
-  const root = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[at + 1];
-  if (!root || root.startsWith('--') || !cliBuilt(path.resolve(root))) {
-    console.error(
-      `--before takes the root of another checkout, built (npm run build there): "${root ?? ''}"`,
-    );
-    process.exit(2);
-  }
-  return path.resolve(root);
-}
 
 /**
  * `npm run bench [-- --quick] [--only=fan-out,memory] [--results=NAME] [--profile] [--render]`
@@ -34,11 +19,9 @@ function beforeRoot(args: readonly string[]): string | undefined {
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const resultsArg = args.find((a) => a.startsWith('--results='));
-  const resultsName = resultsArg?.slice('--results='.length);
+  const resultsName = flag(args, '--results');
   if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
-    console.error(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
-    process.exit(2);
+    usageError(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
   }
   if (args.includes('--render')) {
     // Re-renders latest.md (or NAME.md) from its .json (after a change to the report layout).
@@ -49,26 +32,23 @@ async function main(): Promise<void> {
     return;
   }
   const quick = args.includes('--quick');
-  const onlyArg = args.find((a) => a.startsWith('--only='));
-  const only = onlyArg?.slice('--only='.length).split(',').filter(Boolean);
+  const only = flag(args, '--only')?.split(',').filter(Boolean);
   const unknown = only?.filter((id) => !MEASURES.some((m) => m.id === id)) ?? [];
   if (unknown.length > 0) {
-    console.error(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
-    process.exit(2);
+    usageError(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      killAllChildren();
-      process.exit(130);
-    });
+  killChildrenOnSignal();
+  const beforeArg = flag(args, '--before');
+  const before = beforeArg === undefined ? undefined : path.resolve(beforeArg);
+  if (before !== undefined && (beforeArg === '' || !cliBuilt(before))) {
+    usageError(`--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`);
   }
-  if (only && !quick && resultsName === undefined && !args.some((a) => a.startsWith('--before'))) {
+  if (only && !quick && resultsName === undefined && beforeArg === undefined) {
     console.warn(
       'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
     );
   }
   const profileAll = args.includes('--profile');
-  const before = beforeRoot(args);
   const report = await runBench({
     quick,
     profileAll,

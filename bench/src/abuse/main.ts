@@ -1,33 +1,23 @@
 import path from 'node:path';
 import { killAllChildren } from '../lib/child-server';
+import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
 import { openFilesLimit } from '../lib/proc-stats';
 import { writeAbuseReport } from './report';
 import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
 import type { AbuseConfig, AbuseMode } from './config';
 
-function flag(args: readonly string[], name: string): string | undefined {
-  const arg = args.find((a) => a === name || a.startsWith(`${name}=`));
-  if (arg === undefined) return undefined;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
-}
-
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
 function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']> {
-  const sizes: Partial<Record<keyof AbuseConfig['listenStorm'], number>> = {};
   const names = {
     messages: 'messages',
     pollers: 'hangUpPollers',
     honest: 'honestPollers',
     seed: 'seed',
   } as const;
+  const sizes: Partial<Record<keyof AbuseConfig['listenStorm'], number>> = {};
   for (const [option, key] of Object.entries(names)) {
-    const value = flag(args, `--${option}`);
-    if (value === undefined) continue;
-    if (!/^\d+$/.test(value)) {
-      console.error(`--${option} takes a whole number, not "${value}"`);
-      process.exit(2);
-    }
-    sizes[key] = Number(value);
+    const value = numberFlag(args, `--${option}`, 0, 1_000_000);
+    if (value !== undefined) sizes[key] = value;
   }
   return sizes;
 }
@@ -57,20 +47,13 @@ async function main(): Promise<void> {
   const listenStorm = stormSizes(args);
   const writeResults = flag(args, '--write-results');
   if (writeResults !== undefined && mode !== 'full') {
-    console.error('--write-results is for the full run only: quick figures are not the committed ones');
-    process.exit(2);
+    usageError('--write-results is for the full run only: quick figures are not the committed ones');
   }
   const limit = openFilesLimit();
   if (limit !== undefined && limit < 4096) {
-    console.error(`open-file limit ${limit} is below the 4096 the run needs: raise it (ulimit -n 8192)`);
-    process.exit(2);
+    usageError(`open-file limit ${limit} is below the 4096 the run needs: raise it (ulimit -n 8192)`);
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      killAllChildren();
-      process.exit(130);
-    });
-  }
+  killChildrenOnSignal();
   try {
     const report = await runAbuse({
       mode,
