@@ -98,8 +98,9 @@ describe('bench quick mode', () => {
     const rows = report.measures.find((m) => m.id === 'read-throughput')?.comparisons ?? [];
     // Per store size (2,000 and 10,000 in quick mode): the page read and the filtered read, each
     // followed by both servers' CPU per 1,000 requests (INFO), then the query that matches
-    // nothing against the page read and the selective filter against it (INFO); last, the larger
-    // store's page read against the smaller's.
+    // nothing against the page read and the selective filter against it (INFO); then request
+    // logging's cost to the reference store's page read (INFO); last, the larger store's page
+    // read against the smaller's.
     const perStore = [
       ['req/s', false],
       ['ms', true],
@@ -111,6 +112,7 @@ describe('bench quick mode', () => {
     expect(rows.map((r) => [r.unit, r.verdict === 'INFO'])).toEqual([
       ...perStore,
       ...perStore,
+      ['req/s', true],
       ['req/s', false],
     ]);
     for (const row of rows) {
@@ -137,8 +139,12 @@ describe('bench quick mode', () => {
         `trackId&raceNr (1 event in 20 matches, whole date range) over ${size}`,
       );
     }
-    expect(rows[12]?.scenario).toContain('flatness: 10,000 stored events against 2,000');
-    expect(rows[12]?.target).toContain('(>= 0.85x)');
+    // The reference (smaller) store's page read again, on a simulator logging every request.
+    expect(rows[12]?.scenario).toContain(
+      'page reads with LOG_REQUESTS=true (a JSON log line a request) over 2,000',
+    );
+    expect(rows[13]?.scenario).toContain('flatness: 10,000 stored events against 2,000');
+    expect(rows[13]?.target).toContain('(>= 0.85x)');
   });
 
   it('measures RSS, heap and seeding rate of the CLI filled over POST /_sim/events at each store size', () => {

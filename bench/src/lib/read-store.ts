@@ -130,3 +130,25 @@ export async function openReadStore(
     throw err;
   }
 }
+
+/**
+ * The same store in a simulator that logs every request (LOG_REQUESTS=true, LOG_LEVEL=info, a
+ * JSON line each on its stderr, sent to /dev/null): what request logging costs a page read.
+ */
+export async function openLoggedStore(
+  ctx: BenchContext,
+  events: number,
+): Promise<{ sim: CliSimulator; side: Side }> {
+  const sim = await startStoreSimulator(ctx, events, {
+    env: { LOG_REQUESTS: 'true', LOG_LEVEL: 'info' },
+    discardLogs: true,
+  });
+  try {
+    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
+    const next = PAGING(events).paths(seeded.lastEventId).next;
+    return { sim, side: side(`LOG_REQUESTS, ${events}`, sim.port, sim.pid, next) };
+  } catch (err) {
+    await sim.stop();
+    throw err;
+  }
+}

@@ -20,7 +20,7 @@ export interface SeededMemory {
  * and the heap from its GET /metrics.
  */
 export async function seededMemory(ctx: BenchContext, events: number): Promise<SeededMemory> {
-  const sim = await startStoreSimulator(ctx, events, true);
+  const sim = await startStoreSimulator(ctx, events, { gcHook: true });
   const reading = async (): Promise<MemoryReading> => {
     await sim.collectGarbage();
     // RSS first: answering /metrics allocates a little.
@@ -51,7 +51,7 @@ export interface StartSeeded {
 export async function startSeededMemory(ctx: BenchContext, events: number): Promise<StartSeeded> {
   const start = async (args: string[]) => {
     const started = performance.now();
-    const sim = await startStoreSimulator(ctx, events, true, args);
+    const sim = await startStoreSimulator(ctx, events, { gcHook: true, args });
     try {
       const wallMs = performance.now() - started;
       const cpu = cpuMs(sim.pid);

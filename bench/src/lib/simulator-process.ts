@@ -33,6 +33,8 @@ export interface CliSimulatorOptions {
   readonly nodeArgs?: readonly string[];
   /** Every line it prints, stdout and stderr alike (the abuse run counts log lines per second). */
   readonly onLine?: (line: string) => void;
+  /** Its logs (stderr) to /dev/null, as when measuring what logging costs. */
+  readonly discardLogs?: boolean;
 }
 
 export interface CliSimulator {
@@ -67,6 +69,7 @@ export async function startCliSimulator(
     {
       root,
       nodeArgs: [...hook, ...(options.nodeArgs ?? [])],
+      discardStderr: options.discardLogs ?? false,
       onSpawn: (child) => {
         trackProcess(child);
         for (const stream of [child.stdout, child.stderr]) stream?.on('data', lineSplitter(onLine));

@@ -1,6 +1,6 @@
 import type { BenchContext } from '../context';
 import { httpRequest } from './http-client';
-import { startCliSimulator, type CliSimulator } from './simulator-process';
+import { startCliSimulator, type CliSimulator, type CliSimulatorOptions } from './simulator-process';
 
 /**
  * The JSON simulator as users run it, for the store measures: the CLI in its own process, with
@@ -9,17 +9,17 @@ import { startCliSimulator, type CliSimulator } from './simulator-process';
 export function startStoreSimulator(
   ctx: BenchContext,
   maxEvents: number,
-  gcHook = false,
-  args: readonly string[] = [],
+  options: CliSimulatorOptions = {},
 ): Promise<CliSimulator> {
   return startCliSimulator(ctx.simRoot, 'json', {
-    args: ['--no-replay', ...args],
-    gcHook,
+    ...options,
+    args: ['--no-replay', ...(options.args ?? [])],
     env: {
       EVENT_STORE_MAX: String(Math.max(1, maxEvents)),
       // Counted at JSON size + 200 B an event, 1,000,000 start-list events take about 600 MB of
       // budget, past the 256 MiB default; the count alone must decide what is kept.
       EVENT_STORE_MAX_BYTES: String(64 * 1024 ** 3),
+      ...options.env,
     },
   });
 }
