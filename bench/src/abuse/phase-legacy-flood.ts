@@ -4,6 +4,8 @@ import type { Phase } from './types';
 
 /** The byte cap the phase runs the legacy simulator with: well under what the flood sends. */
 const QUEUE_MAX_MB = 64;
+/** MAX_INFLIGHT_BODY_BYTES's default: what the simulator holds of bodies still arriving. */
+const INFLIGHT_MAX_MB = 64;
 
 /**
  * 8. Durable posts of just under MAX_BODY_BYTES (1 MiB), each different so nothing is shared,
@@ -50,9 +52,8 @@ export const legacyFlood: Phase = {
         },
       ],
       rssBudget: {
-        // Each body in flight is held about three times (socket buffers, the string, the queue).
-        mb: QUEUE_MAX_MB + 3 * concurrency,
-        why: `LEGACY_QUEUE_MAX_BYTES=${QUEUE_MAX_MB} MiB and ${concurrency} bodies of 1 MiB in flight`,
+        mb: QUEUE_MAX_MB + INFLIGHT_MAX_MB,
+        why: `LEGACY_QUEUE_MAX_BYTES=${QUEUE_MAX_MB} MiB queued and MAX_INFLIGHT_BODY_BYTES (${INFLIGHT_MAX_MB} MiB by default) of bodies being received`,
       },
     };
   },
