@@ -1,18 +1,12 @@
 import type { BenchContext } from '../context';
 import type { ChildServer } from '../lib/child-server';
 import { FanOutClients, type FanOutRound } from '../lib/fan-out-run';
-import {
-  JSON_TOKEN,
-  LEGACY_TOKEN,
-  jsonDurableMessage,
-  jsonTransientMessage,
-  legacyMessage,
-} from '../lib/payloads';
+import { jsonDurableMessage } from '../lib/payloads';
 import { PollFanOut } from '../lib/poll-fan-out';
-import { postJson, postLegacy } from '../lib/posts';
+import { postJson } from '../lib/posts';
 import { AUTH } from '../lib/read-store';
+import { jsonStreamTarget, stompTarget } from '../lib/socket-targets';
 import type { SimKind } from '../lib/simulator-process';
-import { connectEventStream, connectStomp } from '../lib/ws-clients';
 
 /** The deliveries control-plane-cost drives on both sides: one kind of client each. */
 
@@ -35,13 +29,7 @@ export const JSON_STREAM: DeliveryScenario = {
   label: 'JSON: transient POST /api/message -> event-stream WebSocket clients',
   kind: 'json',
   clients: (ctx) => ctx.config.controlPlane.streamClients,
-  open: (server, clients) =>
-    new FanOutClients({
-      name: 'json event-stream',
-      clients,
-      connect: () => connectEventStream(server.port, JSON_TOKEN),
-      post: (seq) => postJson(server.port, jsonTransientMessage(seq)),
-    }),
+  open: (server, clients) => new FanOutClients(jsonStreamTarget(server.port, clients)),
 };
 
 export const JSON_POLLS: DeliveryScenario = {
@@ -64,12 +52,5 @@ export const LEGACY_STOMP: DeliveryScenario = {
   label: 'legacy: POST NonDurable -> STOMP subscribers',
   kind: 'legacy',
   clients: (ctx) => ctx.config.controlPlane.streamClients,
-  open: (server, clients) =>
-    new FanOutClients({
-      name: 'legacy STOMP',
-      clients,
-      connect: () => connectStomp(server.port, LEGACY_TOKEN),
-      isDelivery: (data) => data.subarray(0, 7).toString('latin1') === 'MESSAGE',
-      post: (seq) => postLegacy(server.port, 'NonDurable', legacyMessage(seq)),
-    }),
+  open: (server, clients) => new FanOutClients(stompTarget(server.port, clients)),
 };

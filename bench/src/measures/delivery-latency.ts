@@ -3,18 +3,12 @@ import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { driveFor, interleavedLatency } from '../lib/latency-run';
 import { pollTarget, wsTarget, type LatencyTarget } from '../lib/latency-targets';
-import {
-  JSON_TOKEN,
-  LEGACY_TOKEN,
-  jsonDurableMessage,
-  jsonTransientMessage,
-  legacyMessage,
-} from '../lib/payloads';
+import { JSON_TOKEN, jsonDurableMessage, legacyMessage } from '../lib/payloads';
 import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
+import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 
 interface Scenario {
@@ -30,8 +24,6 @@ function lastEventId(body: Buffer): number {
   return page.data.events[page.data.events.length - 1]?.eventId ?? 0;
 }
 
-const isStompMessage = (data: Buffer) => data.subarray(0, 7).toString('latin1') === 'MESSAGE';
-
 const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
   pollTarget({
     name: 'bare forwarder (long poll)',
@@ -43,12 +35,7 @@ const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
   });
 
 const bareWs = (server: ChildServer, clients: number, body: Buffer) =>
-  wsTarget({
-    name: 'bare forwarder (ws)',
-    clients,
-    connect: () => connectBare(server.port),
-    post: () => postBare(server.port, body),
-  });
+  wsTarget(bareWsTarget('bare forwarder (ws)', server.port, clients, body));
 
 const JSON_POLL: Scenario = {
   label: 'JSON: POST /api/message -> held GET /customerapi/events',
@@ -71,13 +58,7 @@ const JSON_WS: Scenario = {
   label: 'JSON: POST /api/message -> WebSocket Data',
   kind: 'json',
   simOptions: {},
-  ours: (server, clients) =>
-    wsTarget({
-      name: 'json event-stream',
-      clients,
-      connect: () => connectEventStream(server.port, JSON_TOKEN),
-      post: (seq) => postJson(server.port, jsonTransientMessage(seq)),
-    }),
+  ours: (server, clients) => wsTarget(jsonStreamTarget(server.port, clients)),
   bare: bareWs,
 };
 
@@ -85,14 +66,7 @@ const LEGACY_STOMP: Scenario = {
   label: 'legacy: POST NonDurable -> STOMP MESSAGE',
   kind: 'legacy',
   simOptions: {},
-  ours: (server, clients) =>
-    wsTarget({
-      name: 'legacy STOMP',
-      clients,
-      connect: () => connectStomp(server.port, LEGACY_TOKEN),
-      isDelivery: isStompMessage,
-      post: (seq) => postLegacy(server.port, 'NonDurable', legacyMessage(seq)),
-    }),
+  ours: (server, clients) => wsTarget(stompTarget(server.port, clients)),
   bare: bareWs,
 };
 

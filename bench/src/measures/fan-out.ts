@@ -5,13 +5,11 @@ import { compare } from '../lib/compare';
 import type { FanOutTarget } from '../lib/fan-out-run';
 import { OpenLoopClients, type OpenLoopRound } from '../lib/open-loop-fan-out';
 import { OpenLoopTally, perRound } from '../lib/open-loop-tally';
-import { JSON_TOKEN, LEGACY_TOKEN, jsonTransientMessage, legacyMessage } from '../lib/payloads';
-import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
 import { round } from '../lib/stats';
+import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
 import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 
 interface Scenario {
@@ -23,38 +21,14 @@ interface Scenario {
 const JSON_STREAM: Scenario = {
   label: 'JSON: transient /api/message -> WebSocket clients',
   kind: 'json',
-  ours: (server, clients) => ({
-    name: 'json event-stream',
-    clients,
-    connect: () => connectEventStream(server.port, JSON_TOKEN),
-    post: (seq) => postJson(server.port, jsonTransientMessage(seq)),
-  }),
+  ours: (server, clients) => jsonStreamTarget(server.port, clients),
 };
-
-/** 'M': of the frames a STOMP server sends (CONNECTED, RECEIPT, ERROR, MESSAGE) only MESSAGE. */
-const STOMP_MESSAGE = 0x4d;
 
 const LEGACY_STOMP: Scenario = {
   label: 'legacy: NonDurable -> STOMP subscribers',
   kind: 'legacy',
-  ours: (server, clients) => ({
-    name: 'legacy STOMP',
-    clients,
-    connect: () => connectStomp(server.port, LEGACY_TOKEN),
-    // One byte, not a decoded string: the harness checks every one of 100,000 deliveries a second.
-    isDelivery: (data) => data[0] === STOMP_MESSAGE,
-    post: (seq) => postLegacy(server.port, 'NonDurable', legacyMessage(seq)),
-  }),
+  ours: (server, clients) => stompTarget(server.port, clients),
 };
-
-function bareTarget(server: ChildServer, clients: number, body: Buffer): FanOutTarget {
-  return {
-    name: 'bare ws broadcast',
-    clients,
-    connect: () => connectBare(server.port),
-    post: () => postBare(server.port, body),
-  };
-}
 
 interface Side {
   readonly clients: OpenLoopClients;
@@ -181,7 +155,7 @@ async function runScenario(
     const sample = ours.clients.sample;
     if (!sample) throw new Error(`${scenario.label}: no frame received`);
     const bare: Side = {
-      clients: new OpenLoopClients(bareTarget(broadcast, clients, sample)),
+      clients: new OpenLoopClients(bareWsTarget('bare ws broadcast', broadcast.port, clients, sample)),
       server: broadcast,
     };
     opened.push(bare.clients);
