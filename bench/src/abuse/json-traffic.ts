@@ -2,7 +2,8 @@ import http from 'node:http';
 import { httpRequest, sleep } from '../lib/http-client';
 import { postJson } from '../lib/posts';
 import { eventIdOf, soakJson } from '../soak/messages';
-import { AUTH, type Check } from './types';
+import type { Check } from '../types';
+import { AUTH } from './types';
 
 /**
  * Ordinary JSON traffic beside an abuse: durable posts at a steady rate and one reader following

@@ -2,7 +2,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
 import { JsonTraffic } from './json-traffic';
-import type { Check, Phase } from './types';
+import type { Check } from '../types';
+import type { Phase } from './types';
 
 const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
 

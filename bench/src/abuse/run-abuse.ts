@@ -7,7 +7,8 @@ import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
 import { legacyFlood } from './phase-legacy-flood';
 import { listenStorm } from './phase-listen-storm';
-import { RSS_HEADROOM_MB, type Check, type Phase, type PhaseResult } from './types';
+import type { Check } from '../types';
+import { RSS_HEADROOM_MB, type Phase, type PhaseResult } from './types';
 import type { AbuseReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');

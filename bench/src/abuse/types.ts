@@ -1,14 +1,7 @@
 import { TOKENS } from '../../../test-support';
+import type { Check } from '../types';
 import type { AbuseConfig } from './config';
 import type { MonitoredSimulator, ProcessFigures } from './monitor';
-
-/** One row of a phase's own verdict: what was measured against its target. */
-export interface Check {
-  readonly name: string;
-  readonly target: string;
-  readonly value: string;
-  readonly pass: boolean;
-}
 
 /** What a phase's body reports; the runner adds the process figures. */
 export interface PhaseOutcome {

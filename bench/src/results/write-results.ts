@@ -111,10 +111,19 @@ export function writeResults(
   report: BenchReport,
   name = 'latest',
 ): { markdown: string; json: string } {
-  mkdirSync(outDir, { recursive: true });
-  const markdown = path.join(outDir, `${name}.md`);
-  const json = path.join(outDir, `${name}.json`);
-  writeFileSync(markdown, renderMarkdown(report));
-  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
-  return { markdown, json };
+  return writeReportFiles(outDir, name, renderMarkdown(report), report);
+}
+
+/** `<name>.md` and `<name>.json` in dir, for the bench, the soak and the abuse run alike. */
+export function writeReportFiles(
+  dir: string,
+  name: string,
+  markdown: string,
+  report: unknown,
+): { markdown: string; json: string } {
+  mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, name);
+  writeFileSync(`${base}.md`, markdown);
+  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  return { markdown: `${base}.md`, json: `${base}.json` };
 }

@@ -1,6 +1,7 @@
 import { round, type Distribution } from '../lib/stats';
 import type { BroadcastLedger, DeliveryCounts } from './ledger';
-import type { RssFigures, SoakReport, SoakVerdict, TransientFigures } from './report';
+import type { Check } from '../types';
+import type { RssFigures, SoakReport, TransientFigures } from './report';
 
 /** The soak's figures from its ledgers and samples, and its verdicts against the targets. */
 
@@ -47,7 +48,7 @@ export function transientFigures(ledger: BroadcastLedger): TransientFigures {
   };
 }
 
-export function verdicts(report: Omit<SoakReport, 'verdicts' | 'pass'>): SoakVerdict[] {
+export function verdicts(report: Omit<SoakReport, 'verdicts' | 'pass'>): Check[] {
   const t = report.totals;
   const postFailures = Object.values(report.posted).reduce((sum, p) => sum + p.failed, 0);
   const altered =
@@ -56,7 +57,7 @@ export function verdicts(report: Omit<SoakReport, 'verdicts' | 'pass'>): SoakVer
     report.jsonDurable.outOfOrder +
     report.legacyStomp.corrupt +
     report.jsonEventStream.corrupt;
-  const list: SoakVerdict[] = [
+  const list: Check[] = [
     {
       name: 'posts accepted',
       target: '0 failed',
