@@ -5,9 +5,10 @@
  * simulator's process: there, the two share one event loop and the races of real sockets do not
  * happen. Test code only; `npm test` builds the CLI first.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { closeAfterTest } from './index';
 
 export const CLI_BIN = path.resolve(__dirname, '..', 'packages', 'cli', 'bin', 'racedata-sim.js');
@@ -29,6 +30,18 @@ export interface SimProcess {
   close(): Promise<void>;
 }
 
+/** What the benchmark harness (bench/src/lib/simulator-process.ts) needs beyond the tests. */
+export interface SimProcessOptions {
+  /** The root of the checkout whose built CLI runs (a before/after comparison runs two). */
+  readonly root?: string;
+  /** Node's own options, given before the CLI (--expose-gc, --cpu-prof, --require). */
+  readonly nodeArgs?: readonly string[];
+  /** Called with the process as soon as it is spawned, before its banner. */
+  readonly onSpawn?: (child: ChildProcess) => void;
+  /** Its stderr (the logs) to /dev/null: what logging costs must not include a busy reader. */
+  readonly discardStderr?: boolean;
+}
+
 /**
  * Starts `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` (LOG_LEVEL silent unless `env`
  * says otherwise) and resolves with the port its banner names; registered for closeAll(), so a
@@ -38,11 +51,16 @@ export async function startSimProcess(
   kind: 'json' | 'legacy',
   args: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
+  options: SimProcessOptions = {},
 ): Promise<SimProcess> {
-  const child = spawn(process.execPath, [CLI_BIN, kind, '--port', '0', '--host', '127.0.0.1', ...args], {
+  const bin = options.root ? path.join(options.root, 'packages', 'cli', 'bin', 'racedata-sim.js') : CLI_BIN;
+  const cliArgs = [bin, kind, '--port', '0', '--host', '127.0.0.1', ...args];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...cliArgs], {
+    ...(options.root && { cwd: options.root }),
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    stdio: ['ignore', 'pipe', options.discardStderr ? 'ignore' : 'pipe'],
+  }) as ChildProcessByStdio<null, Readable, Readable | null>;
+  options.onSpawn?.(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= stop(child, exited));
@@ -51,7 +69,7 @@ export async function startSimProcess(
   // Kept short and always drained, so a chatty process never blocks on a full pipe.
   const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
   child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stderr?.on('data', keep);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       void close();

@@ -4,8 +4,10 @@ import type { PeerTools } from './peer-tools/peer-install';
 /** What every measure gets: sizes, where things are, and which subjects this run can start. */
 export interface BenchContext {
   readonly config: BenchConfig;
-  /** The repository root. */
+  /** The repository root (the harness and its baselines). */
   readonly root: string;
+  /** The checkout whose simulators are measured: `root`, or the other one of `--before ROOT`. */
+  readonly simRoot: string;
   readonly outDir: string;
   /** Scratch output (profiles, peer data files); bench/results/raw is git-ignored. */
   readonly rawDir: string;

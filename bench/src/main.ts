@@ -1,23 +1,27 @@
-import { killAllChildren } from './lib/child-server';
+import { flag, killChildrenOnSignal, usageError } from './lib/command-line';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { cliBuilt } from './lib/simulator-process';
+import { beforeAfterRows } from './results/before-after';
 import { MEASURES, REPO_ROOT, runBench } from './run-bench';
 import { writeResults } from './results/write-results';
 import type { BenchReport } from './types';
 
 /**
  * `npm run bench [-- --quick] [--only=fan-out,memory] [--results=NAME] [--profile] [--render]`
+ * `[--before ROOT]`
+ *
+ * --before ROOT runs every measure against ROOT's simulators too, just before this checkout's,
+ * and writes the two side by side into bench/results/raw/before-after/ (never a committed file).
  *
  * --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial (--only) run would
  * otherwise replace the committed full-run results with its few measures.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const resultsArg = args.find((a) => a.startsWith('--results='));
-  const resultsName = resultsArg?.slice('--results='.length);
+  const resultsName = flag(args, '--results');
   if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
-    console.error(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
-    process.exit(2);
+    usageError(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
   }
   if (args.includes('--render')) {
     // Re-renders latest.md (or NAME.md) from its .json (after a change to the report layout).
@@ -28,20 +32,18 @@ async function main(): Promise<void> {
     return;
   }
   const quick = args.includes('--quick');
-  const onlyArg = args.find((a) => a.startsWith('--only='));
-  const only = onlyArg?.slice('--only='.length).split(',').filter(Boolean);
+  const only = flag(args, '--only')?.split(',').filter(Boolean);
   const unknown = only?.filter((id) => !MEASURES.some((m) => m.id === id)) ?? [];
   if (unknown.length > 0) {
-    console.error(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
-    process.exit(2);
+    usageError(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      killAllChildren();
-      process.exit(130);
-    });
+  killChildrenOnSignal();
+  const beforeArg = flag(args, '--before');
+  const before = beforeArg === undefined ? undefined : path.resolve(beforeArg);
+  if (before !== undefined && (beforeArg === '' || !cliBuilt(before))) {
+    usageError(`--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`);
   }
-  if (only && !quick && resultsName === undefined) {
+  if (only && !quick && resultsName === undefined && beforeArg === undefined) {
     console.warn(
       'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
     );
@@ -52,7 +54,13 @@ async function main(): Promise<void> {
     profileAll,
     ...(only && { only }),
     ...(resultsName && { resultsName }),
+    ...(before && { before }),
   });
+  for (const row of before ? beforeAfterRows(report) : []) {
+    console.log(
+      `${row.measure}: ${row.scenario}: before ${row.before} ${row.unit}, after ${row.after} ${row.unit} (after / before ${row.change}; ratio to the baseline ${row.beforeRatio} -> ${row.afterRatio})`,
+    );
+  }
   const rows = report.measures.flatMap((m) => m.comparisons.map((c) => ({ measure: m.title, ...c })));
   for (const row of rows.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS')) {
     console.log(

@@ -33,6 +33,11 @@ export interface RunBenchOptions {
   readonly source?: 'dist' | 'src';
   /** Profile our side of every scenario, not only of those that miss. */
   readonly profileAll?: boolean;
+  /**
+   * The root of another checkout, built: every measure runs against its simulators too, just
+   * before it runs against ours, and the results are the two side by side (before-after.md).
+   */
+  readonly before?: string;
   readonly log?: (message: string) => void;
 }
 
@@ -64,13 +69,44 @@ function legacyMissing(root: string, source: 'dist' | 'src'): string | undefined
   return undefined;
 }
 
-/** Runs the measures, writes latest.md and latest.json (or resultsName.*) into outDir, and returns the report. */
+async function runMeasure(measure: (typeof MEASURES)[number], ctx: BenchContext): Promise<MeasureResult> {
+  const t0 = Date.now();
+  try {
+    return await measure.run(ctx);
+  } catch (err) {
+    ctx.log(`  failed: ${(err as Error).stack ?? String(err)}`);
+    return {
+      id: measure.id,
+      title: measure.title,
+      method: [],
+      comparisons: [],
+      notes: [`the measure failed: ${(err as Error).message}`],
+      profiles: [],
+      durationMs: Date.now() - t0,
+    };
+  } finally {
+    ctx.log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+}
+
+/**
+ * Runs the measures, writes latest.md and latest.json (or resultsName.*, or before-after.* with
+ * `before`) into outDir, and returns the report.
+ */
 export async function runBench(options: RunBenchOptions = {}): Promise<BenchReport> {
   const started = Date.now();
   const quick = options.quick ?? false;
   const root = REPO_ROOT;
-  // Only a full run replaces the committed results; a quick run is a smoke test of the harness.
-  const outDir = options.outDir ?? path.join(root, 'bench', 'results', ...(quick ? ['raw', 'quick'] : []));
+  // Only a full run replaces the committed results; a quick run is a smoke test of the harness,
+  // and a before/after run compares two builds rather than measuring this one.
+  const outDir =
+    options.outDir ??
+    path.join(
+      root,
+      'bench',
+      'results',
+      ...(options.before ? ['raw', 'before-after'] : quick ? ['raw', 'quick'] : []),
+    );
   const rawDir = path.join(outDir, 'raw');
   mkdirSync(rawDir, { recursive: true });
   const log = options.log ?? ((m: string) => console.log(m));
@@ -86,34 +122,34 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const ctx: BenchContext = {
     config: quick ? QUICK_CONFIG : FULL_CONFIG,
     root,
+    simRoot: root,
     outDir,
     rawDir,
     simSource: source,
     peers,
     legacyMissing: legacyMissing(root, source),
-    profileMode: options.profileAll ? 'always' : quick ? 'never' : 'miss',
+    // Two builds profiled on every miss would double a long run for figures nobody compares.
+    profileMode: options.profileAll ? 'always' : quick || options.before ? 'never' : 'miss',
     log,
   };
+  const beforeCtx: BenchContext | undefined = options.before
+    ? {
+        ...ctx,
+        simRoot: path.resolve(options.before),
+        simSource: 'dist',
+        legacyMissing: legacyMissing(path.resolve(options.before), 'dist'),
+        log: (m) => log(`  before: ${m.trimStart()}`),
+      }
+    : undefined;
   const measures: MeasureResult[] = [];
+  const before: MeasureResult[] = [];
   try {
     for (const measure of selected) {
       log(`${measure.title}...`);
-      const t0 = Date.now();
-      try {
-        measures.push(await measure.run(ctx));
-      } catch (err) {
-        log(`  failed: ${(err as Error).stack ?? String(err)}`);
-        measures.push({
-          id: measure.id,
-          title: measure.title,
-          method: [],
-          comparisons: [],
-          notes: [`the measure failed: ${(err as Error).message}`],
-          profiles: [],
-          durationMs: Date.now() - t0,
-        });
-      }
-      log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      // Each measure runs on both builds back to back, so a noisy stretch of the machine skews
+      // one pair of figures rather than one side of every pair.
+      if (beforeCtx) before.push(await runMeasure(measure, beforeCtx));
+      measures.push(await runMeasure(measure, ctx));
     }
   } finally {
     killAllChildren();
@@ -128,9 +164,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         : 'sources through tsx (packages/*/src; no build found)',
     peers: peersNote,
     measures,
+    ...(beforeCtx && { before: { root: beforeCtx.simRoot, measures: before } }),
     durationMs: Date.now() - started,
   };
-  const written = writeResults(outDir, report, options.resultsName);
+  const written = writeResults(outDir, report, options.before ? 'before-after' : options.resultsName);
   log(`results: ${written.markdown}, ${written.json}`);
   return report;
 }

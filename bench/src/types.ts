@@ -1,6 +1,14 @@
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
 
+/** One verdict of the soak or the abuse run: what was measured against its target. */
+export interface Check {
+  readonly name: string;
+  readonly target: string;
+  readonly value: string;
+  readonly pass: boolean;
+}
+
 export interface Figure {
   readonly name: string;
   readonly value: number | null;
@@ -74,5 +82,7 @@ export interface BenchReport {
   readonly simulatorBuild: string;
   readonly peers: string;
   readonly measures: readonly MeasureResult[];
+  /** With --before ROOT: the same measures against the simulators of that checkout. */
+  readonly before?: { readonly root: string; readonly measures: readonly MeasureResult[] };
   readonly durationMs: number;
 }

@@ -14,7 +14,7 @@ describe('abuse run, smoke mode', () => {
   it('runs every phase, once each, in order', () => {
     expect(report.mode).toBe('smoke');
     expect(report.phases.map((p) => p.id)).toEqual(PHASES.map((p) => p.id));
-    expect(report.phases.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(report.phases.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('measures /health, RSS and log lines of every simulator process of every phase', () => {
@@ -42,6 +42,7 @@ describe('abuse run, smoke mode', () => {
       5: 'polls still held after every client hung up',
       6: 'cross-sandbox reads that succeeded',
       7: '5xx answers to advances',
+      8: 'posts accepted',
     };
     for (const phase of report.phases) {
       const names = phase.verdicts.map((v) => v.name);

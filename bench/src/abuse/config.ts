@@ -16,6 +16,8 @@ export interface AbuseConfig {
     readonly burst: number;
     readonly maxHangUpMs: number;
     readonly drainMs: number;
+    /** Seeds the hang-up delays, so a storm that lost a message can be run again as it was. */
+    readonly seed: number;
   };
   readonly journalWaits: {
     readonly waiters: number;
@@ -31,6 +33,8 @@ export interface AbuseConfig {
   readonly abandoned: { readonly clients: number; readonly concurrency: number; readonly settleMs: number };
   readonly crossSandbox: { readonly attemptsEach: number };
   readonly clock: { readonly advances: number };
+  /** Durable posts of 1 MiB each, `concurrency` at a time. */
+  readonly legacyFlood: { readonly posts: number; readonly concurrency: number };
 }
 
 export function abuseConfig(mode: AbuseMode): AbuseConfig {
@@ -45,6 +49,7 @@ export function abuseConfig(mode: AbuseMode): AbuseConfig {
         burst: 10,
         maxHangUpMs: 20,
         drainMs: 30_000,
+        seed: 1,
       },
       journalWaits: { waiters: 1000, durationMs: 20_000, postsPerSecond: 100 },
       streamNonReaders: { clients: 100, durationMs: 20_000, postsPerSecond: 200 },
@@ -52,6 +57,7 @@ export function abuseConfig(mode: AbuseMode): AbuseConfig {
       abandoned: { clients: 3000, concurrency: 200, settleMs: 3000 },
       crossSandbox: { attemptsEach: 5 },
       clock: { advances: 3000 },
+      legacyFlood: { posts: 800, concurrency: 8 },
     };
   }
   const quick = mode === 'quick';
@@ -64,6 +70,7 @@ export function abuseConfig(mode: AbuseMode): AbuseConfig {
       burst: 10,
       maxHangUpMs: 20,
       drainMs: quick ? 10_000 : 5000,
+      seed: 1,
     },
     journalWaits: { waiters: quick ? 200 : 50, durationMs: quick ? 5000 : 2000, postsPerSecond: 100 },
     streamNonReaders: { clients: quick ? 20 : 5, durationMs: quick ? 5000 : 2000, postsPerSecond: 200 },
@@ -71,5 +78,6 @@ export function abuseConfig(mode: AbuseMode): AbuseConfig {
     abandoned: { clients: quick ? 500 : 100, concurrency: 100, settleMs: quick ? 1500 : 500 },
     crossSandbox: { attemptsEach: quick ? 3 : 1 },
     clock: { advances: quick ? 500 : 100 },
+    legacyFlood: { posts: quick ? 200 : 20, concurrency: quick ? 8 : 4 },
   };
 }

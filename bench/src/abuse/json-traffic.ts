@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { httpRequest, sleep } from '../lib/http-client';
-import { eventIdOf, postJson } from '../soak/messages';
-import { AUTH, type Check } from './types';
+import { postJson } from '../lib/posts';
+import { eventIdOf, soakJson } from '../soak/messages';
+import type { Check } from '../types';
+import { AUTH } from './types';
 
 /**
  * Ordinary JSON traffic beside an abuse: durable posts at a steady rate and one reader following
@@ -34,7 +36,7 @@ export class JsonTraffic {
       this.sent = seq;
       const wait = started + seq * every - performance.now();
       if (wait > 0) await sleep(wait);
-      const post = postJson(this.port, 'RaceDayTrot', seq).then(
+      const post = postJson(this.port, soakJson('RaceDayTrot', seq)).then(
         (res) => {
           const id = res.status === 201 ? eventIdOf(res.body) : undefined;
           if (id === undefined) this.refused++;

@@ -1,18 +1,30 @@
 import path from 'node:path';
 import { killAllChildren } from '../lib/child-server';
-import { openFilesLimit } from '../soak/simulators';
-import type { AbuseMode } from './config';
+import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
+import { openFilesLimit } from '../lib/proc-stats';
 import { writeAbuseReport } from './report';
-import { REPO_ROOT, runAbuse } from './run-abuse';
+import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
+import type { AbuseConfig, AbuseMode } from './config';
 
-function flag(args: readonly string[], name: string): string | undefined {
-  const arg = args.find((a) => a === name || a.startsWith(`${name}=`));
-  if (arg === undefined) return undefined;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
+/** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
+function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']> {
+  const names = {
+    messages: 'messages',
+    pollers: 'hangUpPollers',
+    honest: 'honestPollers',
+    seed: 'seed',
+  } as const;
+  const sizes: Partial<Record<keyof AbuseConfig['listenStorm'], number>> = {};
+  for (const [option, key] of Object.entries(names)) {
+    const value = numberFlag(args, `--${option}`, 0, 1_000_000);
+    if (value !== undefined) sizes[key] = value;
+  }
+  return sizes;
 }
 
 /**
- * `npm run abuse [-- --quick] [--only=1,3] [--write-results[=NAME]] [--title=TEXT] [--out=DIR]`
+ * `npm run abuse [-- --quick] [--only=1,listen-storm] [--write-results[=NAME]] [--title=TEXT] [--out=DIR]`
+ * `[--messages=N] [--pollers=N] [--honest=N] [--seed=N]` (the listen storm's sizes)
  *
  * Results go to bench/results/raw/abuse/ (git-ignored); only a full run with --write-results
  * writes the committed bench/results/abuse.md (or NAME.md). A quick run always exits 0: it is a
@@ -23,26 +35,31 @@ async function main(): Promise<void> {
   const mode: AbuseMode = args.includes('--quick') ? 'quick' : 'full';
   const only = flag(args, '--only')
     ?.split(',')
-    .map(Number)
-    .filter((n) => Number.isInteger(n));
+    .filter(Boolean)
+    .map((wanted) => PHASES.find((p) => String(p.id) === wanted || p.name === wanted)?.id ?? wanted);
+  const unknown = only?.filter((id) => typeof id === 'string') ?? [];
+  if (unknown.length > 0) {
+    console.error(
+      `unknown phase(s) ${unknown.join(', ')}; known: ${PHASES.map((p) => `${p.id} ${p.name}`).join(', ')}`,
+    );
+    process.exit(2);
+  }
+  const listenStorm = stormSizes(args);
   const writeResults = flag(args, '--write-results');
   if (writeResults !== undefined && mode !== 'full') {
-    console.error('--write-results is for the full run only: quick figures are not the committed ones');
-    process.exit(2);
+    usageError('--write-results is for the full run only: quick figures are not the committed ones');
   }
   const limit = openFilesLimit();
   if (limit !== undefined && limit < 4096) {
-    console.error(`open-file limit ${limit} is below the 4096 the run needs: raise it (ulimit -n 8192)`);
-    process.exit(2);
+    usageError(`open-file limit ${limit} is below the 4096 the run needs: raise it (ulimit -n 8192)`);
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      killAllChildren();
-      process.exit(130);
-    });
-  }
+  killChildrenOnSignal();
   try {
-    const report = await runAbuse({ mode, ...(only && only.length > 0 && { only }) });
+    const report = await runAbuse({
+      mode,
+      listenStorm,
+      ...(only && only.length > 0 && { only: only as number[] }),
+    });
     const committed = writeResults !== undefined;
     const dir = committed
       ? path.join(REPO_ROOT, 'bench', 'results')

@@ -1,28 +1,16 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { trackProcess } from '../lib/child-server';
 import { distribution, round } from '../lib/stats';
-import { rssKb, startSimulator, type RunningSimulator } from '../soak/simulators';
+import { rssKb } from '../lib/proc-stats';
+import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
+import { startHealthProbe, type HealthProbe } from '../soak/health-probe';
 
 /** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
 export class LogTally {
   private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
 
-  private readonly waiters: Array<{ text: string; resolve: () => void }> = [];
-
   readonly onLine = (line: string): void => {
     if (line.trim() === '') return;
-    if (line === GC_DONE) {
-      for (const w of this.waiters.splice(0)) w.resolve();
-      return;
-    }
     this.lines.push({ at: Date.now(), ...causeOf(line) });
   };
-
-  /** Resolves on the next line `bench-gc-done` (the GC hook's answer to SIGUSR2). */
-  gcDone(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push({ text: GC_DONE, resolve }));
-  }
 
   figures(fromMs: number, toMs: number): LogFigures {
     const perSecond = new Map<number, number>();
@@ -51,9 +39,6 @@ export class LogTally {
     };
   }
 }
-
-/** What bench/src/servers/gc-on-signal.cjs prints after its collections; not a log line. */
-const GC_DONE = 'bench-gc-done';
 
 /** Levels below warn, as the simulators name them in JSON logs (LOG_FORMAT=json). */
 const BELOW_WARN = new Set(['trace', 'debug', 'info']);
@@ -98,13 +83,11 @@ export interface ProcessFigures {
 }
 
 export interface MonitoredSimulator {
-  readonly sim: RunningSimulator;
+  readonly sim: CliSimulator;
   readonly logs: LogTally;
-  /** Two full collections inside the simulator; resolves when they are done. */
-  collectGarbage(): Promise<void>;
 }
 
-/** A simulator started with its lines counted (the soak's own start helper). */
+/** A simulator started with its lines counted and the GC hook preloaded (phases read the heap). */
 export async function startMonitored(
   root: string,
   kind: 'json' | 'legacy',
@@ -112,27 +95,13 @@ export async function startMonitored(
 ): Promise<MonitoredSimulator> {
   const logs = new LogTally();
   // LOG_LEVEL info: what a user runs, so log floods show.
-  // The memory measure's GC hook, so a phase can read the heap without its garbage.
-  const hook = path.join(root, 'bench', 'src', 'servers', 'gc-on-signal.cjs');
-  const sim = await startSimulator(
-    root,
-    kind,
-    { LOG_LEVEL: 'info', LOG_FORMAT: 'json', NODE_OPTIONS: `--expose-gc --require ${hook}`, ...env },
-    30_000,
-    logs.onLine,
-  );
-  return {
-    sim,
-    logs,
-    collectGarbage: () => {
-      const done = logs.gcDone();
-      process.kill(sim.pid, 'SIGUSR2');
-      return done;
-    },
-  };
+  const sim = await startCliSimulator(root, kind, {
+    env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+    gcHook: true,
+    onLine: logs.onLine,
+  });
+  return { sim, logs };
 }
-
-type ProbeResult = Record<string, { samples: number[]; failed: number }>;
 
 /**
  * Watches simulators for the length of one phase: GET /health from the soak's probe process every
@@ -145,7 +114,7 @@ export class PhaseMonitor {
 
   private constructor(
     private readonly sims: readonly MonitoredSimulator[],
-    private readonly prober: ChildProcess,
+    private readonly prober: HealthProbe,
     rssEveryMs: number,
   ) {
     for (const { sim } of sims) this.rss.set(sim.kind, []);
@@ -158,27 +127,11 @@ export class PhaseMonitor {
     probeEveryMs: number,
     rssEveryMs: number,
   ): Promise<PhaseMonitor> {
-    const prober = trackProcess(
-      fork(path.join(__dirname, '..', 'soak', 'probe-worker.ts'), [], {
-        execArgv: ['--import', 'tsx'],
-        env: {
-          ...process.env,
-          PROBE_TARGETS: JSON.stringify(sims.map(({ sim }) => ({ name: sim.kind, port: sim.port }))),
-          PROBE_EVERY_MS: String(probeEveryMs),
-          PROBE_MAX_MS: String(15 * 60_000),
-        },
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      }),
+    const prober = await startHealthProbe(
+      sims.map(({ sim }) => sim),
+      probeEveryMs,
+      15 * 60_000,
     );
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the probe process did not start in 30 s')), 30_000);
-      prober.once('exit', (code) => reject(new Error(`the probe process exited with ${code}`)));
-      prober.once('message', () => {
-        clearTimeout(timer);
-        prober.removeAllListeners('exit');
-        resolve();
-      });
-    });
     return new PhaseMonitor(sims, prober, rssEveryMs);
   }
 
@@ -193,17 +146,7 @@ export class PhaseMonitor {
     clearInterval(this.timer);
     this.sample();
     const endedAt = Date.now();
-    const probes = await new Promise<ProbeResult>((resolve) => {
-      const timer = setTimeout(() => {
-        this.prober.kill('SIGKILL');
-        resolve({});
-      }, 10_000);
-      this.prober.once('message', (message: { probes?: ProbeResult }) => {
-        clearTimeout(timer);
-        resolve(message.probes ?? {});
-      });
-      this.prober.send({ cmd: 'stop' });
-    });
+    const probes = await this.prober.stop();
     return this.sims.map(({ sim, logs }) => {
       const kbs = this.rss.get(sim.kind) ?? [];
       const probe = probes[sim.kind];

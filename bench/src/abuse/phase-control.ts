@@ -2,7 +2,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
 import { JsonTraffic } from './json-traffic';
-import type { Check, Phase } from './types';
+import type { Check } from '../types';
+import type { Phase } from './types';
 
 const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
 
@@ -31,6 +32,7 @@ function streamReader(port: number): { bytes(): number; close(): void } {
 /** 2. Journal waits for more than will ever come, held while events are posted and read. */
 export const journalWaits: Phase = {
   id: 2,
+  name: 'journal-waits',
   title: 'journal waits',
   simulators: ['json'],
   env: JSON_ENV,
@@ -65,6 +67,7 @@ export const journalWaits: Phase = {
 /** 3. Console stream clients that never read while journal entries are produced fast. */
 export const streamNonReaders: Phase = {
   id: 3,
+  name: 'stream-non-readers',
   title: 'console stream clients that never read',
   simulators: ['json'],
   env: JSON_ENV,
@@ -96,6 +99,7 @@ export const streamNonReaders: Phase = {
 /** 4. Fault rules with large bodies, as many as the server takes, and a stream reader counting bytes. */
 export const faultBodies: Phase = {
   id: 4,
+  name: 'fault-bodies',
   title: 'fault rules with large bodies',
   simulators: ['json'],
   env: JSON_ENV,

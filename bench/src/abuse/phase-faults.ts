@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { gauge } from '../lib/cli-json-sim';
+import { gauge } from '../lib/store-simulator';
 import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
-import { rssKb } from '../soak/simulators';
+import { rssKb } from '../lib/proc-stats';
 import { AUTH, type Phase } from './types';
 
 async function heapMb(port: number): Promise<number> {
@@ -44,6 +44,7 @@ function abandon(
 /** 5. Clients that hang up on requests held or delayed by fault rules; then the rules go. */
 export const abandonedRequests: Phase = {
   id: 5,
+  name: 'abandoned-requests',
   title: 'abandoned requests under hold and delay rules',
   simulators: ['json'],
   env: { LONG_POLL_TIMEOUT_MS: '1000' },
@@ -52,7 +53,7 @@ export const abandonedRequests: Phase = {
     const json = sims.json!;
     const { port, pid } = json.sim;
     const reading = async () => {
-      await json.collectGarbage();
+      await json.sim.collectGarbage();
       return { heap: await heapMb(port), rss: (rssKb(pid) ?? 0) / 1024 };
     };
     const rules = [
@@ -162,6 +163,7 @@ function authHeader(
 /** 6. Sandbox A's tokens on sandbox B's reads, with real JWTs signed by one JWT_SECRET. */
 export const crossSandbox: Phase = {
   id: 6,
+  name: 'cross-sandbox',
   title: 'cross-sandbox reads with JWTs',
   simulators: ['json', 'legacy'],
   env: { TOKEN_MODE: 'jwt', JWT_SECRET: 'abuse-run-secret', LONG_POLL_TIMEOUT_MS: '500' },
@@ -230,6 +232,7 @@ export const crossSandbox: Phase = {
 /** 7. Many clock advances of the largest step the control plane takes. */
 export const clockAdvances: Phase = {
   id: 7,
+  name: 'clock-advances',
   title: 'clock advances',
   simulators: ['json'],
   async run(sims, config) {

@@ -1,6 +1,8 @@
 import http from 'node:http';
+import { seededRandom } from '../../../test-support/seeded-random';
 import { sleep } from '../lib/http-client';
-import { postLegacy, seqOfXml } from '../soak/messages';
+import { postLegacy } from '../lib/posts';
+import { seqOfXml, soakLegacyMessage } from '../soak/messages';
 import { AUTH, LISTEN_PATH, type Phase } from './types';
 
 /** Receipts by message sequence number: a message counts only once a poller read its whole 200. */
@@ -55,10 +57,13 @@ function listenOnce(
 
 /**
  * 1. Pollers that hang up 0-20 ms after sending their listen, each on its own connection, over
- * and over, beside a few honest keep-alive pollers, while Durable messages arrive in bursts.
+ * and over, beside a few honest keep-alive pollers, while Durable messages arrive in bursts: the
+ * cross-process storm rerun after every change to the delivery path
+ * (`npm run abuse -- --only=listen-storm --messages=2000 --pollers=100 --honest=3 --seed=N`).
  */
 export const listenStorm: Phase = {
   id: 1,
+  name: 'listen-storm',
   title: 'hang-up storm on the legacy listen',
   simulators: ['legacy'],
   env: { LONG_POLL_TIMEOUT_MS: '2000' },
@@ -66,13 +71,14 @@ export const listenStorm: Phase = {
     const c = config.listenStorm;
     const { port } = sims.legacy!.sim;
     const receipts = new Receipts();
+    const random = seededRandom(c.seed);
     let storming = true;
     let polling = true;
     let hangUps = 0;
     const stormers = Array.from({ length: c.hangUpPollers }, async () => {
       while (storming) {
         hangUps++;
-        await listenOnce(port, receipts, Math.random() * c.maxHangUpMs);
+        await listenOnce(port, receipts, random() * c.maxHangUpMs);
       }
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: c.honestPollers });
@@ -84,7 +90,9 @@ export const listenStorm: Phase = {
     for (let first = 1; first <= c.messages; first += c.burst) {
       const seqs = Array.from({ length: Math.min(c.burst, c.messages - first + 1) }, (_, i) => first + i);
       const answers = await Promise.all(
-        seqs.map((seq) => postLegacy(port, 'Durable', 'id', seq).catch(() => ({ status: 0 }))),
+        seqs.map((seq) =>
+          postLegacy(port, 'Durable', soakLegacyMessage('Durable', 'id', seq)).catch(() => ({ status: 0 })),
+        ),
       );
       for (const a of answers) {
         if (a.status >= 200 && a.status < 300) accepted++;

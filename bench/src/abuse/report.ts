@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeReportFiles } from '../results/write-results';
 import type { MachineInfo } from '../types';
 import type { AbuseConfig, AbuseMode } from './config';
 import { RSS_HEADROOM_MB, type PhaseResult } from './types';
@@ -65,9 +64,5 @@ export function writeAbuseReport(
   report: AbuseReport,
   title?: string,
 ): { markdown: string; json: string } {
-  mkdirSync(dir, { recursive: true });
-  const base = path.join(dir, name);
-  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${base}.md`, abuseMarkdown(report, title));
-  return { markdown: `${base}.md`, json: `${base}.json` };
+  return writeReportFiles(dir, name, abuseMarkdown(report, title), report);
 }

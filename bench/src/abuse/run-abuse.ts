@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { machineInfo } from '../machine';
 import { killAllChildren } from '../lib/child-server';
-import { abuseConfig, type AbuseMode } from './config';
+import { abuseConfig, type AbuseConfig, type AbuseMode } from './config';
 import { PhaseMonitor, startMonitored, type MonitoredSimulator, type ProcessFigures } from './monitor';
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
+import { legacyFlood } from './phase-legacy-flood';
 import { listenStorm } from './phase-listen-storm';
-import { RSS_HEADROOM_MB, type Check, type Phase, type PhaseResult } from './types';
+import type { Check } from '../types';
+import { RSS_HEADROOM_MB, type Phase, type PhaseResult } from './types';
 import type { AbuseReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -18,6 +20,7 @@ export const PHASES: readonly Phase[] = [
   abandonedRequests,
   crossSandbox,
   clockAdvances,
+  legacyFlood,
 ];
 
 /** The issue's targets for every abuse. */
@@ -28,6 +31,8 @@ export interface RunAbuseOptions {
   readonly mode: AbuseMode;
   /** Only these phase ids (default: all). */
   readonly only?: readonly number[];
+  /** Sizes of the listen storm other than the mode's (the storm rerun after a delivery-path change). */
+  readonly listenStorm?: Partial<AbuseConfig['listenStorm']>;
   readonly log?: (message: string) => void;
 }
 
@@ -56,8 +61,7 @@ function processChecks(p: ProcessFigures, budgetMb: number): Check[] {
   ];
 }
 
-async function runPhase(phase: Phase, mode: AbuseMode): Promise<PhaseResult> {
-  const config = abuseConfig(mode);
+async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult> {
   const started = Date.now();
   const sims: Record<string, MonitoredSimulator> = {};
   try {
@@ -91,12 +95,14 @@ async function runPhase(phase: Phase, mode: AbuseMode): Promise<PhaseResult> {
 export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
   const log = options.log ?? ((m: string) => console.log(m));
   const started = Date.now();
+  const base = abuseConfig(options.mode);
+  const config = { ...base, listenStorm: { ...base.listenStorm, ...options.listenStorm } };
   const phases: PhaseResult[] = [];
   try {
     for (const phase of PHASES) {
       if (options.only && !options.only.includes(phase.id)) continue;
       log(`phase ${phase.id}: ${phase.title} (${phase.simulators.join(' + ')})`);
-      const result = await runPhase(phase, options.mode);
+      const result = await runPhase(phase, config);
       for (const v of result.verdicts)
         log(`  ${v.pass ? 'PASS' : 'FAIL'}  ${v.name}: ${v.value} (target ${v.target})`);
       for (const note of result.notes ?? []) log(`  note: ${note}`);
@@ -111,7 +117,7 @@ export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
   return {
     mode: options.mode,
     machine: machineInfo(),
-    config: abuseConfig(options.mode),
+    config,
     phases,
     failures,
     pass: failures.length === 0,

@@ -1,13 +1,7 @@
+import { TOKENS } from '../../../test-support';
+import type { Check } from '../types';
 import type { AbuseConfig } from './config';
 import type { MonitoredSimulator, ProcessFigures } from './monitor';
-
-/** One row of a phase's own verdict: what was measured against its target. */
-export interface Check {
-  readonly name: string;
-  readonly target: string;
-  readonly value: string;
-  readonly pass: boolean;
-}
 
 /** What a phase's body reports; the runner adds the process figures. */
 export interface PhaseOutcome {
@@ -28,6 +22,8 @@ export interface PhaseResult extends PhaseOutcome {
 
 export interface Phase {
   readonly id: number;
+  /** What --only may name it by, beside its number. */
+  readonly name: string;
   readonly title: string;
   readonly simulators: ReadonlyArray<'json' | 'legacy'>;
   /** Extra environment of the simulators of this phase. */
@@ -35,7 +31,7 @@ export interface Phase {
   run(sims: Record<string, MonitoredSimulator>, config: AbuseConfig): Promise<PhaseOutcome>;
 }
 
-export const TESTUSER_TOKEN = 'dGVzdHVzZXI=';
+export const TESTUSER_TOKEN = TOKENS.testuser;
 export const AUTH = { authorization: `Bearer ${TESTUSER_TOKEN}` };
 export const LISTEN_PATH = '/customerapi/channels/listen';
 

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type WebSocket from 'ws';
 import type { ChildServer } from './child-server';
+import type { FanOutTarget } from './fan-out-run';
 import { sleep, type HttpResult } from './http-client';
 import { PollClients } from './poll-clients';
 import type { Samples } from './stats';
@@ -125,16 +126,7 @@ export function pollTarget(options: PollTargetOptions): LatencyTarget {
   };
 }
 
-export interface WsTargetOptions {
-  readonly name: string;
-  readonly clients: number;
-  readonly connect: (i: number) => Promise<WebSocket>;
-  /** Frames that carry a delivery (STOMP: MESSAGE, not RECEIPT or heart-beats). */
-  readonly isDelivery?: (data: Buffer) => boolean;
-  readonly post: Post;
-}
-
-export function wsTarget(options: WsTargetOptions): LatencyTarget {
+export function wsTarget(options: FanOutTarget): LatencyTarget {
   const delivery = new Delivery();
   let sockets: WebSocket[] = [];
   let sample: Buffer | undefined;

@@ -1,7 +1,10 @@
+import { TOKENS } from '../../../test-support';
+import type { LegacyMessage } from './posts';
+
 /** Message shapes the benchmark sends, sized like the bundled recordings (about 200-400 bytes). */
 
-export const JSON_TOKEN = 'dGVzdHVzZXI=';
-export const LEGACY_TOKEN = 'dGVzdHVzZXI=';
+export const JSON_TOKEN = TOKENS.testuser;
+export const LEGACY_TOKEN = TOKENS.testuser;
 export const JSON_DURABLE_CHANNEL = 'RaceDayTrot';
 export const JSON_TRANSIENT_CHANNEL = 'TimeToStartTrot';
 /** Every durable channel of the JSON catalog; the default user sees the first four. */
@@ -84,6 +87,11 @@ export function jsonTransientMessage(seq: number): string {
     raceNr: 3,
     payload: { seq, secondsToStart: 300 - (seq % 300), startTime: '2025-06-01T15:35:00+02:00' },
   });
+}
+
+/** The bench's legacy message `seq`, for channel `id` (every legacy user's). */
+export function legacyMessage(seq: number): LegacyMessage {
+  return { channel: 'id', payloadKey: `bench-${seq}`, xml: legacyXml(seq) };
 }
 
 export function legacyXml(seq: number): string {

@@ -36,3 +36,26 @@ export async function chargedTo<T>(
   const result = await run();
   return { result, cpuMs: cpuMs(pid) - before };
 }
+
+/** VmRSS of a process in KiB, from /proc (Linux); undefined when it cannot be read. */
+export function rssKb(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The soft limit on open files of this process (Linux), or undefined elsewhere. */
+export function openFilesLimit(): number | undefined {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
+    if (!match) return undefined;
+    return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
+  } catch {
+    return undefined;
+  }
+}

@@ -4,7 +4,7 @@ import type { BenchContext } from '../context';
 import type { ProfileSummary } from '../types';
 import type { ChildServer } from './child-server';
 import { summariseProfile } from './profile';
-import { startSim, type SimKind, type SimStartOptions } from './subjects';
+import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from './simulator-process';
 
 export interface ProfiledDrive {
   /** Connects clients and the like; not profiled. */
@@ -24,7 +24,7 @@ export async function profileSim(
   ctx: BenchContext,
   subject: string,
   kind: SimKind,
-  options: SimStartOptions,
+  options: ProbedSimulatorOptions,
   drive: ProfiledDrive,
 ): Promise<ProfileSummary> {
   ctx.log(`  profiling ${subject}`);
@@ -35,7 +35,7 @@ export async function profileSim(
     .replace(/^-|-$/g, '')
     .toLowerCase();
   const file = path.join(dir, `${++counter}-${slug}.cpuprofile`);
-  const { server } = await startSim(ctx, kind, options);
+  const server = await startProbedSimulator(ctx, kind, options);
   try {
     await drive.setup(server);
     await server.call('profile-start');

@@ -64,3 +64,24 @@ export const NO_MATCH = (events: number): ReadScenario => {
     paths: () => ({ next: () => path, sample: path }),
   };
 };
+
+/**
+ * trackId + raceNr over the whole date range, no channel: one event in 20 matches (trackId 901
+ * is eventId 1 mod 20, which makes raceNr 2), so each page is full and the read scans about 20
+ * events a hit. Walks the store like PAGING.
+ */
+export const SELECTIVE = (events: number): ReadScenario => {
+  const query = `startDate=${dayString(0)}&endDate=${dayString(layoutDays(events) - 1)}&trackId=901&raceNr=2&limit=100`;
+  return {
+    label: `GET /customerapi/filtered-events?startDate&endDate&trackId&raceNr (1 event in 20 matches, whole date range) over ${count(events)} stored events`,
+    events,
+    paths: (last) => {
+      const span = Math.max(1, last - 2000 * 20);
+      let i = 0;
+      return {
+        next: () => `/customerapi/filtered-events?${query}&lastEventId=${((i++ * 7919) % span) + 1}`,
+        sample: `/customerapi/filtered-events?${query}&lastEventId=${Math.floor(span / 2)}`,
+      };
+    },
+  };
+};

@@ -1,10 +1,11 @@
 import type { BenchContext } from '../context';
 import type { ChildServer } from './child-server';
-import { startCliJsonSim, type CliJsonSim } from './cli-json-sim';
+import type { CliSimulator } from './simulator-process';
+import { startStoreSimulator } from './store-simulator';
 import { httpRequest } from './http-client';
 import type { LoadResult } from './load';
 import { JSON_TOKEN } from './payloads';
-import { FILTERED, NO_MATCH, PAGING, type ReadScenario } from './read-paths';
+import { FILTERED, NO_MATCH, PAGING, SELECTIVE, type ReadScenario } from './read-paths';
 import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
 
 export const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
@@ -36,12 +37,14 @@ export interface Pair {
 /** One store size: its own CLI process, seeded once, with every read the measure makes of it. */
 export interface ReadStore {
   readonly events: number;
-  readonly sim: CliJsonSim;
+  readonly sim: CliSimulator;
   readonly seeded: Seeded;
   readonly page: Pair;
   readonly filtered: Pair;
   /** The filter that matches nothing, against `page.ours` in the same rounds. */
   readonly noMatch: Side;
+  /** A filter one event in 20 matches, against `page.ours` likewise. */
+  readonly selective: Side;
 }
 
 const side = (
@@ -69,7 +72,7 @@ const side = (
 async function pair(
   ctx: BenchContext,
   scenario: ReadScenario,
-  sim: CliJsonSim,
+  sim: CliSimulator,
   last: number,
   bare: ChildServer,
 ) {
@@ -99,7 +102,7 @@ export async function openReadStore(
   events: number,
   bare: ChildServer,
 ): Promise<ReadStore> {
-  const sim = await startCliJsonSim(ctx, { maxEvents: events });
+  const sim = await startStoreSimulator(ctx, events);
   try {
     const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
     if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
@@ -115,9 +118,37 @@ export async function openReadStore(
       page: await pair(ctx, PAGING(events), sim, seeded.lastEventId, bare),
       filtered: await pair(ctx, FILTERED(events), sim, seeded.lastEventId, bare),
       noMatch: side(`no match, ${events}`, sim.port, sim.pid, path),
+      selective: side(
+        `selective, ${events}`,
+        sim.port,
+        sim.pid,
+        SELECTIVE(events).paths(seeded.lastEventId).next,
+      ),
     };
   } catch (err) {
-    await sim.close();
+    await sim.stop();
+    throw err;
+  }
+}
+
+/**
+ * The same store in a simulator that logs every request (LOG_REQUESTS=true, LOG_LEVEL=info, a
+ * JSON line each on its stderr, sent to /dev/null): what request logging costs a page read.
+ */
+export async function openLoggedStore(
+  ctx: BenchContext,
+  events: number,
+): Promise<{ sim: CliSimulator; side: Side }> {
+  const sim = await startStoreSimulator(ctx, events, {
+    env: { LOG_REQUESTS: 'true', LOG_LEVEL: 'info' },
+    discardLogs: true,
+  });
+  try {
+    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
+    const next = PAGING(events).paths(seeded.lastEventId).next;
+    return { sim, side: side(`LOG_REQUESTS, ${events}`, sim.port, sim.pid, next) };
+  } catch (err) {
+    await sim.stop();
     throw err;
   }
 }

@@ -1,21 +1,24 @@
 import os from 'node:os';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
-import { charged, type Turn } from '../lib/charged';
+import { charged, type Turn } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
-import { FanOutClients, type FanOutRound } from '../lib/fan-out-run';
 import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
-import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
-import { PollFanOut } from '../lib/poll-fan-out';
-import { postJson, postLegacy } from '../lib/posts';
 import { diffProfiles } from '../lib/profile';
 import { profileSim, type ProfiledDrive } from '../lib/profiled';
 import { median, round } from '../lib/stats';
-import { startSim, type SimKind, type SimStartOptions } from '../lib/subjects';
-import { connectEventStream, connectStomp } from '../lib/ws-clients';
+import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 import { PAGING } from './read-throughput';
+import { AUTH } from '../lib/read-store';
+import {
+  JSON_POLLS,
+  JSON_STREAM,
+  LEGACY_STOMP,
+  type Deliveries,
+  type DeliveryScenario,
+} from './control-plane-scenarios';
 
 /**
  * What the control plane (delivery journal, /metrics request wrapper, fault-rule checks) costs:
@@ -23,71 +26,12 @@ import { PAGING } from './read-throughput';
  */
 type Side = 'on' | 'off';
 const SIDES: readonly Side[] = ['on', 'off'];
-const CONTROL_API: Record<Side, SimStartOptions> = {
+const CONTROL_API: Record<Side, ProbedSimulatorOptions> = {
   on: { settings: { controlApi: 'on' } },
   off: { settings: { controlApi: 'off' } },
 };
 const BOUND = 0.9;
 const TARGET = 'on / off >= 0.90 (costs at most 10%)';
-const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
-
-/** One side's clients in a delivery scenario. */
-interface Deliveries {
-  connect(): Promise<void>;
-  round(ms: number, window: number): Promise<FanOutRound>;
-  close(): void;
-}
-
-interface DeliveryScenario {
-  readonly label: string;
-  readonly kind: SimKind;
-  clients(ctx: BenchContext): number;
-  /** `from`: the store's last eventId (JSON polls wait for what comes after it). */
-  open(server: ChildServer, clients: number, from: number): Deliveries;
-}
-
-const JSON_STREAM: DeliveryScenario = {
-  label: 'JSON: transient POST /api/message -> event-stream WebSocket clients',
-  kind: 'json',
-  clients: (ctx) => ctx.config.controlPlane.streamClients,
-  open: (server, clients) =>
-    new FanOutClients({
-      name: 'json event-stream',
-      clients,
-      connect: () => connectEventStream(server.port, JSON_TOKEN),
-      post: (seq) => postJson(server.port, 'transient', seq),
-    }),
-};
-
-const JSON_POLLS: DeliveryScenario = {
-  label: 'JSON: durable POST /api/message -> held GET /customerapi/events polls',
-  kind: 'json',
-  clients: (ctx) => ctx.config.controlPlane.pollClients,
-  open: (server, clients, from) =>
-    new PollFanOut({
-      name: 'json /events polls',
-      server,
-      clients,
-      headers: () => AUTH,
-      pathAfter: (id) => `/customerapi/events?lastEventId=${id}`,
-      from,
-      post: (seq) => postJson(server.port, 'durable', seq),
-    }),
-};
-
-const LEGACY_STOMP: DeliveryScenario = {
-  label: 'legacy: POST NonDurable -> STOMP subscribers',
-  kind: 'legacy',
-  clients: (ctx) => ctx.config.controlPlane.streamClients,
-  open: (server, clients) =>
-    new FanOutClients({
-      name: 'legacy STOMP',
-      clients,
-      connect: () => connectStomp(server.port, LEGACY_TOKEN),
-      isDelivery: (data) => data.subarray(0, 7).toString('latin1') === 'MESSAGE',
-      post: (seq) => postLegacy(server.port, 'NonDurable', seq),
-    }),
-};
 
 type Paired = Record<Side, number[]>;
 
@@ -111,8 +55,10 @@ async function pairedRounds(rounds: number, run: (side: Side) => Promise<Turn>):
 }
 
 async function startPair(ctx: BenchContext, kind: SimKind): Promise<Record<Side, ChildServer>> {
-  const started = await Promise.allSettled(SIDES.map((side) => startSim(ctx, kind, CONTROL_API[side])));
-  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.server] : []));
+  const started = await Promise.allSettled(
+    SIDES.map((side) => startProbedSimulator(ctx, kind, CONTROL_API[side])),
+  );
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(servers.map((s) => s.close()));

@@ -3,17 +3,18 @@ import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { driveFor, interleavedLatency } from '../lib/latency-run';
 import { pollTarget, wsTarget, type LatencyTarget } from '../lib/latency-targets';
-import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
+import { JSON_TOKEN, jsonDurableMessage, legacyMessage } from '../lib/payloads';
 import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
-import { startBaseline, startSim, type SimKind, type SimStartOptions } from '../lib/subjects';
-import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
+import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
+import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
+import { startBaseline } from '../baselines/start-baseline';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 
 interface Scenario {
   readonly label: string;
   readonly kind: SimKind;
-  readonly simOptions: SimStartOptions;
+  readonly simOptions: ProbedSimulatorOptions;
   ours(server: ChildServer, clients: number): LatencyTarget;
   bare(server: ChildServer, clients: number, body: Buffer): LatencyTarget;
 }
@@ -22,8 +23,6 @@ function lastEventId(body: Buffer): number {
   const page = JSON.parse(body.toString('utf8')) as { data: { events: Array<{ eventId: number }> } };
   return page.data.events[page.data.events.length - 1]?.eventId ?? 0;
 }
-
-const isStompMessage = (data: Buffer) => data.subarray(0, 7).toString('latin1') === 'MESSAGE';
 
 const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
   pollTarget({
@@ -36,12 +35,7 @@ const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
   });
 
 const bareWs = (server: ChildServer, clients: number, body: Buffer) =>
-  wsTarget({
-    name: 'bare forwarder (ws)',
-    clients,
-    connect: () => connectBare(server.port),
-    post: () => postBare(server.port, body),
-  });
+  wsTarget(bareWsTarget('bare forwarder (ws)', server.port, clients, body));
 
 const JSON_POLL: Scenario = {
   label: 'JSON: POST /api/message -> held GET /customerapi/events',
@@ -55,7 +49,7 @@ const JSON_POLL: Scenario = {
       headers: () => ({ authorization: `Bearer ${JSON_TOKEN}` }),
       initialPath: '/customerapi/events?lastEventId=0',
       nextPath: (body) => `/customerapi/events?lastEventId=${lastEventId(body)}`,
-      post: (seq) => postJson(server.port, 'durable', seq),
+      post: (seq) => postJson(server.port, jsonDurableMessage(seq)),
     }),
   bare: barePoll,
 };
@@ -64,13 +58,7 @@ const JSON_WS: Scenario = {
   label: 'JSON: POST /api/message -> WebSocket Data',
   kind: 'json',
   simOptions: {},
-  ours: (server, clients) =>
-    wsTarget({
-      name: 'json event-stream',
-      clients,
-      connect: () => connectEventStream(server.port, JSON_TOKEN),
-      post: (seq) => postJson(server.port, 'transient', seq),
-    }),
+  ours: (server, clients) => wsTarget(jsonStreamTarget(server.port, clients)),
   bare: bareWs,
 };
 
@@ -78,14 +66,7 @@ const LEGACY_STOMP: Scenario = {
   label: 'legacy: POST NonDurable -> STOMP MESSAGE',
   kind: 'legacy',
   simOptions: {},
-  ours: (server, clients) =>
-    wsTarget({
-      name: 'legacy STOMP',
-      clients,
-      connect: () => connectStomp(server.port, LEGACY_TOKEN),
-      isDelivery: isStompMessage,
-      post: (seq) => postLegacy(server.port, 'NonDurable', seq),
-    }),
+  ours: (server, clients) => wsTarget(stompTarget(server.port, clients)),
   bare: bareWs,
 };
 
@@ -102,7 +83,7 @@ const LEGACY_LISTEN = (clients: number): Scenario => ({
       headers: (i) => ({ authorization: `Bearer bench-token-${i + 1}` }),
       initialPath: '/customerapi/channels/listen',
       nextPath: (_body, path) => path,
-      post: (seq) => postLegacy(server.port, 'Durable', seq),
+      post: (seq) => postLegacy(server.port, 'Durable', legacyMessage(seq)),
     }),
   bare: barePoll,
 });
@@ -115,13 +96,13 @@ async function runScenario(
   const warmup = ctx.config.quick ? 5 : 50;
   ctx.log(`  ${scenario.label}: ${clients} clients, ${messages} messages per side`);
   const [sim, forwarder] = await Promise.all([
-    startSim(ctx, scenario.kind, scenario.simOptions),
+    startProbedSimulator(ctx, scenario.kind, scenario.simOptions),
     startBaseline(ctx, 'bare-forwarder'),
   ]);
   const targets: LatencyTarget[] = [];
   let result;
   try {
-    const ours = scenario.ours(sim.server, clients);
+    const ours = scenario.ours(sim, clients);
     targets.push(ours);
     await ours.setup();
     for (let i = 0; i < warmup; i++) await ours.deliverOne(i, undefined);
@@ -133,7 +114,7 @@ async function runScenario(
     result = await interleavedLatency(ours, bare, { messages, rounds, warmup });
   } finally {
     for (const target of targets) target.teardown();
-    await Promise.all([sim.server.close(), forwarder.close()]);
+    await Promise.all([sim.close(), forwarder.close()]);
   }
   const note = `${result.ours.count} / ${result.bare.count} deliveries (ours / bare); means ${result.ours.mean.toFixed(2)} / ${result.bare.mean.toFixed(2)} ms`;
   const rows = [

@@ -1,16 +1,15 @@
 import { shouldProfile, type BenchContext } from '../context';
-import { charged } from '../lib/charged';
+import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import type { FanOutTarget } from '../lib/fan-out-run';
 import { OpenLoopClients, type OpenLoopRound } from '../lib/open-loop-fan-out';
 import { OpenLoopTally, perRound } from '../lib/open-loop-tally';
-import { JSON_TOKEN, LEGACY_TOKEN } from '../lib/payloads';
-import { postBare, postJson, postLegacy } from '../lib/posts';
 import { profileSim } from '../lib/profiled';
 import { round } from '../lib/stats';
-import { startBaseline, startSim, type SimKind } from '../lib/subjects';
-import { connectBare, connectEventStream, connectStomp } from '../lib/ws-clients';
+import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
+import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
+import { startBaseline } from '../baselines/start-baseline';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 
 interface Scenario {
@@ -22,38 +21,14 @@ interface Scenario {
 const JSON_STREAM: Scenario = {
   label: 'JSON: transient /api/message -> WebSocket clients',
   kind: 'json',
-  ours: (server, clients) => ({
-    name: 'json event-stream',
-    clients,
-    connect: () => connectEventStream(server.port, JSON_TOKEN),
-    post: (seq) => postJson(server.port, 'transient', seq),
-  }),
+  ours: (server, clients) => jsonStreamTarget(server.port, clients),
 };
-
-/** 'M': of the frames a STOMP server sends (CONNECTED, RECEIPT, ERROR, MESSAGE) only MESSAGE. */
-const STOMP_MESSAGE = 0x4d;
 
 const LEGACY_STOMP: Scenario = {
   label: 'legacy: NonDurable -> STOMP subscribers',
   kind: 'legacy',
-  ours: (server, clients) => ({
-    name: 'legacy STOMP',
-    clients,
-    connect: () => connectStomp(server.port, LEGACY_TOKEN),
-    // One byte, not a decoded string: the harness checks every one of 100,000 deliveries a second.
-    isDelivery: (data) => data[0] === STOMP_MESSAGE,
-    post: (seq) => postLegacy(server.port, 'NonDurable', seq),
-  }),
+  ours: (server, clients) => stompTarget(server.port, clients),
 };
-
-function bareTarget(server: ChildServer, clients: number, body: Buffer): FanOutTarget {
-  return {
-    name: 'bare ws broadcast',
-    clients,
-    connect: () => connectBare(server.port),
-    post: () => postBare(server.port, body),
-  };
-}
 
 interface Side {
   readonly clients: OpenLoopClients;
@@ -163,7 +138,7 @@ async function runScenario(
     `  ${scenario.label}: ${clients} clients, ${rates.join(' and ')} msg/s, ${rounds} paired rounds of ${roundMs} ms per side`,
   );
   const [sim, broadcast] = await Promise.all([
-    startSim(ctx, scenario.kind),
+    startProbedSimulator(ctx, scenario.kind),
     startBaseline(ctx, 'bare-broadcast'),
   ]);
   const opened: OpenLoopClients[] = [];
@@ -171,8 +146,8 @@ async function runScenario(
   const notes: string[] = [];
   try {
     const ours: Side = {
-      clients: new OpenLoopClients(scenario.ours(sim.server, clients)),
-      server: sim.server,
+      clients: new OpenLoopClients(scenario.ours(sim, clients)),
+      server: sim,
     };
     opened.push(ours.clients);
     await ours.clients.connect();
@@ -180,7 +155,7 @@ async function runScenario(
     const sample = ours.clients.sample;
     if (!sample) throw new Error(`${scenario.label}: no frame received`);
     const bare: Side = {
-      clients: new OpenLoopClients(bareTarget(broadcast, clients, sample)),
+      clients: new OpenLoopClients(bareWsTarget('bare ws broadcast', broadcast.port, clients, sample)),
       server: broadcast,
     };
     opened.push(bare.clients);
@@ -216,7 +191,7 @@ async function runScenario(
     }
   } finally {
     for (const side of opened) side.close();
-    await Promise.all([sim.server.close(), broadcast.close()]);
+    await Promise.all([sim.close(), broadcast.close()]);
   }
   if (!out.some((row) => shouldProfile(ctx, row.verdict))) return { rows: out, notes };
   let side: OpenLoopClients | undefined;

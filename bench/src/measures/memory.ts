@@ -4,9 +4,10 @@ import { compare } from '../lib/compare';
 import { absoluteRow } from '../lib/absolute-row';
 import { inject } from '../lib/load';
 import { jsonDurableMessage, legacyXml } from '../lib/payloads';
-import { seededMemory, type SeededMemory } from '../lib/seeded-memory';
+import { seededMemory, startSeededMemory, type SeededMemory } from '../lib/seeded-memory';
 import { SEED_CHUNK_EVENTS } from '../lib/seed-http';
-import { startBaseline, startSim, type SimKind } from '../lib/subjects';
+import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
+import { startBaseline } from '../baselines/start-baseline';
 import type { Comparison, MeasureResult } from '../types';
 
 const MB = 1024 * 1024;
@@ -23,7 +24,7 @@ async function queued(
   ctx: BenchContext,
   count: number,
 ): Promise<{ idle: Memory; full: Memory; perItem: number; heapPerItem: number }> {
-  const { server } = await startSim(ctx, 'legacy', {
+  const server = await startProbedSimulator(ctx, 'legacy', {
     settings: { legacyQueueMax: Math.max(count, 1) },
     maxOldSpaceMb: 8192,
   });
@@ -54,7 +55,7 @@ interface CapRun {
  */
 async function capped(ctx: BenchContext, kind: SimKind, cap: number, multiple: number): Promise<CapRun> {
   const settings = kind === 'json' ? { eventStoreMax: cap } : { legacyQueueMax: cap };
-  const { server } = await startSim(ctx, kind, { settings });
+  const server = await startProbedSimulator(ctx, kind, { settings });
   const samples: CapRun['samples'] = [];
   let bad = 0;
   let kept = 0;
@@ -180,6 +181,17 @@ export async function memory(ctx: BenchContext): Promise<MeasureResult> {
     );
   }
   for (const run of runs) comparisons.push(...seededRows(run, withTarget(run.events, storeSizes)));
+  const largest = Math.max(...storeSizes);
+  ctx.log(`  ${largest} events generated at start (racedata-sim json --seed ${largest})`);
+  const atStart = await startSeededMemory(ctx, largest);
+  comparisons.push(
+    absoluteRow({
+      scenario: `JSON simulator started with --seed ${count(largest)}: generation rate (server CPU)`,
+      unit: 'events/s',
+      ours: (largest * 1000) / Math.max(atStart.cpuMs, 1),
+      note: `${(atStart.cpuMs / 1000).toFixed(2)} s more CPU and ${(atStart.wallMs / 1000).toFixed(2)} s more wall time to the banner than a start without --seed; RSS ${Math.round(atStart.rssPerEvent)} B per generated event after GC`,
+    }),
+  );
   if (legacy) {
     ctx.log(`  ${legacyMessages} legacy messages queued`);
     const legacyRun = await queued(ctx, legacyMessages);
@@ -227,6 +239,7 @@ export async function memory(ctx: BenchContext): Promise<MeasureResult> {
     method: [
       `JSON store: the simulator as users run it, \`node --expose-gc --require bench/src/servers/gc-on-signal.cjs packages/cli/bin/racedata-sim.js json --port 0 --host 127.0.0.1 --no-replay\`, a fresh process per store size (${sizes} events; EVENT_STORE_MAX the size, EVENT_STORE_MAX_BYTES raised so the count alone decides). The preloaded hook does nothing but run two full GCs on SIGUSR2 and say so on stderr; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics. The heapTotal / heapUsed target is held on the old generation (the heap less the young generation's spaces, nodejs_heap_space_size_*_bytes{space="new"} and "new_large_object"): fragmentation of what is kept shows there, while the young generation is a reserve of up to 32 MB that V8 sizes to the allocation rate whatever the store holds (the whole heap's ratio is reported beside it).`,
       `The store is filled over HTTP with POST /_sim/events: NDJSON, ${count(SEED_CHUNK_EVENTS)} events a body, one body after another (start-list entries of about 340 bytes of JSON, a line each, spread over race days and all eight durable channels; built before the timing starts). RSS per stored event = (RSS full - RSS idle) / count. Seeding rate = events / wall time from the first body sent to the last answer; server CPU is the process's user + system time over it, from /proc/<pid>/stat. The targets hold from the second size up: at the smallest, fixed costs and a megabyte of noise swamp a per-event figure.`,
+      'The `--seed N` row starts the same command twice, with and without `--seed N` at the largest size (the store generated in the process before it listens), and charges the difference in CPU time at the banner (/proc) to the generation; RSS per event is read the same way as above.',
       "The bare baseline of the idle rows is the idle bare Node http + ws forwarder (RSS read inside it after two GCs); it runs under tsx, the harness's TypeScript loader, which adds its own RSS, while racedata-sim runs its plain JavaScript build.",
       'Legacy queue: still the simulator built in-process into a forked child (--expose-gc, two GCs before each read inside it), messages queued through its bus; per-item cost = (RSS full - RSS idle) / count.',
       `Caps: still the in-process child; ${capMultiple}x the cap posted over HTTP (autocannon, 8 connections) to /api/message or .../Durable, RSS read (after two GCs) after each cap's worth.`,

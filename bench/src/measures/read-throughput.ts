@@ -3,11 +3,11 @@ import type { ChildServer } from '../lib/child-server';
 import { load } from '../lib/load';
 import { profileSim } from '../lib/profiled';
 import { chargedTo } from '../lib/proc-stats';
-import { NO_MATCH, type ReadScenario } from '../lib/read-paths';
-import { flatnessRow, noMatchRow, pairRows } from '../lib/read-rows';
-import { AUTH, openReadStore, type ReadStore, type Side } from '../lib/read-store';
+import { NO_MATCH, SELECTIVE, type ReadScenario } from '../lib/read-paths';
+import { againstPageRow, flatnessRow, pairRows } from '../lib/read-rows';
+import { AUTH, openLoggedStore, openReadStore, type ReadStore, type Side } from '../lib/read-store';
 import { median } from '../lib/stats';
-import { startBaseline } from '../lib/subjects';
+import { startBaseline } from '../baselines/start-baseline';
 import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-run';
 import { PEER_NAMES, PEER_PAGE_PATH, type PeerName } from '../peer-tools/peer-servers';
 import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
@@ -91,12 +91,15 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
   const bare = await startBaseline(ctx, 'bare-static');
   const stores: ReadStore[] = [];
   let peers: Awaited<ReturnType<typeof startPeers>> | undefined;
+  let logged: Awaited<ReturnType<typeof openLoggedStore>> | undefined;
   try {
     for (const events of sizes) {
       ctx.log(`  store of ${events} events (racedata-sim json, seeded over POST /_sim/events)`);
       stores.push(await openReadStore(ctx, events, bare));
     }
     const reference = stores[Math.max(0, stores.length - 2)] as ReadStore;
+    ctx.log(`  the reference store again, with LOG_REQUESTS=true`);
+    logged = await openLoggedStore(ctx, reference.events);
     peers = await startPeers(ctx, reference.page.sample);
     const turn = async (side: Side, seconds: number, keep = true) => {
       await side.before?.();
@@ -120,6 +123,8 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
       s.page.bare,
       s.filtered.ours,
       s.filtered.bare,
+      s.selective,
+      ...(s === reference && logged ? [logged.side] : []),
     ]);
     ctx.log(
       `  ${rounds} rounds of ${sequence.length} turns of ${roundSeconds} s (${connections} connections)${peers.sides.length > 0 ? ', then the peers' : ''}`,
@@ -145,8 +150,13 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
           withPeers ? peers.notes : [],
         ),
         ...pairRows(store.filtered, { bound: 0.5, text: '>= 50% of bare' }),
-        noMatchRow(store, NO_MATCH(store.events).label),
+        againstPageRow(store, store.noMatch, 'no match', NO_MATCH(store.events).label),
+        againstPageRow(store, store.selective, 'selective', SELECTIVE(store.events).label),
       );
+    }
+    if (logged) {
+      const label = `GET /customerapi/events page reads with LOG_REQUESTS=true (a JSON log line a request) over ${reference.events.toLocaleString('en-US')} stored events`;
+      comparisons.push(againstPageRow(reference, logged.side, 'LOG_REQUESTS on', label));
     }
     if (stores.length >= 2) comparisons.push(flatnessRow(stores[stores.length - 1] as ReadStore, reference));
     for (const store of stores) {
@@ -158,7 +168,8 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
   } finally {
     await Promise.all([
       ...(peers?.running ?? []).map((p) => p.stop()),
-      ...stores.map((s) => s.sim.close()),
+      ...stores.map((s) => s.sim.stop()),
+      logged?.sim.stop(),
       bare.close(),
     ]);
   }
@@ -181,9 +192,9 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
     title: 'Read throughput',
     method: [
       `Ours is the JSON simulator as users run it: \`node packages/cli/bin/racedata-sim.js json --port 0 --host 127.0.0.1 --no-replay\` (the port read from its start banner), one process per store size (${sizeList} events), with EVENT_STORE_MAX set to the size and EVENT_STORE_MAX_BYTES raised so the count alone decides what is kept. Each is filled once, over HTTP, with POST /_sim/events (NDJSON, ${'25,000'} events a body; start-list entries of about 340 bytes of JSON spread over race days and all eight durable channels), before any reads; the stores stay up side by side for the whole measure.`,
-      `autocannon in the harness process (apart from every server), ${connections} connections, no pipelining; ${rounds} rounds of ${roundSeconds} s turns (after a warm-up of each side: 0.5 s, 0.1 s in quick mode). A round runs, for each store, the no-match query, our page read, bare Node's page read, our filtered read and bare Node's filtered read back to back; every other round runs the whole sequence reversed, so each pair's order alternates. The Ratio column is the median of the per-round ratios with their lowest and highest; Ours and the baselines are the medians of their rounds. Peers run after each round.`,
+      `autocannon in the harness process (apart from every server), ${connections} connections, no pipelining; ${rounds} rounds of ${roundSeconds} s turns (after a warm-up of each side: 0.5 s, 0.1 s in quick mode). A round runs, for each store, the no-match query, our page read, bare Node's page read, our filtered read, bare Node's filtered read and the selective query back to back (and, for the reference store, the page read of a second simulator of the same store that logs every request, LOG_REQUESTS=true at LOG_LEVEL=info, its log lines sent to /dev/null); every other round runs the whole sequence reversed, so each pair's order alternates. The Ratio column is the median of the per-round ratios with their lowest and highest; Ours and the baselines are the medians of their rounds. Peers run after each round.`,
       'Page reads walk the store with a different lastEventId on every request (every page full, 100 events); filtered reads (channel + a date range) walk the range alike. Bare Node gets the same requests (the same walk of paths with their query strings, the same authorization header) and does the least a read must: parses the query, checks the header (401 otherwise) and sends the exact bytes of one of our pages for that read, pre-serialised (one bare process; its page is set before each of its turns, outside the timing). Mockoon CLI and json-server serve the page of the reference store as a canned response (Mockoon: templating off; json-server: re-serialised with its default 2-space indentation).',
-      `Targets: a page read at >= 70% of bare Node (>= 60% at 1,000,000 events); a filtered read at >= 50%; a trackId + raceNr + startNr query over the whole date range that matches nothing (204) at no more than twice the cost of a page read of the same store (its req/s over the page read's, per round); flatness: the page read's ours/bare at the largest store within 15% of the one at the store before it (per round, so drift cancels).`,
+      `Targets: a page read at >= 70% of bare Node (>= 60% at 1,000,000 events); a filtered read at >= 50%; a trackId + raceNr + startNr query over the whole date range that matches nothing (204) at no more than twice the cost of a page read of the same store (its req/s over the page read's, per round); a trackId + raceNr query over the whole date range that one event in 20 matches, against the page read likewise (INFO); flatness: the page read's ours/bare at the largest store within 15% of the one at the store before it (per round, so drift cancels).`,
       'Below each throughput row, the CPU time (user + system, all threads) each server process used per 1,000 requests over each turn, read from /proc/<pid>/stat (10 ms resolution; INFO, medians; the ratio is the median of per-round ratios).',
       'On a miss, the profile reruns that read on the in-process simulator (the same packages, built into a forked child with V8 profiler access, filled through the bus) for the largest store that missed.',
     ],

@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { BenchContext } from '../context';
-import { trackProcess } from '../lib/child-server';
-import { freePort } from '../lib/http-client';
+import { startCliSimulator } from '../lib/simulator-process';
 import { percentile, round } from '../lib/stats';
-import { stopProcess, waitForHealth } from '../peer-tools/peer-run';
 import type { Comparison, MeasureResult } from '../types';
 
 const TARGET_MS = 5;
@@ -28,21 +24,12 @@ async function timed(url: string, init?: RequestInit): Promise<{ ms: number; bod
 export async function sandboxCreate(ctx: BenchContext): Promise<MeasureResult> {
   const started = Date.now();
   const { creates } = ctx.config.sandboxes;
-  const cli = path.join(ctx.root, 'packages', 'cli', 'bin', 'racedata-sim.js');
   const comparisons: Comparison[] = [];
   const kinds = ctx.legacyMissing === undefined ? (['json', 'legacy'] as const) : (['json'] as const);
   for (const kind of kinds) {
-    const port = await freePort();
-    const child = trackProcess(
-      spawn(process.execPath, [cli, kind, '--port', String(port), '--host', '127.0.0.1'], {
-        cwd: ctx.root,
-        stdio: 'ignore',
-        env: { ...process.env, LOG_LEVEL: 'warn' },
-      }),
-    );
+    const sim = await startCliSimulator(ctx.simRoot, kind);
     try {
-      await waitForHealth(port, child, 60_000);
-      const base = `http://127.0.0.1:${port}`;
+      const base = `http://127.0.0.1:${sim.port}`;
       const create: number[] = [];
       const health: number[] = [];
       // A few unmeasured rounds first: the first sandbox pays for compiling the factory's code.
@@ -71,7 +58,7 @@ export async function sandboxCreate(ctx: BenchContext): Promise<MeasureResult> {
         note: `p99 ${round(percentile(create, 99), 2)} ms; max ${round(create[create.length - 1] ?? 0, 2)} ms`,
       });
     } finally {
-      await stopProcess(child);
+      await sim.stop();
     }
   }
   return {

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { mkdirSync, mkdtempSync } from 'node:fs';
 import { shouldProfile, type BenchContext } from '../context';
 import { newestProfile, summariseProfile } from '../lib/profile';
 import { trackProcess } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { freePort } from '../lib/http-client';
+import { cliBuilt, startCliSimulator, type SimKind } from '../lib/simulator-process';
 import { median } from '../lib/stats';
 import { peerDataFiles, stopProcess, waitForHealth } from '../peer-tools/peer-run';
 import { PEER_NAMES, spawnPeer } from '../peer-tools/peer-servers';
@@ -14,69 +14,79 @@ import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types
 
 interface Subject {
   readonly name: string;
-  spawn(port: number, execArgv?: string[]): ChildProcess;
+  /** Starts it; resolves once GET /health answers 200 with the time that took, and stops it. */
+  timeStart(nodeArgs?: string[]): Promise<number>;
 }
 
 // The smallest server that answers /health: what `node -e` starts before any of our code loads.
 const BARE_SCRIPT =
   "require('http').createServer((q,s)=>s.end('{\"status\":\"ok\"}')).listen(+process.argv[1],'127.0.0.1')";
 
-function node(args: string[], root: string): ChildProcess {
-  return trackProcess(spawn(process.execPath, args, { cwd: root, stdio: 'ignore', env: process.env }));
+/** A server that cannot listen on port 0 and say so: timed on a free port handed to it. */
+function spawned(name: string, spawn: (port: number) => ChildProcess): Subject {
+  return {
+    name,
+    async timeStart() {
+      const port = await freePort();
+      const started = performance.now();
+      const child = spawn(port);
+      try {
+        await waitForHealth(port, () => child.exitCode === null, 60_000);
+        return performance.now() - started;
+      } finally {
+        await stopProcess(child);
+      }
+    },
+  };
 }
 
-/** Time from spawn until GET /health answers 200, then the process is stopped. */
-async function timeStart(subject: Subject, execArgv?: string[]): Promise<number> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = subject.spawn(port, execArgv);
-  try {
-    await waitForHealth(port, child, 60_000);
-    return performance.now() - started;
-  } finally {
-    await stopProcess(child);
-  }
+/** Our simulator, started the one way the harness starts it, with the CLI's default log level. */
+function simulator(root: string, kind: SimKind): Subject {
+  return {
+    name: kind,
+    async timeStart(nodeArgs = []) {
+      const started = performance.now();
+      const sim = await startCliSimulator(root, kind, { nodeArgs, env: { LOG_LEVEL: 'info' } });
+      try {
+        await waitForHealth(sim.port, () => !sim.exited(), 60_000);
+        return performance.now() - started;
+      } finally {
+        await sim.stop();
+      }
+    },
+  };
 }
 
 export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
   const started = Date.now();
   const { repeats } = ctx.config.startUp;
   const notes: string[] = [];
-  const cli = path.join(ctx.root, 'packages', 'cli', 'bin', 'racedata-sim.js');
-  const cliBuilt = existsSync(path.join(ctx.root, 'packages', 'cli', 'dist', 'main.js'));
   const ours: Subject[] = [];
-  if (cliBuilt) {
+  if (cliBuilt(ctx.simRoot)) {
     const kinds = ctx.legacyMissing === undefined ? (['json', 'legacy'] as const) : (['json'] as const);
-    for (const kind of kinds) {
-      ours.push({
-        name: kind,
-        spawn: (port, execArgv = []) =>
-          node([...execArgv, cli, kind, '--port', String(port), '--host', '127.0.0.1'], ctx.root),
-      });
-    }
+    for (const kind of kinds) ours.push(simulator(ctx.simRoot, kind));
   } else {
     notes.push('simulators not measured: packages/cli is not built (npm run build)');
   }
-  const bare: Subject = {
-    name: 'bare Node',
-    spawn: (port) => node(['-e', BARE_SCRIPT, String(port)], ctx.root),
-  };
+  const bare = spawned('bare Node', (port) =>
+    trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' })),
+  );
   const peers: Subject[] = [];
   if (ctx.peers) {
     const tools = ctx.peers;
     const files = peerDataFiles(path.join(ctx.rawDir, 'start-up'), '{"status":"success"}');
     for (const name of PEER_NAMES)
-      peers.push({ name, spawn: (port) => spawnPeer(tools, name, files[name], port) });
+      peers.push(spawned(name, (port) => spawnPeer(tools, name, files[name], port)));
   } else {
     notes.push('peers skipped: not installed (quick mode does not install them)');
   }
   // The npm bin writes V8's code cache at the exit of a start that found none (code-cache.js):
   // one untimed-as-median start per simulator, from no cache, is what a first start costs.
   const firstStarts = new Map<string, number>();
-  rmSync(path.join(ctx.root, 'packages', 'cli', 'dist', 'racedata-sim.cjs.v8cache'), { force: true });
+  rmSync(path.join(ctx.simRoot, 'packages', 'cli', 'dist', 'racedata-sim.cjs.v8cache'), { force: true });
   for (const subject of ours) {
     try {
-      firstStarts.set(subject.name, await timeStart(subject));
+      firstStarts.set(subject.name, await subject.timeStart());
     } catch (err) {
       notes.push(`${subject.name} first start: ${(err as Error).message}`);
     }
@@ -88,7 +98,7 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     for (let k = 0; k < subjects.length; k++) {
       const subject = subjects[(k + r) % subjects.length] as Subject;
       try {
-        const ms = await timeStart(subject);
+        const ms = await subject.timeStart();
         times.get(subject.name)?.push(ms);
         ctx.log(`    ${subject.name}: ${Math.round(ms)} ms`);
       } catch (err) {
@@ -139,7 +149,7 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     mkdirSync(path.join(ctx.rawDir, 'profiles'), { recursive: true });
     const dir = mkdtempSync(path.join(ctx.rawDir, 'profiles', `start-up-${subject.name}-`));
     // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
-    await timeStart(subject, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    await subject.timeStart(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     const file = newestProfile(dir);
     if (file)
       profiles.push(
@@ -154,7 +164,7 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     id: 'start-up',
     title: 'Start-up',
     method: [
-      'From spawning the process until GET /health on its port answers 200 (polled every 3 ms), each subject started as a user would: `node packages/cli/bin/racedata-sim.js json|legacy --port P --host 127.0.0.1` (built code, default settings), `node -e` with a bare http server, `mockoon-cli start --data env.json`, `json-server db.json`.',
+      'From spawning the process until GET /health on its port answers 200 (polled every 3 ms), each subject started as a user would: `node packages/cli/bin/racedata-sim.js json|legacy --port 0 --host 127.0.0.1` (built code, default settings; the port read from its banner), `node -e` with a bare http server, `mockoon-cli start --data env.json`, `json-server db.json`.',
       `${repeats} starts per subject, the order rotating each round; the figure is the median.`,
       'Before them, one start of each simulator from no code cache (the first start after a build, which writes the cache; see packages/cli/bin/code-cache.js) is reported on its own row.',
     ],

@@ -11,10 +11,10 @@ export interface RunningPeer {
 }
 
 /** Resolves once GET /health answers 200; the time it took is the start-up figure. */
-export async function waitForHealth(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+export async function waitForHealth(port: number, alive: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode} before answering`);
+    if (!alive()) throw new Error('exited before answering');
     try {
       const res = await httpRequest({ port, path: '/health', timeoutMs: 1000 });
       if (res.status === 200) return;
@@ -50,7 +50,7 @@ export async function startPeer(peers: PeerTools, name: PeerName, dataFile: stri
   const port = await freePort();
   const child = spawnPeer(peers, name, dataFile, port);
   try {
-    await waitForHealth(port, child, 60_000);
+    await waitForHealth(port, () => child.exitCode === null, 60_000);
   } catch (err) {
     await stopProcess(child);
     throw new Error(`${name}: ${(err as Error).message}`);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchReport, Comparison, MeasureResult, ProfileSummary } from '../types';
+import { beforeAfterMarkdown } from './before-after';
 
 function cell(value: number | null, unit: string): string {
   if (value === null) return 'not measured';
@@ -77,6 +78,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- Total run time: ${(report.durationMs / 1000).toFixed(1)} s`,
     ...(report.only ? [`- Partial run: only ${report.only.join(', ')} (\`--only\`)`] : []),
     '',
+    ...beforeAfterMarkdown(report),
     '## Summary',
     '',
     '| Measure | Scenario | Result |',
@@ -109,10 +111,19 @@ export function writeResults(
   report: BenchReport,
   name = 'latest',
 ): { markdown: string; json: string } {
-  mkdirSync(outDir, { recursive: true });
-  const markdown = path.join(outDir, `${name}.md`);
-  const json = path.join(outDir, `${name}.json`);
-  writeFileSync(markdown, renderMarkdown(report));
-  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
-  return { markdown, json };
+  return writeReportFiles(outDir, name, renderMarkdown(report), report);
+}
+
+/** `<name>.md` and `<name>.json` in dir, for the bench, the soak and the abuse run alike. */
+export function writeReportFiles(
+  dir: string,
+  name: string,
+  markdown: string,
+  report: unknown,
+): { markdown: string; json: string } {
+  mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, name);
+  writeFileSync(`${base}.md`, markdown);
+  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  return { markdown: `${base}.md`, json: `${base}.json` };
 }

@@ -1,27 +1,15 @@
-import { createJsonSimulator, type JsonSimulatorProbe } from '@racedata/json-sim';
-import type { SimulatorSettings } from '@racedata/core';
+import type { JsonSimulatorProbe } from '@racedata/json-sim';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { layoutDays, storedEvent } from '../lib/payloads';
+import { benchSettings, simPackage } from './server-setup';
 
-/** The JSON simulator under test, in its own process; BENCH_SETTINGS overrides settings. */
+/** The JSON simulator under test, in its own process. */
 async function main(): Promise<void> {
-  const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
+  const { createJsonSimulator } = await simPackage('json-sim', () => import('@racedata/json-sim'));
   let probe: JsonSimulatorProbe | undefined;
   const sim = createJsonSimulator(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      logLevel: 'silent',
-      // Nothing may time out during a run: polls are held and sockets idle for minutes.
-      longPollTimeoutMs: 600_000,
-      wsAuthTimeoutMs: 600_000,
-      wsPingIntervalMs: 3_600_000,
-      // Every bench client is the same user: up to 1,000 event-stream or STOMP sessions at once.
-      wsMaxSessionsPerUser: 100_000,
-      // The memory measures store up to 1,000,000 events by count; the byte budget must not cut in.
-      eventStoreMaxBytes: 64 * 1024 ** 3,
-      ...overrides,
-    },
+    // The memory measures store up to 1,000,000 events by count; the byte budget must not cut in.
+    { eventStoreMaxBytes: 64 * 1024 ** 3, ...benchSettings() },
     // The counts and the in-process preload go through the factory's test-and-bench probe.
     { probe: (p) => (probe = p) },
   );

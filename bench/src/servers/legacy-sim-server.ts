@@ -1,19 +1,23 @@
-import {
-  createLegacySimulator,
-  type LegacySimulatorProbe,
-  LEGACY_USERS,
-  legacyChannelCatalog,
-} from '@racedata/legacy-sim';
-import { UserTable, type SimulatorSettings } from '@racedata/core';
+import type { UserSpec } from '@racedata/core';
+import type { LegacySimulatorProbe } from '@racedata/legacy-sim';
 import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
 import { legacyXml } from '../lib/payloads';
+import { benchSettings, simPackage } from './server-setup';
 
 /**
  * The legacy simulator under test, in its own process. BENCH_EXTRA_USERS adds users
  * bench-1..N (token bench-token-i, every channel) so a Durable post to `id` fills N queues.
  */
 async function main(): Promise<void> {
-  const overrides = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Partial<SimulatorSettings>;
+  const legacy = await simPackage('legacy-sim', () => import('@racedata/legacy-sim'));
+  const core = await simPackage('core', () => import('@racedata/core'));
+  const { createLegacySimulator } = legacy;
+  const { UserTable } = core;
+  // The built-in users and catalog are the simulator's own; a --before checkout older than the
+  // simulators' self-descriptions still has them in core.
+  const older = core as unknown as Partial<typeof legacy>;
+  const LEGACY_USERS: readonly UserSpec[] = legacy.LEGACY_USERS ?? older.LEGACY_USERS ?? [];
+  const legacyChannelCatalog = legacy.legacyChannelCatalog ?? older.legacyChannelCatalog!;
   const extra = Number(process.env.BENCH_EXTRA_USERS ?? '0');
   const catalog = legacyChannelCatalog();
   const specs = [
@@ -27,25 +31,12 @@ async function main(): Promise<void> {
     })),
   ];
   let probe: LegacySimulatorProbe | undefined;
-  const sim = createLegacySimulator(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      logLevel: 'silent',
-      longPollTimeoutMs: 600_000,
-      wsAuthTimeoutMs: 600_000,
-      wsPingIntervalMs: 3_600_000,
-      // Every bench client is the same user: up to 1,000 event-stream or STOMP sessions at once.
-      wsMaxSessionsPerUser: 100_000,
-      ...overrides,
-    },
-    {
-      catalog,
-      users: UserTable.fromJSON(specs, catalog, 'bench users'),
-      // The counts and the in-process preload go through the factory's test-and-bench probe.
-      probe: (p) => (probe = p),
-    },
-  );
+  const sim = createLegacySimulator(benchSettings(), {
+    catalog,
+    users: UserTable.fromJSON(specs, catalog, 'bench users'),
+    // The counts and the in-process preload go through the factory's test-and-bench probe.
+    probe: (p) => (probe = p),
+  });
   if (!probe) throw new Error('the simulator handed out no probe');
   const { publish, queues } = probe;
   const address = await sim.listen(0, '127.0.0.1');

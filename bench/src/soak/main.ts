@@ -1,23 +1,6 @@
 import { killAllChildren } from '../lib/child-server';
+import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
 import { runSoak } from './run-soak';
-
-function flag(args: readonly string[], name: string): string | undefined {
-  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (i < 0) return undefined;
-  const arg = args[i] as string;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
-}
-
-function numberFlag(args: readonly string[], name: string, min: number, max: number): number | undefined {
-  const raw = flag(args, name);
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    console.error(`${name} must be a number from ${min} to ${max}, got ${raw}`);
-    process.exit(2);
-  }
-  return value;
-}
 
 /** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--hang-up-style close|reset] [--out DIR]` */
 async function main(): Promise<void> {
@@ -28,15 +11,9 @@ async function main(): Promise<void> {
   const outDir = flag(args, '--out');
   const hangUpStyle = flag(args, '--hang-up-style');
   if (hangUpStyle !== undefined && hangUpStyle !== 'close' && hangUpStyle !== 'reset') {
-    console.error(`--hang-up-style must be close or reset, got ${hangUpStyle}`);
-    process.exit(2);
+    usageError(`--hang-up-style must be close or reset, got ${hangUpStyle}`);
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      killAllChildren();
-      process.exit(130);
-    });
-  }
+  killChildrenOnSignal();
   try {
     const { report, files } = await runSoak({
       quick,

@@ -1,5 +1,4 @@
-import { httpRequest, type HttpResult } from '../lib/http-client';
-import { postAgent } from '../lib/posts';
+import type { LegacyMessage } from '../lib/posts';
 
 /**
  * What the soak posts: every message carries its kind's sequence number and target channel,
@@ -26,6 +25,15 @@ export function payloadKey(seq: number): string {
   return `soak-${seq}`;
 }
 
+/** The soak's legacy message `seq` of its kind, for channel `target`. */
+export function soakLegacyMessage(
+  kind: 'Durable' | 'NonDurable',
+  target: string,
+  seq: number,
+): LegacyMessage {
+  return { channel: target, payloadKey: payloadKey(seq), xml: soakXml(kind, seq, target) };
+}
+
 export function seqOfPayloadKey(key: unknown): number {
   return typeof key === 'string' && key.startsWith('soak-') ? Number(key.slice(5)) : Number.NaN;
 }
@@ -37,35 +45,6 @@ export function soakJson(channel: string, seq: number): string {
     trackId: 901,
     raceNr: 3,
     payload: { seq, note: `soak message ${seq} for ${channel}`, secondsToStart: 300 - (seq % 300) },
-  });
-}
-
-export function postLegacy(
-  port: number,
-  kind: 'Durable' | 'NonDurable',
-  target: string,
-  seq: number,
-): Promise<HttpResult> {
-  return httpRequest({
-    port,
-    method: 'POST',
-    path: `/customerapi/channel/${target}/${kind}?payloadKey=${payloadKey(seq)}`,
-    headers: { 'content-type': 'application/xml' },
-    body: soakXml(kind, seq, target),
-    agent: postAgent,
-    timeoutMs: 30_000,
-  });
-}
-
-export function postJson(port: number, channel: string, seq: number): Promise<HttpResult> {
-  return httpRequest({
-    port,
-    method: 'POST',
-    path: '/api/message',
-    headers: { 'content-type': 'application/json' },
-    body: soakJson(channel, seq),
-    agent: postAgent,
-    timeoutMs: 30_000,
   });
 }
 

@@ -1,10 +1,11 @@
 import http from 'node:http';
+import { exitSoon, serveIpc } from '../lib/child-ipc';
 
 /**
  * Runs in its own process (forked by the soak), so the load process's busy event loop does not
  * add to the figures: GET /health on each simulator every PROBE_EVERY_MS, timed from the moment
- * it is sent until the answer is read. Stops on the harness's 'stop' message (replying with the
- * samples), when the harness goes away, or after PROBE_MAX_MS at the latest.
+ * it is sent until the answer is read. Stops on the harness's `stop` command (answering with the
+ * samples), when the harness goes away, or after PROBE_MAX_MS at the latest (health-probe.ts).
  */
 interface Target {
   readonly name: string;
@@ -52,18 +53,17 @@ const timer = setInterval(() => {
   for (const target of targets) probe(target);
 }, everyMs);
 
-function finish(): void {
-  clearInterval(timer);
-  const result = Object.fromEntries(
+function results() {
+  return Object.fromEntries(
     targets.map((t) => [t.name, { samples: t.samples, sentAt: t.sentAt, failed: t.failed }]),
   );
-  if (process.connected) process.send?.({ probes: result }, () => process.exit(0));
-  else process.exit(0);
 }
 
-setTimeout(finish, maxMs).unref();
-process.on('message', (message: { cmd?: string }) => {
-  if (message.cmd === 'stop') finish();
+setTimeout(() => clearInterval(timer), maxMs).unref();
+serveIpc(0, {
+  stop: () => {
+    clearInterval(timer);
+    exitSoon();
+    return results();
+  },
 });
-process.on('disconnect', () => process.exit(0));
-process.send?.({ ready: true });

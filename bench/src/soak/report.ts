@@ -1,15 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeReportFiles } from '../results/write-results';
 import type { Distribution } from '../lib/stats';
 import type { Spread } from './ledger';
-import type { MachineInfo } from '../types';
-
-export interface SoakVerdict {
-  readonly name: string;
-  readonly target: string;
-  readonly value: string;
-  readonly pass: boolean;
-}
+import type { Check, MachineInfo } from '../types';
 
 export interface TransientFigures {
   readonly clients: number;
@@ -107,7 +99,7 @@ export interface SoakReport {
   readonly loadEventLoopP99Ms: number;
   readonly drainMs: number;
   readonly drainComplete: boolean;
-  readonly verdicts: readonly SoakVerdict[];
+  readonly verdicts: readonly Check[];
   readonly pass: boolean;
   readonly durationMs: number;
 }
@@ -204,10 +196,6 @@ export function soakMarkdown(report: SoakReport): string {
 
 /** Writes soak-<mode>-<time>.json and .md into dir; returns their paths. */
 export function writeSoakReport(dir: string, report: SoakReport): { json: string; markdown: string } {
-  mkdirSync(dir, { recursive: true });
   const stamp = report.machine.date.replace(/[:.]/g, '-');
-  const base = path.join(dir, `soak-${report.mode}-${stamp}`);
-  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${base}.md`, soakMarkdown(report));
-  return { json: `${base}.json`, markdown: `${base}.md` };
+  return writeReportFiles(dir, `soak-${report.mode}-${stamp}`, soakMarkdown(report), report);
 }

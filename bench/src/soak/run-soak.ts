@@ -1,27 +1,23 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { killAllChildren, trackProcess } from '../lib/child-server';
+import { killAllChildren } from '../lib/child-server';
+import { openFilesLimit, rssKb } from '../lib/proc-stats';
+import { startHealthProbe, type HealthProbe } from './health-probe';
+import { roundDistribution, rssFigures, transientFigures, verdicts } from './verdicts';
+import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { sleep } from '../lib/http-client';
 import type { PollClients } from '../lib/poll-clients';
-import { distribution, round, type Distribution } from '../lib/stats';
+import { distribution, round } from '../lib/stats';
 import { machineInfo } from '../machine';
 import { eventStreamClients, jsonPollers, legacyPollers, roundRobin, stompClients } from './clients';
 import type { OddAnswers, SocketClients } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
-import { BroadcastLedger, EventLogLedger, PostLog, QueueLedger, type DeliveryCounts } from './ledger';
-import { eventIdOf, postJson, postLegacy } from './messages';
-import {
-  writeSoakReport,
-  type ProbeFigures,
-  type RssFigures,
-  type SoakReport,
-  type SoakVerdict,
-  type TransientFigures,
-} from './report';
-import { openFilesLimit, rssKb, startSimulator, type RunningSimulator } from './simulators';
+import { BroadcastLedger, EventLogLedger, PostLog, QueueLedger } from './ledger';
+import { postJson, postLegacy } from '../lib/posts';
+import { eventIdOf, soakJson, soakLegacyMessage } from './messages';
+import { writeSoakReport, type ProbeFigures, type SoakReport } from './report';
 import {
   JSON_DURABLE,
   JSON_TRANSIENT,
@@ -38,9 +34,6 @@ export interface RunSoakOptions extends SoakOptions {
   readonly log?: (message: string) => void;
 }
 
-/** The targets of the issue: RSS flat after warm-up, outside probe p99 under 100 ms. */
-export const RSS_GROWTH_LIMIT = 1.2;
-export const PROBE_P99_LIMIT_MS = 100;
 const PROBE_LABEL =
   'GET /health probe latency after warm-up (from a separate process; the simulators expose no event-loop figure)';
 
@@ -55,7 +48,7 @@ interface Ledgers {
 /** Posts one message of each kind every 1000/rate ms until the load time or the counts are used up. */
 async function postLoad(
   config: SoakConfig,
-  sims: { json: RunningSimulator; legacy: RunningSimulator },
+  sims: { json: CliSimulator; legacy: CliSimulator },
   ledgers: Ledgers,
 ): Promise<void> {
   const pending = new Set<Promise<void>>();
@@ -96,164 +89,30 @@ async function postLoad(
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     send('legacyDurable', LEGACY_DURABLE_TARGETS[tick % LEGACY_DURABLE_TARGETS.length] as string, (seq) =>
-      postLegacy(sims.legacy.port, 'Durable', ledgers.posts.legacyDurable.target[seq] as string, seq),
+      postLegacy(
+        sims.legacy.port,
+        'Durable',
+        soakLegacyMessage('Durable', ledgers.posts.legacyDurable.target[seq] as string, seq),
+      ),
     );
     send(
       'legacyNonDurable',
       LEGACY_TRANSIENT_TARGETS[tick % LEGACY_TRANSIENT_TARGETS.length] as string,
       (seq) =>
-        postLegacy(sims.legacy.port, 'NonDurable', ledgers.posts.legacyNonDurable.target[seq] as string, seq),
+        postLegacy(
+          sims.legacy.port,
+          'NonDurable',
+          soakLegacyMessage('NonDurable', ledgers.posts.legacyNonDurable.target[seq] as string, seq),
+        ),
     );
     send('jsonDurable', JSON_DURABLE[tick % JSON_DURABLE.length] as string, (seq) =>
-      postJson(sims.json.port, ledgers.posts.jsonDurable.target[seq] as string, seq),
+      postJson(sims.json.port, soakJson(ledgers.posts.jsonDurable.target[seq] as string, seq)),
     );
     send('jsonTransient', JSON_TRANSIENT[tick % JSON_TRANSIENT.length] as string, (seq) =>
-      postJson(sims.json.port, ledgers.posts.jsonTransient.target[seq] as string, seq),
+      postJson(sims.json.port, soakJson(ledgers.posts.jsonTransient.target[seq] as string, seq)),
     );
   }
   await Promise.all(pending);
-}
-
-function startProber(config: SoakConfig, sims: RunningSimulator[]): Promise<ChildProcess> {
-  const child = trackProcess(
-    fork(path.join(__dirname, 'probe-worker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      env: {
-        ...process.env,
-        PROBE_TARGETS: JSON.stringify(sims.map((s) => ({ name: s.kind, port: s.port }))),
-        PROBE_EVERY_MS: String(config.probeEveryMs),
-        PROBE_MAX_MS: String(config.loadMs + config.drainMs + 120_000),
-      },
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the probe process did not start in 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`the probe process exited with ${code}`)));
-    child.once('message', () => {
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolve(child);
-    });
-  });
-}
-
-type ProbeResult = Record<string, { samples: number[]; sentAt: number[]; failed: number }>;
-
-function stopProber(child: ChildProcess): Promise<ProbeResult> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve({});
-    }, 10_000);
-    child.once('message', (message: { probes?: ProbeResult }) => {
-      clearTimeout(timer);
-      resolve(message.probes ?? {});
-    });
-    child.send({ cmd: 'stop' });
-  });
-}
-
-function rssFigures(
-  pid: number,
-  samples: Array<{ atMs: number; kb: number }>,
-  warmUpMs: number,
-  loadMs: number,
-): RssFigures {
-  const kbs = samples.map((s) => s.kb);
-  const warm = samples.find((s) => s.atMs >= warmUpMs) ?? samples.at(-1);
-  // The end of the load, not after the drain: compared under the same load as the warm-up figure.
-  const end = samples.filter((s) => s.atMs <= loadMs + 1000).at(-1);
-  return {
-    pid,
-    samples,
-    startKb: samples[0]?.kb ?? Number.NaN,
-    warmUpKb: warm?.kb ?? Number.NaN,
-    peakKb: kbs.length > 0 ? Math.max(...kbs) : Number.NaN,
-    endKb: end?.kb ?? Number.NaN,
-    drainedKb: samples.at(-1)?.kb ?? Number.NaN,
-  };
-}
-
-function roundDistribution(d: Distribution): Distribution {
-  return { count: d.count, p50: round(d.p50), p99: round(d.p99), mean: round(d.mean), max: round(d.max) };
-}
-
-function transientFigures(ledger: BroadcastLedger): TransientFigures {
-  const c: DeliveryCounts = ledger.counts;
-  return {
-    clients: ledger.clients,
-    deliveries: c.deliveries,
-    missing: ledger.missing(),
-    duplicated: c.duplicated,
-    foreign: c.foreign,
-    corrupt: c.corrupt,
-    disconnects: ledger.disconnects,
-    perClient: ledger.deliveriesPerClient(),
-  };
-}
-
-function verdicts(report: Omit<SoakReport, 'verdicts' | 'pass'>): SoakVerdict[] {
-  const t = report.totals;
-  const postFailures = Object.values(report.posted).reduce((sum, p) => sum + p.failed, 0);
-  const altered =
-    report.legacyDurable.corrupt +
-    report.jsonDurable.corrupt +
-    report.jsonDurable.outOfOrder +
-    report.legacyStomp.corrupt +
-    report.jsonEventStream.corrupt;
-  const list: SoakVerdict[] = [
-    {
-      name: 'posts accepted',
-      target: '0 failed',
-      value: `${postFailures} failed of ${t.posted}`,
-      pass: postFailures === 0,
-    },
-    {
-      name: 'durable messages lost',
-      target: '0',
-      value: `${t.lost} (legacy ${report.legacyDurable.lost}, JSON ${report.jsonDurable.lost})`,
-      pass: t.lost === 0,
-    },
-    {
-      name: 'deliveries duplicated',
-      target: '0',
-      value: `${t.duplicated} (legacy listen ${report.legacyDurable.duplicated}, JSON /events ${report.jsonDurable.duplicated}, STOMP ${report.legacyStomp.duplicated}, event-stream ${report.jsonEventStream.duplicated})`,
-      pass: t.duplicated === 0,
-    },
-    {
-      name: 'foreign-channel deliveries',
-      target: '0',
-      value: `${t.foreign} (legacy listen ${report.legacyDurable.foreign}, JSON /events ${report.jsonDurable.foreign}, STOMP ${report.legacyStomp.foreign}, event-stream ${report.jsonEventStream.foreign})`,
-      pass: t.foreign === 0,
-    },
-    { name: 'out of order or altered deliveries', target: '0', value: String(altered), pass: altered === 0 },
-    {
-      name: 'transient messages missed by connected clients',
-      target: '0',
-      value: `${t.transientMissing} (STOMP ${report.legacyStomp.missing}, event-stream ${report.jsonEventStream.missing}; disconnects ${report.legacyStomp.disconnects + report.jsonEventStream.disconnects})`,
-      pass: t.transientMissing === 0,
-    },
-  ];
-  for (const [name, rss] of Object.entries(report.rss)) {
-    const growth = rss.endKb / rss.warmUpKb;
-    list.push({
-      name: `${name} RSS flat after warm-up`,
-      target: `end <= ${RSS_GROWTH_LIMIT}x after warm-up`,
-      value: `${(rss.warmUpKb / 1024).toFixed(1)} -> ${(rss.endKb / 1024).toFixed(1)} MB (${round(growth)}x)`,
-      pass: growth <= RSS_GROWTH_LIMIT,
-    });
-  }
-  for (const [name, probe] of Object.entries(report.probe)) {
-    list.push({
-      name: `${name} /health probe p99`,
-      target: `< ${PROBE_P99_LIMIT_MS} ms`,
-      value: `${probe.p99} ms after warm-up (${probe.count} probes, ${probe.failed} failed; whole run ${probe.wholeRun.p99} ms)`,
-      pass: probe.p99 < PROBE_P99_LIMIT_MS && probe.failed === 0 && probe.count > 0,
-    });
-  }
-  return list;
 }
 
 /** Runs one soak: both simulators as CLI processes, the clients, the poster, the final drain. */
@@ -274,14 +133,14 @@ export async function runSoak(
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'racedata-soak-'));
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
   const closers: Array<() => void> = [];
-  let prober: ChildProcess | undefined;
-  const sims: RunningSimulator[] = [];
+  let prober: HealthProbe | undefined;
+  const sims: CliSimulator[] = [];
   try {
     const users = writeUsersFiles(tmp, config.legacyUsers, config.jsonUsers);
     const common = { LONG_POLL_TIMEOUT_MS: String(config.longPollTimeoutMs) };
     const [legacy, json] = await Promise.all([
-      startSimulator(REPO_ROOT, 'legacy', { ...common, USERS_FILE: users.legacyFile }),
-      startSimulator(REPO_ROOT, 'json', { ...common, USERS_FILE: users.jsonFile }),
+      startCliSimulator(REPO_ROOT, 'legacy', { env: { ...common, USERS_FILE: users.legacyFile } }),
+      startCliSimulator(REPO_ROOT, 'json', { env: { ...common, USERS_FILE: users.jsonFile } }),
     ]);
     sims.push(legacy, json);
     log(
@@ -312,7 +171,7 @@ export async function runSoak(
     };
     const odd: OddAnswers = { count: 0 };
 
-    prober = await startProber(config, sims);
+    prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
     log(`  connecting ${c.stomp} STOMP and ${c.eventStream} event-stream clients`);
     const stomp: SocketClients = await stompClients(legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
     closers.push(() => stomp.close());
@@ -400,7 +259,7 @@ export async function runSoak(
     log(`  drain ${drained ? 'complete' : 'stopped at its limit'} after ${(drainMs / 1000).toFixed(1)} s`);
     sampleRss();
     for (const close of closers.splice(0)) close();
-    const probes = await stopProber(prober);
+    const probes = await prober.stop();
     prober = undefined;
 
     const lostSamples: Array<{ seq: number; user: string; target: string }> = [];
@@ -492,7 +351,7 @@ export async function runSoak(
       durationMs: 0,
     };
     for (const sim of sims) {
-      if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.stderrTail()}`);
+      if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.output()}`);
     }
     await Promise.all(sims.map((s) => s.stop()));
     const list = verdicts(body);
@@ -509,7 +368,7 @@ export async function runSoak(
     return { report, files };
   } finally {
     for (const close of closers) close();
-    prober?.kill('SIGKILL');
+    await prober?.stop();
     await Promise.all(sims.map((s) => s.stop().catch(() => undefined)));
     killAllChildren();
     rmSync(tmp, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JSON_CHANNELS } from '@racedata/json-sim';
 import { LEGACY_CHANNELS } from '@racedata/legacy-sim';
+import { TOKENS } from '../../../test-support';
 
 /** One user of a simulator as the soak knows it: its token and what it may receive. */
 export interface SoakUser {
@@ -66,7 +67,7 @@ function soakUser(spec: UserSpec): SoakUser {
  */
 export function legacyUserSpecs(count: number): UserSpec[] {
   const specs: UserSpec[] = [
-    { name: 'default', key: 'testuser', secret: 'testpassword', token: 'dGVzdHVzZXI=', channels: '*' },
+    { name: 'default', key: 'testuser', secret: 'testpassword', token: TOKENS.testuser, channels: '*' },
   ];
   for (let i = 1; i < count; i++) {
     const channels = [LEGACY_A, LEGACY_B, '*' as const][i % 3] as string[] | '*';
@@ -81,10 +82,10 @@ export function jsonUserSpecs(count: number): UserSpec[] {
       name: 'default',
       key: 'testuser',
       secret: 'testpassword',
-      token: 'dGVzdHVzZXI=',
+      token: TOKENS.testuser,
       channels: JSON_TESTUSER,
     },
-    { name: 'all channels', key: 'alluser', secret: 'allpassword', token: 'YWxsdXNlcg==', channels: '*' },
+    { name: 'all channels', key: 'alluser', secret: 'allpassword', token: TOKENS.alluser, channels: '*' },
   ];
   for (let i = 2; i < count; i++) {
     const channels = [JSON_GALLOP, JSON_OTHER_TROT][i % 2] as string[];

@@ -1,0 +1,69 @@
+import { round } from '../lib/stats';
+import type { BenchReport, Comparison } from '../types';
+
+/** A scenario both builds measured: each one's figure and ratio to its baseline, and their change. */
+export interface BeforeAfterRow {
+  readonly measure: string;
+  readonly scenario: string;
+  readonly unit: string;
+  readonly before: number | null;
+  readonly after: number | null;
+  /** after / before: below 1 is less of the figure (better for times, worse for rates). */
+  readonly change: number | null;
+  readonly beforeRatio: number | null;
+  readonly afterRatio: number | null;
+  readonly ratioLabel: string;
+}
+
+export function beforeAfterRows(report: BenchReport): BeforeAfterRow[] {
+  const rows: BeforeAfterRow[] = [];
+  for (const after of report.measures) {
+    const before = report.before?.measures.find((m) => m.id === after.id);
+    for (const row of after.comparisons) {
+      const old: Comparison | undefined = before?.comparisons.find((c) => c.scenario === row.scenario);
+      const change = old?.ours && row.ours !== null ? round(row.ours / old.ours, 3) : null;
+      rows.push({
+        measure: after.title,
+        scenario: row.scenario,
+        unit: row.unit,
+        before: old?.ours ?? null,
+        after: row.ours,
+        change,
+        beforeRatio: old?.ratio ?? null,
+        afterRatio: row.ratio,
+        ratioLabel: row.ratioLabel,
+      });
+    }
+  }
+  return rows;
+}
+
+const text = (value: number | null, unit = ''): string =>
+  value === null ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
+
+export function beforeAfterMarkdown(report: BenchReport): string[] {
+  if (!report.before) return [];
+  const lines = [
+    '## Before and after',
+    '',
+    `Before: the simulators of \`${report.before.root}\`; after: this checkout's. Each measure ran against the before build and then at once against the after build, with the same harness and baselines; each build's ratio is to the baseline measured beside it.`,
+    '',
+    '| Measure | Scenario | Before | After | After / before | Before ratio | After ratio |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const row of beforeAfterRows(report)) {
+    const cells = [
+      row.measure,
+      row.scenario,
+      text(row.before, row.unit),
+      text(row.after, row.unit),
+      text(row.change),
+      text(row.beforeRatio),
+      `${text(row.afterRatio)} (${row.ratioLabel})`,
+    ];
+    lines.push(`| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
+  }
+  const failed = report.before.measures.filter((m) => m.comparisons.length === 0 && m.notes.length > 0);
+  for (const m of failed) lines.push('', `- before, ${m.title}: ${m.notes.join('; ')}`);
+  return lines;
+}
