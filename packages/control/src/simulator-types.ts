@@ -5,7 +5,15 @@
  */
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RecordedMessage, ReplayHandle, SimulatorDocs, SimulatorSettings, UpgradeHandler, UpgradeRouter, UserTable } from '@racedata/core';
+import type {
+  RecordedMessage,
+  ReplayHandle,
+  SimulatorDocs,
+  SimulatorSettings,
+  UpgradeHandler,
+  UpgradeRouter,
+  UserTable,
+} from '@racedata/core';
 import type { SimulatorState, ResetCounts, ResetRequest } from './wire';
 
 /** The part of the control plane each simulator provides. */

@@ -1,4 +1,9 @@
-import { UpgradeRouter, ReplayControl, type RecordedJsonMessage, type SimulatorSettings } from '@racedata/core';
+import {
+  UpgradeRouter,
+  ReplayControl,
+  type RecordedJsonMessage,
+  type SimulatorSettings,
+} from '@racedata/core';
 import {
   assembleSimulator,
   simulatorServices,

@@ -1,4 +1,10 @@
-import { type RecordedLegacyMessage, ReplayControl, type SimulatorSettings, TransientHub, UpgradeRouter } from '@racedata/core';
+import {
+  type RecordedLegacyMessage,
+  ReplayControl,
+  type SimulatorSettings,
+  TransientHub,
+  UpgradeRouter,
+} from '@racedata/core';
 import {
   assembleSimulator,
   type Simulator,
