@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { Backoff, pause, retryAfterMs } from './backoff';
+import { retryAfterMs } from './backoff';
+import { keepSessionOpen } from './session-loop';
 import type { TransportContext } from './transport-context';
 import { parseStreamFrame } from './upstream-messages';
 import { StoppedError } from './upstream-session';
@@ -20,34 +21,20 @@ interface Ended {
  * transient messages sent while it is away are not in the recording (the interface's rule).
  */
 export class EventStreamClient {
-  private readonly backoff = new Backoff();
   private socket: WebSocket | undefined;
 
   constructor(private readonly ctx: TransportContext) {}
 
-  async run(): Promise<void> {
-    const { signal, clock, logger } = this.ctx;
-    const onStop = () => this.socket?.close(1000, 'recorder stopping');
-    signal.addEventListener('abort', onStop, { once: true });
-    try {
-      while (!signal.aborted) {
-        let ended: Ended;
-        try {
-          ended = await this.session();
-        } catch (err) {
-          if (err instanceof StoppedError) return;
-          throw err;
-        }
-        if (signal.aborted) return;
-        if (ended.authenticated) this.backoff.reset();
-        const wait = this.backoff.next(ended.retryAfter);
-        this.ctx.stats.retries++;
-        logger.info({ transport: 'stream', retryInMs: wait }, 'event stream closed; reconnecting');
-        await pause(clock, wait, signal);
-      }
-    } finally {
-      signal.removeEventListener('abort', onStop);
-    }
+  run(): Promise<void> {
+    return keepSessionOpen(this.ctx, {
+      transport: 'stream',
+      closedMessage: 'event stream closed; reconnecting',
+      session: async () => {
+        const ended = await this.session();
+        return { gotGoing: ended.authenticated, retryAfter: ended.retryAfter };
+      },
+      stop: () => this.socket?.close(1000, 'recorder stopping'),
+    });
   }
 
   private async session(): Promise<Ended> {

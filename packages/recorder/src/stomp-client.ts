@@ -1,9 +1,9 @@
 import type { Client as StompClient } from '@stomp/stompjs' with { 'resolution-mode': 'import' };
 import WebSocket from 'ws';
-import { Backoff, pause, retryAfterMs } from './backoff';
+import { retryAfterMs } from './backoff';
+import { keepSessionOpen } from './session-loop';
 import type { TransportContext } from './transport-context';
 import { parseTrackSignal } from './upstream-messages';
-import { StoppedError } from './upstream-session';
 
 // @stomp/stompjs is an ES module whose "require" export is a UMD bundle; this package compiles to CommonJS.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -26,34 +26,20 @@ interface Ended {
  * hands the token back so the next attempt authenticates anew.
  */
 export class StompRecorderClient {
-  private readonly backoff = new Backoff();
   private client: StompClient | undefined;
 
   constructor(private readonly ctx: TransportContext) {}
 
-  async run(): Promise<void> {
-    const { signal, clock, logger } = this.ctx;
-    const onStop = () => void this.client?.deactivate();
-    signal.addEventListener('abort', onStop, { once: true });
-    try {
-      while (!signal.aborted) {
-        let ended: Ended;
-        try {
-          ended = await this.session();
-        } catch (err) {
-          if (err instanceof StoppedError) return;
-          throw err;
-        }
-        if (signal.aborted) return;
-        if (ended.subscribed) this.backoff.reset();
-        const wait = this.backoff.next(ended.retryAfter);
-        this.ctx.stats.retries++;
-        logger.info({ transport: 'stomp', retryInMs: wait }, 'STOMP session closed; reconnecting');
-        await pause(clock, wait, signal);
-      }
-    } finally {
-      signal.removeEventListener('abort', onStop);
-    }
+  run(): Promise<void> {
+    return keepSessionOpen(this.ctx, {
+      transport: 'stomp',
+      closedMessage: 'STOMP session closed; reconnecting',
+      session: async () => {
+        const ended = await this.session();
+        return { gotGoing: ended.subscribed, retryAfter: ended.retryAfter };
+      },
+      stop: () => void this.client?.deactivate(),
+    });
   }
 
   private async session(): Promise<Ended> {
