@@ -5,11 +5,13 @@
  */
 import type { EventInput, SimulatorKind } from '@racedata/core';
 import type {
+  ControlState,
   JournalEntry,
   JournalFilter,
   ResetRequest,
   SandboxInfo,
   SessionTransport,
+  UserInfo,
 } from '@racedata/control';
 
 export type {
@@ -25,7 +27,6 @@ export type {
 export type {
   CatalogChannel,
   ClosedEntry,
-  ControlState as SimState,
   DeliveredEntry,
   FaultAction,
   FaultMatch,
@@ -41,9 +42,14 @@ export type {
   SandboxInfo,
   SandboxUser,
   SessionTransport,
-  UserInfo as SimulatorUser,
   UserState,
 } from '@racedata/control';
+
+/** GET /_sim/state. */
+export type SimState = ControlState;
+
+/** A user of GET /_sim/users: what a test needs to authenticate as it and what it may read. */
+export type SimulatorUser = UserInfo;
 
 /** GET /_sim/sandboxes. */
 export interface SandboxList {
