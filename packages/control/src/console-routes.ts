@@ -1,18 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import {
-  coreError,
-  type RecordedMessage,
-  type ReplayHandle,
-  type SimulatorSettings,
-  toSimError,
-} from '@racedata/core';
-import { clientHungUp } from './body-checks';
+import { coreError, type RecordedMessage, type ReplayHandle, type SimulatorSettings } from '@racedata/core';
 import { ChannelSamples } from './channel-samples';
 import { checkConsoleToken, rememberConsoleToken } from './console-auth';
 import { serveConsole, type ConsoleAssets } from './console-assets';
 import { consoleState } from './console-state';
 import { ConsoleStream } from './console-stream';
-import { checkToken, readJson, sendJson, type ControlPlaneOptions } from './control-plane';
+import { answerFailure, checkToken, readJson, sendJson, type ControlPlaneOptions } from './control-plane';
 import { parseReplayCommand } from './replay-params';
 import type { UserInfo } from './wire';
 
@@ -146,18 +139,7 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
       (handled) => {
         if (!handled) inner(req, res);
       },
-      (err: unknown) => {
-        if (clientHungUp(req, err)) {
-          res.destroy();
-          return;
-        }
-        const error = toSimError(
-          err,
-          () => undefined,
-          () => options.logger.error({ err, path: req.url }, 'unexpected console error'),
-        );
-        sendJson(res, error.status, { status: 'fail', code: error.code, message: error.message });
-      },
+      (err: unknown) => answerFailure(req, res, err, options.logger, 'console'),
     );
   };
   return { handle, stream };

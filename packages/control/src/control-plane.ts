@@ -73,19 +73,31 @@ export function withControlPlane(inner: RequestListener, options: ControlPlaneOp
       inner(req, res);
       return;
     }
-    routes(req, res).catch((err: unknown) => {
-      if (clientHungUp(req, err)) {
-        res.destroy();
-        return;
-      }
-      const error = toSimError(
-        err,
-        () => undefined,
-        () => options.logger.error({ err, path: req.url }, 'unexpected control-plane error'),
-      );
-      sendJson(res, error.status, { status: 'fail', code: error.code, message: error.message });
-    });
+    routes(req, res).catch((err: unknown) => answerFailure(req, res, err, options.logger, 'control-plane'));
   };
+}
+
+/**
+ * Answers a /_sim/* route that threw: nothing when the client already left, its own error body
+ * for a SimError, and a 500 (logged, saying nothing to the client) for anything else.
+ */
+export function answerFailure(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: unknown,
+  logger: Logger,
+  where: 'control-plane' | 'console',
+): void {
+  if (clientHungUp(req, err)) {
+    res.destroy();
+    return;
+  }
+  const error = toSimError(
+    err,
+    () => undefined,
+    () => logger.error({ err, path: req.url }, `unexpected ${where} error`),
+  );
+  sendJson(res, error.status, { status: 'fail', code: error.code, message: error.message });
 }
 
 function controlRoutes(options: ControlPlaneOptions) {
