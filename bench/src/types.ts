@@ -9,6 +9,13 @@ export interface Check {
   readonly pass: boolean;
 }
 
+export const check = (name: string, target: string, value: string, pass: boolean): Check => ({
+  name,
+  target,
+  value,
+  pass,
+});
+
 export interface Figure {
   readonly name: string;
   readonly value: number | null;

@@ -1,7 +1,7 @@
 import type WebSocket from 'ws';
 import { PollClients } from '../lib/poll-clients';
 import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
-import type { BroadcastLedger, EventLogLedger, QueueLedger } from './ledger';
+import type { EventLogLedger, ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
 import type { SoakUser } from './users';
 
@@ -16,11 +16,11 @@ export interface OddAnswers {
   last?: string;
 }
 
-export interface LegacyPollersOptions {
+interface LegacyPollersOptions {
   readonly port: number;
   readonly count: number;
   readonly users: readonly SoakUser[];
-  readonly ledger: QueueLedger;
+  readonly ledger: ReceiptLedger;
   readonly hangUpShare: number;
   readonly hangUpStyle: 'close' | 'reset';
   readonly longPollTimeoutMs: number;
@@ -33,7 +33,7 @@ export interface LegacyPollersOptions {
 const EARLY_HANG_UP_MS = 20;
 
 /** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
-export function hangsUp(i: number, share: number): boolean {
+function hangsUp(i: number, share: number): boolean {
   return Math.floor((i + 1) * share) > Math.floor(i * share);
 }
 
@@ -123,17 +123,14 @@ export function jsonPollers(
   });
 }
 
-/** Connected WebSocket clients of one kind, closed together at the end. */
-export interface SocketClients {
-  readonly sockets: readonly WebSocket[];
-  close(): void;
-}
-
-function watch(
-  sockets: WebSocket[],
-  ledger: BroadcastLedger,
+/** Connected WebSocket clients of one kind, each handing the text it receives to `onText`. */
+async function socketClients(
+  count: number,
+  connect: (i: number) => Promise<WebSocket>,
+  ledger: ReceiptLedger,
   onText: (client: number, text: string, at: number) => void,
-): SocketClients {
+): Promise<{ close(): void }> {
+  const sockets = await connectMany(count, connect);
   let closing = false;
   sockets.forEach((ws, i) => {
     ws.on('message', (data: WebSocket.RawData) => onText(i, String(data), performance.now()));
@@ -143,7 +140,6 @@ function watch(
     ws.on('error', () => undefined);
   });
   return {
-    sockets,
     close() {
       closing = true;
       closeAll(sockets);
@@ -151,63 +147,70 @@ function watch(
   };
 }
 
+const tokenOf = (users: readonly SoakUser[], client: number) =>
+  (users[roundRobin(users.length)(client)] as SoakUser).token;
+
 /** JSON event-stream clients; Data messages carry the posted channel and payload. */
-export async function eventStreamClients(
+export function eventStreamClients(
   port: number,
   count: number,
   users: readonly SoakUser[],
-  ledger: BroadcastLedger,
+  ledger: ReceiptLedger,
   odd: OddAnswers,
-): Promise<SocketClients> {
-  const userOf = roundRobin(users.length);
-  const sockets = await connectMany(count, (i) =>
-    connectEventStream(port, (users[userOf(i)] as SoakUser).token),
+): Promise<{ close(): void }> {
+  return socketClients(
+    count,
+    (i) => connectEventStream(port, tokenOf(users, i)),
+    ledger,
+    (client, text, at) => {
+      let message: { type?: string; data?: { channel?: unknown; payload?: { seq?: unknown } } };
+      try {
+        message = JSON.parse(text) as typeof message;
+      } catch {
+        odd.count++;
+        odd.last = `event-stream: ${text.slice(0, 200)}`;
+        return;
+      }
+      if (message.type !== 'Data') return;
+      const seq = Number(message.data?.payload?.seq);
+      ledger.record(client, seq, at, ledger.posts.target[seq] === message.data?.channel);
+    },
   );
-  return watch(sockets, ledger, (client, text, at) => {
-    let message: { type?: string; data?: { channel?: unknown; payload?: { seq?: unknown } } };
-    try {
-      message = JSON.parse(text) as typeof message;
-    } catch {
-      odd.count++;
-      odd.last = `event-stream: ${text.slice(0, 200)}`;
-      return;
-    }
-    if (message.type !== 'Data') return;
-    const seq = Number(message.data?.payload?.seq);
-    ledger.record(client, seq, at, ledger.posts.target[seq] === message.data?.channel);
-  });
 }
 
 /** Legacy STOMP subscribers; a MESSAGE body is JSON {channel, payloadKey, payload, timestamp}. */
-export async function stompClients(
+export function stompClients(
   port: number,
   count: number,
   users: readonly SoakUser[],
-  ledger: BroadcastLedger,
+  ledger: ReceiptLedger,
   odd: OddAnswers,
-): Promise<SocketClients> {
-  const userOf = roundRobin(users.length);
-  const sockets = await connectMany(count, (i) => connectStomp(port, (users[userOf(i)] as SoakUser).token));
-  return watch(sockets, ledger, (client, text, at) => {
-    for (const frame of text.split('\0')) {
-      const start = frame.indexOf('MESSAGE\n');
-      if (start < 0) continue;
-      const bodyAt = frame.indexOf('\n\n', start);
-      let body: { channel?: unknown; payloadKey?: unknown; payload?: unknown };
-      try {
-        body = JSON.parse(frame.slice(bodyAt + 2)) as typeof body;
-      } catch {
-        odd.count++;
-        odd.last = `STOMP: ${frame.slice(0, 200)}`;
-        continue;
+): Promise<{ close(): void }> {
+  return socketClients(
+    count,
+    (i) => connectStomp(port, tokenOf(users, i)),
+    ledger,
+    (client, text, at) => {
+      for (const frame of text.split('\0')) {
+        const start = frame.indexOf('MESSAGE\n');
+        if (start < 0) continue;
+        const bodyAt = frame.indexOf('\n\n', start);
+        let body: { channel?: unknown; payloadKey?: unknown; payload?: unknown };
+        try {
+          body = JSON.parse(frame.slice(bodyAt + 2)) as typeof body;
+        } catch {
+          odd.count++;
+          odd.last = `STOMP: ${frame.slice(0, 200)}`;
+          continue;
+        }
+        const seq = seqOfPayloadKey(body.payloadKey);
+        const target = ledger.posts.target[seq];
+        const matches =
+          target !== undefined &&
+          body.channel === target &&
+          body.payload === soakXml('NonDurable', seq, target);
+        ledger.record(client, seq, at, matches);
       }
-      const seq = seqOfPayloadKey(body.payloadKey);
-      const target = ledger.posts.target[seq];
-      const matches =
-        target !== undefined &&
-        body.channel === target &&
-        body.payload === soakXml('NonDurable', seq, target);
-      ledger.record(client, seq, at, matches);
-    }
-  });
+    },
+  );
 }

@@ -63,58 +63,6 @@ function newCounts(): DeliveryCounts {
   return { deliveries: 0, duplicated: 0, foreign: 0, corrupt: 0 };
 }
 
-/**
- * Legacy durable messages: each must reach every matching user exactly once, through any one
- * of that user's pollers. Receipts are counted per (message, user).
- */
-export class QueueLedger {
-  readonly counts = newCounts();
-  readonly latency = new Samples();
-  private readonly received: Uint8Array;
-
-  constructor(
-    readonly posts: PostLog,
-    readonly users: readonly SoakUser[],
-  ) {
-    this.received = new Uint8Array((posts.max + 1) * users.length);
-  }
-
-  record(user: number, seq: number, at: number, matches: boolean): void {
-    this.counts.deliveries++;
-    if (!this.posts.known(seq) || !matches) {
-      this.counts.corrupt++;
-      return;
-    }
-    if (!receives(this.users[user] as SoakUser, this.posts.target[seq] as string)) this.counts.foreign++;
-    const cell = seq * this.users.length + user;
-    const seen = this.received[cell] as number;
-    if (seen > 0) this.counts.duplicated++;
-    else this.latency.push(at - (this.posts.sentAt[seq] as number));
-    this.received[cell] = Math.min(255, seen + 1);
-  }
-
-  /** Accepted (message, user) pairs no poller of the user has received; `into` gets the first few. */
-  missing(into?: Array<{ seq: number; user: string; target: string }>): number {
-    let lost = 0;
-    const n = this.users.length;
-    for (let seq = 1; seq <= this.posts.count; seq++) {
-      if (!this.posts.ok[seq]) continue;
-      const target = this.posts.target[seq] as string;
-      for (let u = 0; u < n; u++) {
-        if (this.received[seq * n + u] === 0 && receives(this.users[u] as SoakUser, target)) {
-          lost++;
-          if (into && into.length < 10) into.push({ seq, user: (this.users[u] as SoakUser).key, target });
-        }
-      }
-    }
-    return lost;
-  }
-
-  expectedPairs(): number {
-    return this.users.reduce((sum, user) => sum + this.posts.expectedFor(user), 0);
-  }
-}
-
 export interface Spread {
   readonly min: number;
   readonly median: number;
@@ -127,78 +75,70 @@ export function spread(values: readonly number[]): Spread {
 }
 
 /**
- * Transient messages to connected clients (STOMP, event stream): every client connected for
- * the whole run should get each message of its subscription once.
+ * Messages that must reach each receiver once: legacy durable messages per user (through any
+ * one of that user's pollers; `userOf` is then the identity), transient messages per connected
+ * client (STOMP, event stream; every client connected for the whole run gets each message of
+ * its subscription). Receipts are counted per (receiver, message).
  */
-export class BroadcastLedger {
+export class ReceiptLedger {
   readonly counts = newCounts();
   readonly latency = new Samples();
-  private readonly received: Uint8Array[];
-  readonly perClient: Uint32Array;
+  private readonly received: Uint8Array;
+  /** First receipts per receiver. */
+  readonly perReceiver: Uint32Array;
   disconnects = 0;
 
   constructor(
     readonly posts: PostLog,
     readonly users: readonly SoakUser[],
-    readonly userOf: (client: number) => number,
-    readonly clients: number,
+    readonly userOf: (receiver: number) => number,
+    readonly receivers: number,
   ) {
-    this.received = Array.from({ length: clients }, () => new Uint8Array(posts.max + 1));
-    this.perClient = new Uint32Array(clients);
+    this.received = new Uint8Array((posts.max + 1) * receivers);
+    this.perReceiver = new Uint32Array(receivers);
   }
 
-  record(client: number, seq: number, at: number, matches: boolean): void {
+  private user(receiver: number): SoakUser {
+    return this.users[this.userOf(receiver)] as SoakUser;
+  }
+
+  record(receiver: number, seq: number, at: number, matches: boolean): void {
     this.counts.deliveries++;
     if (!this.posts.known(seq) || !matches) {
       this.counts.corrupt++;
       return;
     }
-    const user = this.users[this.userOf(client)] as SoakUser;
-    if (!receives(user, this.posts.target[seq] as string)) this.counts.foreign++;
-    const row = this.received[client] as Uint8Array;
-    const seen = row[seq] as number;
+    if (!receives(this.user(receiver), this.posts.target[seq] as string)) this.counts.foreign++;
+    const cell = receiver * (this.posts.max + 1) + seq;
+    const seen = this.received[cell] as number;
     if (seen > 0) this.counts.duplicated++;
     else {
-      this.perClient[client] = (this.perClient[client] as number) + 1;
+      this.perReceiver[receiver] = (this.perReceiver[receiver] as number) + 1;
       this.latency.push(at - (this.posts.sentAt[seq] as number));
     }
-    row[seq] = Math.min(255, seen + 1);
+    this.received[cell] = Math.min(255, seen + 1);
   }
 
-  expected(client: number): number {
-    return this.posts.expectedFor(this.users[this.userOf(client)] as SoakUser);
-  }
-
-  /** Accepted messages of a client's subscription it never got. */
-  missing(): number {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    let missing = 0;
-    for (let c = 0; c < this.clients; c++) {
-      const row = this.received[c] as Uint8Array;
-      const user = this.users[this.userOf(c)] as SoakUser;
-      let got = 0;
-      for (let seq = 1; seq <= this.posts.count; seq++) {
-        if (row[seq] && this.posts.ok[seq] && receives(user, this.posts.target[seq] as string)) got++;
+  /** Accepted (receiver, message) pairs never received; `into` gets the first few. */
+  missing(into?: Array<{ seq: number; user: string; target: string }>): number {
+    let lost = 0;
+    for (let seq = 1; seq <= this.posts.count; seq++) {
+      if (!this.posts.ok[seq]) continue;
+      const target = this.posts.target[seq] as string;
+      for (let r = 0; r < this.receivers; r++) {
+        const user = this.user(r);
+        if (this.received[r * (this.posts.max + 1) + seq] !== 0 || !receives(user, target)) continue;
+        lost++;
+        if (into && into.length < 10) into.push({ seq, user: user.key, target });
       }
-      missing += (perUser[this.userOf(c)] as number) - got;
     }
-    return missing;
+    return lost;
   }
 
-  complete(): boolean {
+  /** Accepted messages each receiver is meant to get. */
+  expected(): number[] {
     const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    for (let c = 0; c < this.clients; c++) {
-      if ((this.perClient[c] as number) < (perUser[this.userOf(c)] as number)) return false;
-    }
-    return true;
-  }
-
-  deliveriesPerClient(): { received: Spread; expected: Spread } {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    return {
-      received: spread(Array.from(this.perClient)),
-      expected: spread(Array.from({ length: this.clients }, (_, c) => perUser[this.userOf(c)] as number)),
-    };
+    return Array.from({ length: this.receivers }, (_, r) => perUser[this.userOf(r)] as number);
   }
 }
 
