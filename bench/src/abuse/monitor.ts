@@ -4,7 +4,7 @@ import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { startHealthProbe, type HealthProbe } from '../soak/health-probe';
 
 /** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
-export class LogTally {
+class LogTally {
   private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
 
   readonly onLine = (line: string): void => {
@@ -12,7 +12,7 @@ export class LogTally {
     this.lines.push({ at: Date.now(), ...causeOf(line) });
   };
 
-  figures(fromMs: number, toMs: number): LogFigures {
+  figures(fromMs: number, toMs: number) {
     const perSecond = new Map<number, number>();
     const perCause = new Map<string, number>();
     const totals = new Map<string, number>();
@@ -34,6 +34,7 @@ export class LogTally {
       total,
       perSecondMean: round(total / seconds),
       maxPerSecond: Math.max(0, ...perSecond.values()),
+      /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
       maxPerSecondOneCause: Math.max(0, ...perCause.values()),
       topCause: top ? `${top[0]} (${top[1]})` : '',
     };
@@ -58,29 +59,7 @@ function causeOf(line: string): { cause: string; warn: boolean } {
   return { cause: line.replace(/\d+/g, '#').slice(0, 80), warn: true };
 }
 
-export interface LogFigures {
-  readonly total: number;
-  readonly perSecondMean: number;
-  readonly maxPerSecond: number;
-  /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
-  readonly maxPerSecondOneCause: number;
-  readonly topCause: string;
-}
-
-export interface ProcessFigures {
-  readonly simulator: 'json' | 'legacy';
-  readonly health: {
-    readonly count: number;
-    readonly failed: number;
-    readonly p50: number;
-    readonly p99: number;
-    readonly max: number;
-  };
-  readonly rss: { readonly startMb: number; readonly peakMb: number; readonly endMb: number };
-  readonly logs: LogFigures;
-  /** False when the process was gone at the end of the phase. */
-  readonly alive: boolean;
-}
+export type ProcessFigures = Awaited<ReturnType<PhaseMonitor['stop']>>[number];
 
 export interface MonitoredSimulator {
   readonly sim: CliSimulator;
@@ -142,7 +121,7 @@ export class PhaseMonitor {
     }
   }
 
-  async stop(): Promise<ProcessFigures[]> {
+  async stop() {
     clearInterval(this.timer);
     this.sample();
     const endedAt = Date.now();
@@ -154,6 +133,7 @@ export class PhaseMonitor {
       const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
       return {
         simulator: sim.kind,
+        /** GET /health from the probe process, in ms. */
         health: {
           count: d.count,
           failed: probe?.failed ?? 0,
@@ -163,6 +143,7 @@ export class PhaseMonitor {
         },
         rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
         logs: logs.figures(this.startedAt, endedAt),
+        /** False when the process was gone at the end of the phase. */
         alive: !sim.exited(),
       };
     });

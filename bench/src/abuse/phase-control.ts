@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
 import { JsonTraffic } from './json-traffic';
-import type { Check } from '../types';
+import { check, type Check } from '../types';
 import type { Phase } from './types';
 
 const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
@@ -84,7 +84,7 @@ export const streamNonReaders: Phase = {
     const lost = await traffic.stop();
     const checks: Check[] = [
       lost,
-      { name: 'reading stream client served', target: '> 0 bytes', value: `${bytes} bytes`, pass: bytes > 0 },
+      check('reading stream client served', '> 0 bytes', `${bytes} bytes`, bytes > 0),
     ];
     return {
       checks,
@@ -140,18 +140,18 @@ export const faultBodies: Phase = {
     const mbPerSecond = bytes / 1024 / 1024 / seconds;
     return {
       checks: [
-        {
-          name: 'rules accepted',
-          target: 'measured',
-          value: `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`,
-          pass: true,
-        },
-        {
-          name: 'console stream bytes to one reader',
-          target: '< 1 MB/s',
-          value: `${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`,
-          pass: mbPerSecond < 1,
-        },
+        check(
+          'rules accepted',
+          'measured',
+          `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`,
+          true,
+        ),
+        check(
+          'console stream bytes to one reader',
+          '< 1 MB/s',
+          `${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`,
+          mbPerSecond < 1,
+        ),
       ],
       rssBudget: {
         mb: 1,

@@ -1,6 +1,7 @@
+import { check } from '../types';
 import http from 'node:http';
 import { gauge } from '../lib/store-simulator';
-import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
+import { JSON_BODY, httpRequest, requestOnce, sleep } from '../lib/http-client';
 import { rssKb } from '../lib/proc-stats';
 import { AUTH, type Phase } from './types';
 
@@ -18,26 +19,14 @@ async function heldPolls(port: number): Promise<number> {
 }
 
 /** A request that hangs up `afterMs` after it was sent, whatever came back. */
-function abandon(
-  port: number,
-  method: string,
-  path: string,
-  body: string | undefined,
-  afterMs: number,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method,
-      path,
-      agent: false,
-      headers: { ...AUTH, 'content-type': 'application/json' },
-    });
-    req.on('error', () => undefined);
-    req.on('close', () => resolve());
-    req.end(body);
-    setTimeout(() => req.destroy(), afterMs);
+function abandon(port: number, method: string, path: string, body: string | undefined, afterMs: number) {
+  return requestOnce({
+    port,
+    method,
+    path,
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    ...(body !== undefined && { body }),
+    hangUpMs: afterMs,
   });
 }
 
@@ -97,18 +86,13 @@ export const abandonedRequests: Phase = {
       `heap ${v.heap.toFixed(1)} MB, RSS ${v.rss.toFixed(1)} MB`;
     return {
       checks: [
-        {
-          name: 'polls still held after every client hung up',
-          target: '0',
-          value: String(held),
-          pass: held === 0,
-        },
-        {
-          name: 'heap after the rules went, against before (after a full GC each)',
-          target: '<= before + 16 MB',
-          value: `before ${mb(before)}; after hang-ups ${mb(during)}; after removal and reset ${mb(after)}`,
-          pass: after.heap <= before.heap + 16,
-        },
+        check('polls still held after every client hung up', '0', String(held), held === 0),
+        check(
+          'heap after the rules went, against before (after a full GC each)',
+          '<= before + 16 MB',
+          `before ${mb(before)}; after hang-ups ${mb(during)}; after removal and reset ${mb(after)}`,
+          after.heap <= before.heap + 16,
+        ),
       ],
       rssBudget: { mb: 0, why: `${c.clients} abandoned requests keep nothing once gone` },
     };
@@ -130,34 +114,15 @@ async function createSandbox(port: number): Promise<Sandbox> {
 /** The tokens a client of sandbox A holds: its listed token and the JWT its authenticate issues. */
 async function tokensOf(port: number, box: Sandbox): Promise<string[]> {
   const user = box.users[0]!;
-  const issued = await authHeader(port, box, user);
-  return [user.token, ...(issued ? [issued] : [])];
-}
-
-function authHeader(
-  port: number,
-  box: Sandbox,
-  user: { key: string; secret: string },
-): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: `${box.basePath}/customerapi/authenticate/subscription`,
-        headers: { 'content-type': 'application/json' },
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        const header = res.headers.authorization;
-        resolve(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined);
-      },
-    );
-    req.on('error', () => resolve(undefined));
-    req.end(JSON.stringify({ key: user.key, secret: user.secret }));
-  });
+  const answer = await httpRequest({
+    port,
+    method: 'POST',
+    path: `${box.basePath}/customerapi/authenticate/subscription`,
+    headers: JSON_BODY,
+    body: JSON.stringify({ key: user.key, secret: user.secret }),
+  }).catch(() => undefined);
+  const header = answer?.headers.authorization;
+  return [user.token, ...(header?.startsWith('Bearer ') ? [header.slice(7)] : [])];
 }
 
 /** 6. Sandbox A's tokens on sandbox B's reads, with real JWTs signed by one JWT_SECRET. */
@@ -215,14 +180,7 @@ export const crossSandbox: Phase = {
       }
     }
     return {
-      checks: [
-        {
-          name: 'cross-sandbox reads that succeeded',
-          target: '0',
-          value: `${reads} of ${attempts}`,
-          pass: reads === 0,
-        },
-      ],
+      checks: [check('cross-sandbox reads that succeeded', '0', `${reads} of ${attempts}`, reads === 0)],
       rssBudget: { mb: 8, why: 'two sandboxes each, holding a few messages' },
       notes: examples,
     };
@@ -254,18 +212,8 @@ export const clockAdvances: Phase = {
     agent.destroy();
     return {
       checks: [
-        {
-          name: '5xx answers to advances',
-          target: '0',
-          value: `${fivexx} of ${config.clock.advances}`,
-          pass: fivexx === 0,
-        },
-        {
-          name: 'GET /_sim/state afterwards',
-          target: '200',
-          value: String(state.status),
-          pass: state.status === 200,
-        },
+        check('5xx answers to advances', '0', `${fivexx} of ${config.clock.advances}`, fivexx === 0),
+        check('GET /_sim/state afterwards', '200', String(state.status), state.status === 200),
       ],
       rssBudget: { mb: 0, why: 'a clock offset is one number' },
     };

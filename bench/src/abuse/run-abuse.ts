@@ -7,7 +7,7 @@ import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
 import { legacyFlood } from './phase-legacy-flood';
 import { listenStorm } from './phase-listen-storm';
-import type { Check } from '../types';
+import { check, type Check } from '../types';
 import { RSS_HEADROOM_MB, type Phase, type PhaseResult } from './types';
 import type { AbuseReport } from './report';
 
@@ -24,8 +24,8 @@ export const PHASES: readonly Phase[] = [
 ];
 
 /** The issue's targets for every abuse. */
-export const HEALTH_P99_LIMIT_MS = 100;
-export const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
+const HEALTH_P99_LIMIT_MS = 100;
+const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
 
 export interface RunAbuseOptions {
   readonly mode: AbuseMode;
@@ -37,27 +37,27 @@ export interface RunAbuseOptions {
 }
 
 function processChecks(p: ProcessFigures, budgetMb: number): Check[] {
-  const growth = p.rss.peakMb - p.rss.startMb;
+  const { simulator: name, health, rss, logs } = p;
   return [
-    {
-      name: `${p.simulator} /health p99`,
-      target: `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
-      value: `${p.health.p99} ms (${p.health.count} probes, ${p.health.failed} failed, max ${p.health.max} ms)`,
-      pass: p.health.p99 < HEALTH_P99_LIMIT_MS && p.health.failed === 0 && p.health.count > 0,
-    },
-    {
-      name: `${p.simulator} RSS`,
-      target: `peak - start <= ${budgetMb} MB`,
-      value: `${p.rss.startMb} / ${p.rss.peakMb} / ${p.rss.endMb} MB (start / peak / end)`,
-      pass: growth <= budgetMb,
-    },
-    {
-      name: `${p.simulator} log lines`,
-      target: `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
-      value: `${p.logs.total} lines, max ${p.logs.maxPerSecond}/s, max ${p.logs.maxPerSecondOneCause}/s of one cause${p.logs.topCause ? `; most: ${p.logs.topCause}` : ''}`,
-      pass: p.logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
-    },
-    { name: `${p.simulator} process alive`, target: 'yes', value: p.alive ? 'yes' : 'no', pass: p.alive },
+    check(
+      `${name} /health p99`,
+      `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
+      `${health.p99} ms (${health.count} probes, ${health.failed} failed, max ${health.max} ms)`,
+      health.p99 < HEALTH_P99_LIMIT_MS && health.failed === 0 && health.count > 0,
+    ),
+    check(
+      `${name} RSS`,
+      `peak - start <= ${budgetMb} MB`,
+      `${rss.startMb} / ${rss.peakMb} / ${rss.endMb} MB (start / peak / end)`,
+      rss.peakMb - rss.startMb <= budgetMb,
+    ),
+    check(
+      `${name} log lines`,
+      `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
+      `${logs.total} lines, max ${logs.maxPerSecond}/s, max ${logs.maxPerSecondOneCause}/s of one cause${logs.topCause ? `; most: ${logs.topCause}` : ''}`,
+      logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
+    ),
+    check(`${name} process alive`, 'yes', p.alive ? 'yes' : 'no', p.alive),
   ];
 }
 

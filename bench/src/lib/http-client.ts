@@ -4,6 +4,7 @@ import net from 'node:net';
 export interface HttpResult {
   readonly status: number;
   readonly body: Buffer;
+  readonly headers: http.IncomingHttpHeaders;
 }
 
 export interface HttpRequest {
@@ -33,12 +34,50 @@ export function httpRequest(req: HttpRequest): Promise<HttpResult> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
+        );
         res.on('error', reject);
       },
     );
     r.on('error', reject);
     if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`timeout ${req.path}`)));
+    r.end(req.body);
+  });
+}
+
+/**
+ * A request that hangs up `hangUpMs` after it was sent unless it is over by then (by default on
+ * a connection of its own); `onBody` gets an answer read whole. Resolves once the request closed.
+ */
+export function requestOnce(
+  req: HttpRequest & { readonly hangUpMs?: number },
+  onBody?: (status: number, body: Buffer) => void,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const r = http.request(
+      {
+        host: '127.0.0.1',
+        port: req.port,
+        method: req.method ?? 'GET',
+        path: req.path,
+        headers: req.headers,
+        agent: req.agent ?? false,
+      },
+      onBody &&
+        ((res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => onBody(res.statusCode ?? 0, Buffer.concat(chunks)));
+          res.on('error', () => undefined);
+        }),
+    );
+    const timer = req.hangUpMs === undefined ? undefined : setTimeout(() => r.destroy(), req.hangUpMs);
+    r.on('error', () => undefined);
+    r.on('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     r.end(req.body);
   });
 }

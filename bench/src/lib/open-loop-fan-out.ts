@@ -1,13 +1,10 @@
-import type WebSocket from 'ws';
-import type { FanOutTarget } from './fan-out-run';
+import type { Clients } from './delivery-clients';
 import { sleep } from './http-client';
-import { closeAll, connectMany } from './ws-clients';
 
 /** One side's run of an open-loop fan-out round, as the clients saw it. */
 export interface OpenLoopRound {
   /** Messages posted (each due to reach every client). */
   readonly messages: number;
-  readonly offeredPerSecond: number;
   /** Deliveries counted by the clients (at most messages x clients). */
   readonly deliveries: number;
   /** Deliveries that did not arrive (none for STALL_MS, or DRAIN_CAP_MS after the posts' answers). */
@@ -49,7 +46,6 @@ const DRAIN_CAP_MS = 10_000;
  * receives every delivery) is reported apart, as postLagMs, rather than charged to a server.
  */
 export class OpenLoopClients {
-  private sockets: WebSocket[] = [];
   private times = new Float64Array(0);
   private counts = new Uint32Array(0);
   private capacity = 0;
@@ -61,30 +57,27 @@ export class OpenLoopClients {
   /** A frame client 0 received (the bare baseline is posted these exact bytes). */
   sample: Buffer | undefined;
 
-  constructor(readonly target: FanOutTarget) {}
+  constructor(readonly target: Clients) {}
 
-  async connect(): Promise<void> {
-    this.sockets = await connectMany(this.target.clients, (i) => this.target.connect(i));
-    const isDelivery = this.target.isDelivery;
-    this.sockets.forEach((ws, i) => {
-      // Kept to a time stamp and two stores: the harness receives every delivery of both sides.
-      ws.on('message', (data: Buffer) => {
-        if (!this.recording || (isDelivery && !isDelivery(data))) return;
-        const now = performance.now();
+  connect(): Promise<void> {
+    // Kept to a time stamp (taken on arrival) and two stores: the harness receives every delivery of both sides.
+    return this.target.connect(
+      (i, _n, at, data) => {
+        if (!this.recording) return;
         const n = this.counts[i] as number;
-        if (n < this.capacity) this.times[i * this.capacity + n] = now;
+        if (n < this.capacity) this.times[i * this.capacity + n] = at;
         this.counts[i] = n + 1;
         this.received++;
-        this.lastReceive = now;
+        this.lastReceive = at;
         if (i === 0) this.sample = data;
-      });
-      ws.on('close', () => this.disconnected++);
-    });
+      },
+      () => this.disconnected++,
+    );
   }
 
   /** Posts `rate` messages per second for `ms`, then waits until every client has them all. */
   async round(rate: number, ms: number): Promise<OpenLoopRound> {
-    const clients = this.target.clients;
+    const clients = this.target.count;
     const messages = Math.max(1, Math.round((rate * ms) / 1000));
     const interval = 1000 / rate;
     this.capacity = messages;
@@ -157,7 +150,6 @@ export class OpenLoopClients {
     const deliveries = d;
     return {
       messages,
-      offeredPerSecond: rate,
       deliveries,
       lost: expected - deliveries,
       failedPosts,
@@ -170,6 +162,6 @@ export class OpenLoopClients {
 
   close(): void {
     this.recording = false;
-    closeAll(this.sockets);
+    this.target.close();
   }
 }

@@ -7,18 +7,44 @@ import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
 import { diffProfiles } from '../lib/profile';
 import { profileSim, type ProfiledDrive } from '../lib/profiled';
-import { median, round } from '../lib/stats';
+import { median } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
-import { PAGING } from './read-throughput';
 import { AUTH } from '../lib/read-store';
-import {
-  JSON_POLLS,
-  JSON_STREAM,
-  LEGACY_STOMP,
-  type Deliveries,
-  type DeliveryScenario,
-} from './control-plane-scenarios';
+import { PAGING } from '../lib/read-paths';
+import { compare } from '../lib/compare';
+import { jsonEventPolls, jsonStream, stompSubscribers, type Clients } from '../lib/delivery-clients';
+import { DeliveryRounds } from '../lib/delivery-rounds';
+
+/** The deliveries control-plane-cost drives on both sides: one kind of client each. */
+interface DeliveryScenario {
+  readonly label: string;
+  readonly kind: SimKind;
+  clients(ctx: BenchContext): number;
+  /** `from`: the store's last eventId (JSON polls wait for what comes after it). */
+  open(server: ChildServer, clients: number, from: number): Clients;
+}
+
+const JSON_STREAM: DeliveryScenario = {
+  label: 'JSON: transient POST /api/message -> event-stream WebSocket clients',
+  kind: 'json',
+  clients: (ctx) => ctx.config.controlPlane.streamClients,
+  open: (server, clients) => jsonStream(server.port, clients),
+};
+
+const JSON_POLLS: DeliveryScenario = {
+  label: 'JSON: durable POST /api/message -> held GET /customerapi/events polls',
+  kind: 'json',
+  clients: (ctx) => ctx.config.controlPlane.pollClients,
+  open: jsonEventPolls,
+};
+
+const LEGACY_STOMP: DeliveryScenario = {
+  label: 'legacy: POST NonDurable -> STOMP subscribers',
+  kind: 'legacy',
+  clients: (ctx) => ctx.config.controlPlane.streamClients,
+  open: (server, clients) => stompSubscribers(server.port, clients),
+};
 
 /**
  * What the control plane (delivery journal, /metrics request wrapper, fault-rule checks) costs:
@@ -74,24 +100,22 @@ function pairedRow(
   note: string,
   target: boolean,
 ): Comparison {
-  const ratios = figures.on.map((on, k) => on / (figures.off[k] as number));
-  const ratio = median(ratios);
-  const ok = Number.isFinite(ratio);
   const perRound = figures.on
     .map((on, k) => `${Math.round(on)}/${Math.round(figures.off[k] as number)}`)
     .join(', ');
-  return {
+  return compare({
     scenario,
     unit,
-    ours: ok ? round(median(figures.on), 2) : null,
-    baselines: [{ name: 'control plane off', value: ok ? round(median(figures.off), 2) : null }],
-    ratio: ok ? round(ratio, 3) : null,
+    ours: median(figures.on),
+    bare: median(figures.off),
+    bareName: 'control plane off',
+    better: 'higher',
+    bound: BOUND,
+    ...(target && { target: TARGET }),
+    ratios: figures.on.map((on, k) => on / (figures.off[k] as number)),
     ratioLabel: 'on / off, median of paired rounds (min–max)',
-    ...(ok && { ratioSpread: [round(Math.min(...ratios), 3), round(Math.max(...ratios), 3)] as const }),
-    target: target ? TARGET : '—',
-    verdict: !ok ? 'N/A' : !target ? 'INFO' : ratio >= BOUND ? 'PASS' : 'MISS',
     note: `rounds on/off ${unit}: ${perRound}${note ? `; ${note}` : ''}`,
-  };
+  });
 }
 
 /** The throughput row (with the target) and the simulator's CPU per 1000 units of work (INFO). */
@@ -169,11 +193,11 @@ async function runDelivery(
   const { roundMs, rounds, window } = ctx.config.controlPlane;
   const clients = scenario.clients(ctx);
   ctx.log(`  ${scenario.label}: ${clients} clients, ${rounds} paired rounds of ${roundMs} ms per side`);
-  const opened: Deliveries[] = [];
+  const opened: DeliveryRounds[] = [];
   try {
-    const sides = {} as Record<Side, Deliveries>;
+    const sides = {} as Record<Side, DeliveryRounds>;
     for (const side of SIDES) {
-      const deliveries = scenario.open(servers[side], clients, from);
+      const deliveries = new DeliveryRounds(scenario.open(servers[side], clients, from));
       opened.push(deliveries);
       await deliveries.connect();
       sides[side] = deliveries;
@@ -203,17 +227,17 @@ function profileDelivery(ctx: BenchContext, scenario: DeliveryScenario): Promise
   const clients = scenario.clients(ctx);
   const { window } = ctx.config.controlPlane;
   return profileBoth(ctx, scenario.label, scenario.kind, 'messages', 1000, () => {
-    let deliveries: Deliveries | undefined;
+    let deliveries: DeliveryRounds | undefined;
     let messages = 0;
     return {
       drive: {
         setup: async (server) => {
-          deliveries = scenario.open(server, clients, 0);
+          deliveries = new DeliveryRounds(scenario.open(server, clients, 0));
           await deliveries.connect();
           await deliveries.round(1000, window);
         },
         run: async () => {
-          messages = (await (deliveries as Deliveries).round(ctx.config.profileMs, window)).messages;
+          messages = (await (deliveries as DeliveryRounds).round(ctx.config.profileMs, window)).messages;
         },
         teardown: () => deliveries?.close(),
       },

@@ -1,12 +1,17 @@
 import { shouldProfile, type BenchContext } from '../context';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
-import { driveFor, interleavedLatency } from '../lib/latency-run';
-import { pollTarget, wsTarget, type LatencyTarget } from '../lib/latency-targets';
-import { JSON_TOKEN, jsonDurableMessage, legacyMessage } from '../lib/payloads';
-import { postBare, postJson, postLegacy } from '../lib/posts';
+import {
+  barePolls,
+  bareWs,
+  jsonEventPolls,
+  jsonStream,
+  legacyListens,
+  stompSubscribers,
+  type Clients,
+} from '../lib/delivery-clients';
+import { driveFor, interleavedLatency, LatencyTarget } from '../lib/latency-run';
 import { profileSim } from '../lib/profiled';
-import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
@@ -15,59 +20,35 @@ interface Scenario {
   readonly label: string;
   readonly kind: SimKind;
   readonly simOptions: ProbedSimulatorOptions;
-  ours(server: ChildServer, clients: number): LatencyTarget;
-  bare(server: ChildServer, clients: number, body: Buffer): LatencyTarget;
+  ours(server: ChildServer, clients: number): Clients;
+  bare(server: ChildServer, clients: number, body: Buffer): Clients;
 }
 
-function lastEventId(body: Buffer): number {
-  const page = JSON.parse(body.toString('utf8')) as { data: { events: Array<{ eventId: number }> } };
-  return page.data.events[page.data.events.length - 1]?.eventId ?? 0;
-}
-
-const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
-  pollTarget({
-    name: 'bare forwarder (long poll)',
-    server,
-    clients,
-    initialPath: '/poll',
-    nextPath: () => '/poll',
-    post: () => postBare(server.port, body),
-  });
-
-const bareWs = (server: ChildServer, clients: number, body: Buffer) =>
-  wsTarget(bareWsTarget('bare forwarder (ws)', server.port, clients, body));
+const bareWsClients = (server: ChildServer, clients: number, body: Buffer) =>
+  bareWs('bare forwarder (ws)', server.port, clients, body);
 
 const JSON_POLL: Scenario = {
   label: 'JSON: POST /api/message -> held GET /customerapi/events',
   kind: 'json',
   simOptions: {},
-  ours: (server, clients) =>
-    pollTarget({
-      name: 'json /events',
-      server,
-      clients,
-      headers: () => ({ authorization: `Bearer ${JSON_TOKEN}` }),
-      initialPath: '/customerapi/events?lastEventId=0',
-      nextPath: (body) => `/customerapi/events?lastEventId=${lastEventId(body)}`,
-      post: (seq) => postJson(server.port, jsonDurableMessage(seq)),
-    }),
-  bare: barePoll,
+  ours: (server, clients) => jsonEventPolls(server, clients),
+  bare: barePolls,
 };
 
 const JSON_WS: Scenario = {
   label: 'JSON: POST /api/message -> WebSocket Data',
   kind: 'json',
   simOptions: {},
-  ours: (server, clients) => wsTarget(jsonStreamTarget(server.port, clients)),
-  bare: bareWs,
+  ours: (server, clients) => jsonStream(server.port, clients),
+  bare: bareWsClients,
 };
 
 const LEGACY_STOMP: Scenario = {
   label: 'legacy: POST NonDurable -> STOMP MESSAGE',
   kind: 'legacy',
   simOptions: {},
-  ours: (server, clients) => wsTarget(stompTarget(server.port, clients)),
-  bare: bareWs,
+  ours: (server, clients) => stompSubscribers(server.port, clients),
+  bare: bareWsClients,
 };
 
 // One legacy queue per user: 200 users, each with a held listen, so one Durable post to `id` reaches 200 polls.
@@ -75,17 +56,8 @@ const LEGACY_LISTEN = (clients: number): Scenario => ({
   label: 'legacy: POST Durable -> held GET /customerapi/channels/listen',
   kind: 'legacy',
   simOptions: { extraUsers: clients },
-  ours: (server) =>
-    pollTarget({
-      name: 'legacy listen',
-      server,
-      clients,
-      headers: (i) => ({ authorization: `Bearer bench-token-${i + 1}` }),
-      initialPath: '/customerapi/channels/listen',
-      nextPath: (_body, path) => path,
-      post: (seq) => postLegacy(server.port, 'Durable', legacyMessage(seq)),
-    }),
-  bare: barePoll,
+  ours: legacyListens,
+  bare: barePolls,
 });
 
 async function runScenario(
@@ -102,13 +74,13 @@ async function runScenario(
   const targets: LatencyTarget[] = [];
   let result;
   try {
-    const ours = scenario.ours(sim, clients);
+    const ours = new LatencyTarget(scenario.ours(sim, clients));
     targets.push(ours);
     await ours.setup();
     for (let i = 0; i < warmup; i++) await ours.deliverOne(i, undefined);
-    const body = ours.sampleBody();
+    const body = ours.sample;
     if (!body) throw new Error(`${scenario.label}: no sample body`);
-    const bare = scenario.bare(forwarder, clients, body);
+    const bare = new LatencyTarget(scenario.bare(forwarder, clients, body));
     targets.push(bare);
     await bare.setup();
     result = await interleavedLatency(ours, bare, { messages, rounds, warmup });
@@ -140,7 +112,7 @@ async function runScenario(
   let target: LatencyTarget | undefined;
   const profile = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
     setup: async (server) => {
-      target = scenario.ours(server, clients);
+      target = new LatencyTarget(scenario.ours(server, clients));
       await target.setup();
     },
     run: () => driveFor(target as LatencyTarget, ctx.config.profileMs),

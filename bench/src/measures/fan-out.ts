@@ -2,12 +2,11 @@ import { shouldProfile, type BenchContext } from '../context';
 import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
-import type { FanOutTarget } from '../lib/fan-out-run';
+import { bareWs, jsonStream, stompSubscribers, type Clients } from '../lib/delivery-clients';
 import { OpenLoopClients, type OpenLoopRound } from '../lib/open-loop-fan-out';
 import { OpenLoopTally, perRound } from '../lib/open-loop-tally';
 import { profileSim } from '../lib/profiled';
 import { round } from '../lib/stats';
-import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
 import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
 import type { Comparison, MeasureResult, ProfileSummary } from '../types';
@@ -15,19 +14,19 @@ import type { Comparison, MeasureResult, ProfileSummary } from '../types';
 interface Scenario {
   readonly label: string;
   readonly kind: SimKind;
-  ours(server: ChildServer, clients: number): FanOutTarget;
+  ours(server: ChildServer, clients: number): Clients;
 }
 
 const JSON_STREAM: Scenario = {
   label: 'JSON: transient /api/message -> WebSocket clients',
   kind: 'json',
-  ours: (server, clients) => jsonStreamTarget(server.port, clients),
+  ours: (server, clients) => jsonStream(server.port, clients),
 };
 
 const LEGACY_STOMP: Scenario = {
   label: 'legacy: NonDurable -> STOMP subscribers',
   kind: 'legacy',
-  ours: (server, clients) => stompTarget(server.port, clients),
+  ours: (server, clients) => stompSubscribers(server.port, clients),
 };
 
 interface Side {
@@ -155,7 +154,7 @@ async function runScenario(
     const sample = ours.clients.sample;
     if (!sample) throw new Error(`${scenario.label}: no frame received`);
     const bare: Side = {
-      clients: new OpenLoopClients(bareWsTarget('bare ws broadcast', broadcast.port, clients, sample)),
+      clients: new OpenLoopClients(bareWs('bare ws broadcast', broadcast.port, clients, sample)),
       server: broadcast,
     };
     opened.push(bare.clients);

@@ -12,9 +12,6 @@ import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-r
 import { PEER_NAMES, PEER_PAGE_PATH, type PeerName } from '../peer-tools/peer-servers';
 import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
 
-/** control-plane-cost reads the same pages. */
-export { PAGING, type ReadScenario } from '../lib/read-paths';
-
 /** The issue's bound on a page read against bare Node: looser at 1,000,000 stored events. */
 const pageBound = (events: number) => (events >= 1_000_000 ? 0.6 : 0.7);
 const percent = (bound: number) => `${Math.round(bound * 100)}%`;
