@@ -72,6 +72,9 @@ export interface MeasureResult {
   readonly durationMs: number;
 }
 
+/** What a measure itself returns; the runner adds its id, title and duration. */
+export type MeasureBody = Omit<MeasureResult, 'id' | 'title' | 'durationMs'>;
+
 export interface MachineInfo {
   readonly cores: number;
   readonly cpuModel: string;

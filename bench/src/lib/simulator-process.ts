@@ -123,8 +123,6 @@ export function startProbedSimulator(
   };
   // Another checkout's simulators are loaded from its build (servers/server-setup.ts).
   if (ctx.simRoot !== ctx.root) env.BENCH_SIM_ROOT = ctx.simRoot;
-  // Without a build, tsx resolves @racedata/* to the sources (tsconfig.test.json paths).
-  else if (ctx.simSource === 'src') env.TSX_TSCONFIG_PATH = path.join(ctx.root, 'tsconfig.test.json');
   return startChild({
     name: `${kind} simulator`,
     entry: `bench/src/servers/${kind}-sim-server.ts`,

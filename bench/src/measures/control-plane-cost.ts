@@ -9,7 +9,7 @@ import { diffProfiles } from '../lib/profile';
 import { profileSim, type ProfiledDrive } from '../lib/profiled';
 import { median } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
-import type { Comparison, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, MeasureBody, ProfileSummary } from '../types';
 import { AUTH } from '../lib/read-store';
 import { PAGING } from '../lib/read-paths';
 import { compare } from '../lib/compare';
@@ -334,8 +334,7 @@ async function closePair(servers: Pair): Promise<void> {
   await Promise.all(SIDES.map((side) => servers[side].close()));
 }
 
-export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureBody> {
   const { streamClients, pollClients, window, readConnections, readEvents, roundMs, rounds } =
     ctx.config.controlPlane;
   const notes: string[] = [];
@@ -355,15 +354,11 @@ export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult
   } finally {
     await closePair(json);
   }
-  if (ctx.legacyMissing === undefined) {
-    const legacy = await startPair(ctx, 'legacy');
-    try {
-      rows.set(LEGACY_STOMP, await runDelivery(ctx, LEGACY_STOMP, legacy));
-    } finally {
-      await closePair(legacy);
-    }
-  } else {
-    notes.push(`legacy STOMP not measured: ${ctx.legacyMissing}`);
+  const legacy = await startPair(ctx, 'legacy');
+  try {
+    rows.set(LEGACY_STOMP, await runDelivery(ctx, LEGACY_STOMP, legacy));
+  } finally {
+    await closePair(legacy);
   }
   // Profiles run after the paired rounds, one simulator at a time, on fresh processes.
   const comparisons: Comparison[] = [];
@@ -380,8 +375,6 @@ export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult
     `machine load average (1 min) at the start and the end: ${loadBefore.toFixed(2)} / ${(os.loadavg()[0] ?? 0).toFixed(2)} on ${os.cpus().length} cores`,
   );
   return {
-    id: 'control-plane-cost',
-    title: 'Control-plane cost',
     method: [
       'Two simulators of the same kind, each in its own process, identical but for CONTROL_API (one JSON pair for the three JSON rows, one legacy pair): "Ours" has the control plane on (the default: delivery journal of JOURNAL_MAX entries, the /metrics request wrapper, /_sim/* routes), the baseline has it off. No fault rule is in force on either (rules are checked, none matches).',
       `Both are driven from the harness process with the same request shapes, in ${rounds} paired rounds of ${roundMs} ms per side; which side goes first alternates each round, after a warm-up of each. Each round gives a ratio on / off; the Ratio column is the median of those ratios with their lowest and highest, Ours and the baseline the medians of their rounds.`,
@@ -393,6 +386,5 @@ export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

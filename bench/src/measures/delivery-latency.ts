@@ -14,7 +14,7 @@ import { driveFor, interleavedLatency, LatencyTarget } from '../lib/latency-run'
 import { profileSim } from '../lib/profiled';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import type { Comparison, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, MeasureBody, ProfileSummary } from '../types';
 
 interface Scenario {
   readonly label: string;
@@ -121,24 +121,18 @@ async function runScenario(
   return { rows, profile };
 }
 
-export async function deliveryLatency(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function deliveryLatency(ctx: BenchContext): Promise<MeasureBody> {
   const { clients, messages, rounds } = ctx.config.latency;
-  const scenarios: Scenario[] = [JSON_POLL, JSON_WS];
   const notes: string[] = [];
-  if (ctx.legacyMissing === undefined) scenarios.push(LEGACY_STOMP, LEGACY_LISTEN(clients));
-  else notes.push(`legacy scenarios not measured: ${ctx.legacyMissing}`);
   if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of [JSON_POLL, JSON_WS, LEGACY_STOMP, LEGACY_LISTEN(clients)]) {
     const { rows, profile } = await runScenario(ctx, scenario);
     comparisons.push(...rows);
     if (profile) profiles.push(profile);
   }
   return {
-    id: 'delivery-latency',
-    title: 'Delivery latency',
     method: [
       `${clients} connected clients per side; ${messages} messages per side, one at a time, each timed from the start of its POST until each client has it (every delivery is a sample).`,
       `Ours and the bare forwarder alternate in ${rounds} rounds within the run; before each long-poll message the harness waits until the server holds all ${clients} polls.`,
@@ -148,6 +142,5 @@ export async function deliveryLatency(ctx: BenchContext): Promise<MeasureResult>
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

@@ -9,7 +9,7 @@ import { profileSim } from '../lib/profiled';
 import { round } from '../lib/stats';
 import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import type { Comparison, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, MeasureBody, ProfileSummary } from '../types';
 
 interface Scenario {
   readonly label: string;
@@ -213,25 +213,19 @@ async function runScenario(
   return { rows: out, notes, profile };
 }
 
-export async function fanOut(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function fanOut(ctx: BenchContext): Promise<MeasureBody> {
   const { clients, rates, roundMs, rounds, warmupMs } = ctx.config.fanOut;
-  const scenarios: Scenario[] = [JSON_STREAM];
   const notes: string[] = [];
-  if (ctx.legacyMissing === undefined) scenarios.push(LEGACY_STOMP);
-  else notes.push(`legacy STOMP fan-out not measured: ${ctx.legacyMissing}`);
   if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of [JSON_STREAM, LEGACY_STOMP]) {
     const result = await runScenario(ctx, scenario);
     comparisons.push(...result.rows);
     notes.push(...result.notes);
     if (result.profile) profiles.push(result.profile);
   }
   return {
-    id: 'fan-out',
-    title: 'Fan-out',
     method: [
       `Open loop: ${clients} WebSocket clients per side (STOMP: ${clients} subscribers) in the harness process, each server in its own process. Transient messages are posted at a fixed offered rate (${rates.join(' and ')} msg/s) on a schedule that never waits for answers or deliveries: message k is due at t0 + k / rate, so a server that falls behind shows as latency and as a lower delivered rate.`,
       `Paired rounds: ${rounds} rounds of ${roundMs} ms of posting per side (then the drain of the last deliveries), each running ours and the bare baseline back to back, which goes first alternating each round, after a discarded ${warmupMs} ms warm-up of each. The Ratio column is the median of the per-round ratios ours / bare with their lowest and highest; Ours and bare are over every delivery of every round.`,
@@ -243,6 +237,5 @@ export async function fanOut(ctx: BenchContext): Promise<MeasureResult> {
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

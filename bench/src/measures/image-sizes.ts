@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchContext } from '../context';
-import type { Comparison, MeasureResult } from '../types';
+import type { Comparison, MeasureBody } from '../types';
 
 interface ImageEntry {
   name: string;
@@ -22,7 +22,7 @@ function entries(value: unknown): ImageEntry[] {
     .map(([name, bytes]) => ({ name, bytes: bytes as number }));
 }
 
-export async function imageSizes(ctx: BenchContext): Promise<MeasureResult> {
+export async function imageSizes(ctx: BenchContext): Promise<MeasureBody> {
   const file = path.join(ctx.root, 'bench', 'results', 'raw', 'image-sizes.json');
   const comparisons: Comparison[] = [];
   const notes: string[] = [];
@@ -48,12 +48,9 @@ export async function imageSizes(ctx: BenchContext): Promise<MeasureResult> {
     );
   }
   return {
-    id: 'image-sizes',
-    title: 'Image sizes',
     method: ['Sizes of the container images as recorded by the image build, when present.'],
     comparisons,
     notes,
     profiles: [],
-    durationMs: 0,
   };
 }

@@ -10,7 +10,7 @@ import { cliBuilt, startCliSimulator, type SimKind } from '../lib/simulator-proc
 import { median } from '../lib/stats';
 import { peerDataFiles, stopProcess, waitForHealth } from '../peer-tools/peer-run';
 import { PEER_NAMES, spawnPeer } from '../peer-tools/peer-servers';
-import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, Figure, MeasureBody, ProfileSummary } from '../types';
 
 interface Subject {
   readonly name: string;
@@ -57,14 +57,12 @@ function simulator(root: string, kind: SimKind): Subject {
   };
 }
 
-export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function startUp(ctx: BenchContext): Promise<MeasureBody> {
   const { repeats } = ctx.config.startUp;
   const notes: string[] = [];
   const ours: Subject[] = [];
   if (cliBuilt(ctx.simRoot)) {
-    const kinds = ctx.legacyMissing === undefined ? (['json', 'legacy'] as const) : (['json'] as const);
-    for (const kind of kinds) ours.push(simulator(ctx.simRoot, kind));
+    for (const kind of ['json', 'legacy'] as const) ours.push(simulator(ctx.simRoot, kind));
   } else {
     notes.push('simulators not measured: packages/cli is not built (npm run build)');
   }
@@ -161,8 +159,6 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
       );
   }
   return {
-    id: 'start-up',
-    title: 'Start-up',
     method: [
       'From spawning the process until GET /health on its port answers 200 (polled every 3 ms), each subject started as a user would: `node packages/cli/bin/racedata-sim.js json|legacy --port 0 --host 127.0.0.1` (built code, default settings; the port read from its banner), `node -e` with a bare http server, `mockoon-cli start --data env.json`, `json-server db.json`.',
       `${repeats} starts per subject, the order rotating each round; the figure is the median.`,
@@ -171,6 +167,5 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }
