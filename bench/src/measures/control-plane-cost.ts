@@ -6,7 +6,7 @@ import type { ChildServer } from '../lib/child-server';
 import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
 import { diffProfiles } from '../lib/profile';
-import { profileSim, type ProfiledDrive } from '../lib/profiled';
+import { profileSim, readDrive, type ProfiledDrive } from '../lib/profiled';
 import { median } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import type { Comparison, MeasureBody, ProfileSummary } from '../types';
@@ -138,12 +138,6 @@ function costRows(
   ];
 }
 
-interface CostDrive {
-  readonly drive: ProfiledDrive;
-  /** Units of work the profiled run did. */
-  units(): number;
-}
-
 /**
  * Profiles both sides under the same drive, one after the other, and adds where the extra CPU
  * of the side with the control plane goes, per unit of work.
@@ -154,13 +148,11 @@ async function profileBoth(
   kind: SimKind,
   unit: string,
   per: number,
-  make: () => CostDrive,
+  drive: () => ProfiledDrive,
 ): Promise<ProfileSummary[]> {
   const runs: Array<{ summary: ProfileSummary; units: number }> = [];
   for (const side of SIDES) {
-    const { drive, units } = make();
-    const summary = await profileSim(ctx, `${label}, control plane ${side}`, kind, CONTROL_API[side], drive);
-    runs.push({ summary, units: units() });
+    runs.push(await profileSim(ctx, `${label}, control plane ${side}`, kind, CONTROL_API[side], drive()));
   }
   const [on, off] = runs as [(typeof runs)[0], (typeof runs)[0]];
   const work = (run: typeof on) => ({ file: path.join(ctx.root, run.summary.file), units: run.units });
@@ -224,24 +216,17 @@ async function runDelivery(
 
 /** Profiles a missed delivery scenario on fresh simulators (an empty store). */
 function profileDelivery(ctx: BenchContext, scenario: DeliveryScenario): Promise<ProfileSummary[]> {
-  const clients = scenario.clients(ctx);
   const { window } = ctx.config.controlPlane;
   return profileBoth(ctx, scenario.label, scenario.kind, 'messages', 1000, () => {
     let deliveries: DeliveryRounds | undefined;
-    let messages = 0;
     return {
-      drive: {
-        setup: async (server) => {
-          deliveries = new DeliveryRounds(scenario.open(server, clients, 0));
-          await deliveries.connect();
-          await deliveries.round(1000, window);
-        },
-        run: async () => {
-          messages = (await (deliveries as DeliveryRounds).round(ctx.config.profileMs, window)).messages;
-        },
-        teardown: () => deliveries?.close(),
+      setup: async (server) => {
+        deliveries = new DeliveryRounds(scenario.open(server, scenario.clients(ctx), 0));
+        await deliveries.connect();
+        await deliveries.round(1000, window);
       },
-      units: () => messages,
+      run: async () => (await (deliveries as DeliveryRounds).round(ctx.config.profileMs, window)).messages,
+      teardown: () => deliveries?.close(),
     };
   });
 }
@@ -302,32 +287,9 @@ async function runRead(
 function profileRead(ctx: BenchContext): Promise<ProfileSummary[]> {
   const { readConnections: connections, readEvents } = ctx.config.controlPlane;
   const scenario = PAGING(readEvents);
-  return profileBoth(ctx, scenario.label, 'json', 'requests', 1000, () => {
-    let walk: ReturnType<typeof scenario.paths> | undefined;
-    let requests = 0;
-    const seconds = ctx.config.profileMs / 1000;
-    return {
-      drive: {
-        setup: async (server) => {
-          const loaded = await server.call<{ lastEventId: number }>('preload', { count: readEvents });
-          walk = scenario.paths(loaded.lastEventId);
-          await load({ port: server.port, path: walk.next, headers: AUTH, connections, seconds: 1 });
-        },
-        run: async (server) => {
-          const result = await load({
-            port: server.port,
-            path: (walk as NonNullable<typeof walk>).next,
-            headers: AUTH,
-            connections,
-            seconds,
-          });
-          requests = result.requests;
-        },
-        teardown: () => undefined,
-      },
-      units: () => requests,
-    };
-  });
+  return profileBoth(ctx, scenario.label, 'json', 'requests', 1000, () =>
+    readDrive(scenario, connections, ctx.config.profileMs / 1000, 1),
+  );
 }
 
 async function closePair(servers: Pair): Promise<void> {

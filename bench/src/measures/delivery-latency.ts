@@ -110,7 +110,7 @@ async function runScenario(
   ];
   if (!shouldProfile(ctx, rows[1]?.verdict ?? '')) return { rows };
   let target: LatencyTarget | undefined;
-  const profile = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
+  const { summary: profile } = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
     setup: async (server) => {
       target = new LatencyTarget(scenario.ours(server, clients));
       await target.setup();

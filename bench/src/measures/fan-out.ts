@@ -194,7 +194,7 @@ async function runScenario(
   }
   if (!out.some((row) => shouldProfile(ctx, row.verdict))) return { rows: out, notes };
   let side: OpenLoopClients | undefined;
-  const profile = await profileSim(
+  const { summary: profile } = await profileSim(
     ctx,
     scenario.label,
     scenario.kind,

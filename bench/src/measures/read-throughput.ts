@@ -1,11 +1,10 @@
 import { shouldProfile, type BenchContext } from '../context';
-import type { ChildServer } from '../lib/child-server';
 import { load } from '../lib/load';
-import { profileSim } from '../lib/profiled';
+import { profileSim, readDrive } from '../lib/profiled';
 import { chargedTo } from '../lib/proc-stats';
 import { NO_MATCH, SELECTIVE, type ReadScenario } from '../lib/read-paths';
 import { againstPageRow, flatnessRow, pairRows } from '../lib/read-rows';
-import { AUTH, openLoggedStore, openReadStore, type ReadStore, type Side } from '../lib/read-store';
+import { openLoggedStore, openReadStore, type ReadStore, type Side } from '../lib/read-store';
 import { median } from '../lib/stats';
 import { startBaseline } from '../baselines/start-baseline';
 import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-run';
@@ -53,30 +52,9 @@ function peerFigures(ctx: BenchContext, sides: readonly Side[]): Figure[] {
 }
 
 /** Reruns a missed read on the in-process simulator under V8's profiler (the CLI has no hook for it). */
-function profileRead(ctx: BenchContext, scenario: ReadScenario): Promise<ProfileSummary> {
-  let next: () => string = () => '/';
-  return profileSim(
-    ctx,
-    scenario.label,
-    'json',
-    { maxOldSpaceMb: 8192 },
-    {
-      setup: async (server: ChildServer) => {
-        const loaded = await server.call<{ lastEventId: number }>('preload', { count: scenario.events });
-        next = scenario.paths(loaded.lastEventId).next;
-      },
-      run: async (server: ChildServer) => {
-        await load({
-          port: server.port,
-          path: () => next(),
-          headers: AUTH,
-          connections: ctx.config.read.connections,
-          seconds: ctx.config.profileMs / 1000,
-        });
-      },
-      teardown: () => undefined,
-    },
-  );
+async function profileRead(ctx: BenchContext, scenario: ReadScenario): Promise<ProfileSummary> {
+  const drive = readDrive(scenario, ctx.config.read.connections, ctx.config.profileMs / 1000);
+  return (await profileSim(ctx, scenario.label, 'json', { maxOldSpaceMb: 8192 }, drive)).summary;
 }
 
 export async function readThroughput(ctx: BenchContext): Promise<MeasureBody> {
