@@ -16,6 +16,20 @@ export interface OddAnswers {
   last?: string;
 }
 
+function noteOdd(odd: OddAnswers, what: string, text: string): void {
+  odd.count++;
+  odd.last = `${what}: ${text.slice(0, 200)}`;
+}
+
+/** A JSON document, or undefined for a text that is not one. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 interface LegacyPollersOptions {
   readonly port: number;
   readonly count: number;
@@ -59,17 +73,8 @@ export function legacyPollers(options: LegacyPollersOptions): PollClients {
         : undefined,
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
-      let xml: unknown;
-      try {
-        xml = status === 200 ? JSON.parse(body.toString('utf8')) : undefined;
-      } catch {
-        xml = undefined;
-      }
-      if (typeof xml !== 'string') {
-        odd.count++;
-        odd.last = `legacy listen ${status}: ${body.toString('utf8').slice(0, 200)}`;
-        return;
-      }
+      const xml = status === 200 ? parsed(body.toString('utf8')) : undefined;
+      if (typeof xml !== 'string') return noteOdd(odd, `legacy listen ${status}`, body.toString('utf8'));
       const seq = seqOfXml(xml);
       const target = ledger.posts.target[seq];
       ledger.record(userOf(client), seq, at, target !== undefined && xml === soakXml('Durable', seq, target));
@@ -102,18 +107,9 @@ export function jsonPollers(
     nextPath: (_body, _current, client) => pathFrom(next[client] as number),
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
-      let events: StoredEventBody[] | undefined;
-      try {
-        const page = JSON.parse(body.toString('utf8')) as { data?: { events?: StoredEventBody[] } };
-        events = status === 200 ? page.data?.events : undefined;
-      } catch {
-        events = undefined;
-      }
-      if (!Array.isArray(events)) {
-        odd.count++;
-        odd.last = `JSON events ${status}: ${body.toString('utf8').slice(0, 200)}`;
-        return;
-      }
+      const page = parsed(body.toString('utf8')) as { data?: { events?: StoredEventBody[] } } | undefined;
+      const events = status === 200 ? page?.data?.events : undefined;
+      if (!Array.isArray(events)) return noteOdd(odd, `JSON events ${status}`, body.toString('utf8'));
       for (const event of events) {
         const eventId = Number(event.eventId);
         ledger.record(client, eventId, String(event.channel), Number(event.payload?.seq), at);
@@ -123,17 +119,67 @@ export function jsonPollers(
   });
 }
 
-/** Connected WebSocket clients of one kind, each handing the text it receives to `onText`. */
-async function socketClients(
-  count: number,
-  connect: (i: number) => Promise<WebSocket>,
+/** Receipts of the posted messages in one text a WebSocket client received. */
+type Reader = (
+  text: string,
   ledger: ReceiptLedger,
-  onText: (client: number, text: string, at: number) => void,
+  odd: OddAnswers,
+) => Array<[seq: number, matches: boolean]>;
+
+/** JSON event-stream Data messages carry the posted channel and payload. */
+const readEventStream: Reader = (text, ledger, odd) => {
+  const message = parsed(text) as {
+    type?: string;
+    data?: { channel?: unknown; payload?: { seq?: unknown } };
+  };
+  if (message === undefined) noteOdd(odd, 'event-stream', text);
+  if (message?.type !== 'Data') return [];
+  const seq = Number(message.data?.payload?.seq);
+  return [[seq, ledger.posts.target[seq] === message.data?.channel]];
+};
+
+/** A legacy STOMP MESSAGE body is JSON {channel, payloadKey, payload, timestamp}. */
+const readStomp: Reader = (text, ledger, odd) =>
+  text.split('\0').flatMap((frame): Array<[number, boolean]> => {
+    const start = frame.indexOf('MESSAGE\n');
+    if (start < 0) return [];
+    const body = parsed(frame.slice(frame.indexOf('\n\n', start) + 2)) as
+      { channel?: unknown; payloadKey?: unknown; payload?: unknown } | undefined;
+    if (body === undefined) {
+      noteOdd(odd, 'STOMP', frame);
+      return [];
+    }
+    const seq = seqOfPayloadKey(body.payloadKey);
+    const target = ledger.posts.target[seq];
+    return [
+      [
+        seq,
+        target !== undefined &&
+          body.channel === target &&
+          body.payload === soakXml('NonDurable', seq, target),
+      ],
+    ];
+  });
+
+/** Legacy STOMP subscribers or JSON event-stream clients, spread over the users, closed together. */
+export async function streamClients(
+  kind: 'stomp' | 'event-stream',
+  port: number,
+  count: number,
+  users: readonly SoakUser[],
+  ledger: ReceiptLedger,
+  odd: OddAnswers,
 ): Promise<{ close(): void }> {
-  const sockets = await connectMany(count, connect);
+  const [connect, read] =
+    kind === 'stomp' ? [connectStomp, readStomp] : [connectEventStream, readEventStream];
+  const userOf = roundRobin(users.length);
+  const sockets = await connectMany(count, (i) => connect(port, (users[userOf(i)] as SoakUser).token));
   let closing = false;
   sockets.forEach((ws, i) => {
-    ws.on('message', (data: WebSocket.RawData) => onText(i, String(data), performance.now()));
+    ws.on('message', (data: WebSocket.RawData) => {
+      const at = performance.now();
+      for (const [seq, matches] of read(String(data), ledger, odd)) ledger.record(i, seq, at, matches);
+    });
     ws.on('close', () => {
       if (!closing) ledger.disconnects++;
     });
@@ -145,72 +191,4 @@ async function socketClients(
       closeAll(sockets);
     },
   };
-}
-
-const tokenOf = (users: readonly SoakUser[], client: number) =>
-  (users[roundRobin(users.length)(client)] as SoakUser).token;
-
-/** JSON event-stream clients; Data messages carry the posted channel and payload. */
-export function eventStreamClients(
-  port: number,
-  count: number,
-  users: readonly SoakUser[],
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-): Promise<{ close(): void }> {
-  return socketClients(
-    count,
-    (i) => connectEventStream(port, tokenOf(users, i)),
-    ledger,
-    (client, text, at) => {
-      let message: { type?: string; data?: { channel?: unknown; payload?: { seq?: unknown } } };
-      try {
-        message = JSON.parse(text) as typeof message;
-      } catch {
-        odd.count++;
-        odd.last = `event-stream: ${text.slice(0, 200)}`;
-        return;
-      }
-      if (message.type !== 'Data') return;
-      const seq = Number(message.data?.payload?.seq);
-      ledger.record(client, seq, at, ledger.posts.target[seq] === message.data?.channel);
-    },
-  );
-}
-
-/** Legacy STOMP subscribers; a MESSAGE body is JSON {channel, payloadKey, payload, timestamp}. */
-export function stompClients(
-  port: number,
-  count: number,
-  users: readonly SoakUser[],
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-): Promise<{ close(): void }> {
-  return socketClients(
-    count,
-    (i) => connectStomp(port, tokenOf(users, i)),
-    ledger,
-    (client, text, at) => {
-      for (const frame of text.split('\0')) {
-        const start = frame.indexOf('MESSAGE\n');
-        if (start < 0) continue;
-        const bodyAt = frame.indexOf('\n\n', start);
-        let body: { channel?: unknown; payloadKey?: unknown; payload?: unknown };
-        try {
-          body = JSON.parse(frame.slice(bodyAt + 2)) as typeof body;
-        } catch {
-          odd.count++;
-          odd.last = `STOMP: ${frame.slice(0, 200)}`;
-          continue;
-        }
-        const seq = seqOfPayloadKey(body.payloadKey);
-        const target = ledger.posts.target[seq];
-        const matches =
-          target !== undefined &&
-          body.channel === target &&
-          body.payload === soakXml('NonDurable', seq, target);
-        ledger.record(client, seq, at, matches);
-      }
-    },
-  );
 }

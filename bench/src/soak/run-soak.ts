@@ -9,7 +9,7 @@ import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { sleep, type HttpResult } from '../lib/http-client';
 import { round } from '../lib/stats';
 import { postJson, postLegacy } from '../lib/posts';
-import { eventStreamClients, jsonPollers, legacyPollers, roundRobin, stompClients } from './clients';
+import { jsonPollers, legacyPollers, roundRobin, streamClients } from './clients';
 import type { OddAnswers } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
 import { soakFigures, verdicts, type Ledgers } from './figures';
@@ -159,9 +159,16 @@ export async function runSoak(
 
     prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
     log(`  connecting ${c.stomp} STOMP and ${c.eventStream} event-stream clients`);
-    const stomp = await stompClients(legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
+    const stomp = await streamClients('stomp', legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
     closers.push(() => stomp.close());
-    const stream = await eventStreamClients(json.port, c.eventStream, users.json, ledgers.stream, odd);
+    const stream = await streamClients(
+      'event-stream',
+      json.port,
+      c.eventStream,
+      users.json,
+      ledgers.stream,
+      odd,
+    );
     closers.push(() => stream.close());
     let hangingUp = true;
     const listen = legacyPollers({
