@@ -6,7 +6,7 @@ import { newestProfile, summariseProfile } from '../lib/profile';
 import { trackProcess } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { freePort } from '../lib/http-client';
-import { cliBuilt, startCliSimulator, type SimKind } from '../lib/simulator-process';
+import { startCliSimulator, type SimKind } from '../lib/simulator-process';
 import { median } from '../lib/stats';
 import { peerDataFiles, stopProcess, waitForHealth } from '../peer-tools/peer-run';
 import { PEER_NAMES, spawnPeer } from '../peer-tools/peer-servers';
@@ -60,12 +60,7 @@ function simulator(root: string, kind: SimKind): Subject {
 export async function startUp(ctx: BenchContext): Promise<MeasureBody> {
   const { repeats } = ctx.config.startUp;
   const notes: string[] = [];
-  const ours: Subject[] = [];
-  if (cliBuilt(ctx.simRoot)) {
-    for (const kind of ['json', 'legacy'] as const) ours.push(simulator(ctx.simRoot, kind));
-  } else {
-    notes.push('simulators not measured: packages/cli is not built (npm run build)');
-  }
+  const ours = (['json', 'legacy'] as const).map((kind) => simulator(ctx.simRoot, kind));
   const bare = spawned('bare Node', (port) =>
     trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' })),
   );
@@ -104,16 +99,13 @@ export async function startUp(ctx: BenchContext): Promise<MeasureBody> {
       }
     }
   }
-  const med = (name: string): number | null => {
-    const t = times.get(name) ?? [];
-    return t.length > 0 ? median(t) : null;
-  };
+  const med = (name: string) => (times.get(name)?.length ? median(times.get(name) as number[]) : null);
   const peerFigures: Figure[] = PEER_NAMES.map((name) => ({
     name,
     value: med(name),
     ...(med(name) === null && { note: ctx.peers ? 'failed' : 'not installed' }),
   }));
-  const comparisons: Comparison[] = (ours.length > 0 ? ours.map((s) => s.name) : ['json']).map((name) =>
+  const comparisons: Comparison[] = ours.map(({ name }) =>
     compare({
       scenario: `${name} simulator (racedata-sim ${name}), median of ${repeats}`,
       unit: 'ms',
@@ -149,14 +141,8 @@ export async function startUp(ctx: BenchContext): Promise<MeasureBody> {
     // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
     await subject.timeStart(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     const file = newestProfile(dir);
-    if (file)
-      profiles.push(
-        summariseProfile(
-          file,
-          `start of racedata-sim ${subject.name} (whole process, node --cpu-prof)`,
-          ctx.root,
-        ),
-      );
+    const what = `start of racedata-sim ${subject.name} (whole process, node --cpu-prof)`;
+    if (file) profiles.push(summariseProfile(file, what, ctx.root));
   }
   return {
     method: [

@@ -1,7 +1,7 @@
 import type WebSocket from 'ws';
 import { PollClients } from '../lib/poll-clients';
 import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
-import type { EventLogLedger, ReceiptLedger } from './ledger';
+import type { ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
 import type { SoakUser } from './users';
 
@@ -93,7 +93,7 @@ export function jsonPollers(
   port: number,
   count: number,
   users: readonly SoakUser[],
-  ledger: EventLogLedger,
+  ledger: ReceiptLedger,
   odd: OddAnswers,
 ): PollClients {
   const userOf = roundRobin(users.length);
@@ -112,8 +112,10 @@ export function jsonPollers(
       if (!Array.isArray(events)) return noteOdd(odd, `JSON events ${status}`, body.toString('utf8'));
       for (const event of events) {
         const eventId = Number(event.eventId);
-        ledger.record(client, eventId, String(event.channel), Number(event.payload?.seq), at);
+        const seq = Number(event.payload?.seq);
+        const first = ledger.record(client, seq, at, ledger.posts.target[seq] === event.channel);
         if (eventId > (next[client] as number)) next[client] = eventId;
+        else if (first) ledger.outOfOrder++;
       }
     },
   });

@@ -5,7 +5,7 @@ import { check } from '../types';
 import type { OddAnswers } from './clients';
 import { KINDS, type MessageKind, type SoakConfig } from './config';
 import type { ProbeResult } from './health-probe';
-import { spread, type EventLogLedger, type PostLog, type ReceiptLedger } from './ledger';
+import { spread, type PostLog, type ReceiptLedger } from './ledger';
 
 /** The soak's figures from its ledgers and samples, and its verdicts against the targets. */
 
@@ -19,7 +19,7 @@ const PROBE_LABEL =
 export interface Ledgers {
   posts: Record<MessageKind, PostLog>;
   queue: ReceiptLedger;
-  events: EventLogLedger;
+  events: ReceiptLedger;
   stomp: ReceiptLedger;
   stream: ReceiptLedger;
 }
@@ -137,7 +137,7 @@ export function soakFigures(config: SoakConfig, ledgers: Ledgers, seen: Observed
       lostExamples,
     },
     jsonDurable: {
-      expected: events.expectedDeliveries(),
+      expected: events.expected().reduce((sum, n) => sum + n, 0),
       deliveries: ec.deliveries,
       lost: eventsLost,
       duplicated: ec.duplicated,

@@ -10,16 +10,12 @@ export class PostLog {
   readonly sentAt: Float64Array;
   readonly target: string[] = [''];
   readonly ok: Uint8Array;
-  /** JSON durable only: the eventId the simulator gave each message. */
-  readonly eventId: Float64Array;
   count = 0;
   failed = 0;
-  answered = 0;
 
   constructor(readonly max: number) {
     this.sentAt = new Float64Array(max + 1);
     this.ok = new Uint8Array(max + 1);
-    this.eventId = new Float64Array(max + 1);
   }
 
   /** Registers the next message before its POST goes out; returns its sequence number. */
@@ -30,11 +26,9 @@ export class PostLog {
     return seq;
   }
 
-  settle(seq: number, ok: boolean, eventId?: number): void {
-    this.answered++;
+  settle(seq: number, ok: boolean): void {
     if (ok) this.ok[seq] = 1;
     else this.failed++;
-    if (eventId !== undefined) this.eventId[seq] = eventId;
   }
 
   known(seq: number): boolean {
@@ -76,9 +70,10 @@ export function spread(values: readonly number[]): Spread {
 
 /**
  * Messages that must reach each receiver once: legacy durable messages per user (through any
- * one of that user's pollers; `userOf` is then the identity), transient messages per connected
- * client (STOMP, event stream; every client connected for the whole run gets each message of
- * its subscription). Receipts are counted per (receiver, message).
+ * one of that user's pollers; `userOf` is then the identity), JSON durable events per poller of
+ * /events, transient messages per connected client (STOMP, event stream; every client connected
+ * for the whole run gets each message of its subscription). Receipts are counted per
+ * (receiver, message).
  */
 export class ReceiptLedger {
   readonly counts = newCounts();
@@ -87,6 +82,8 @@ export class ReceiptLedger {
   /** First receipts per receiver. */
   readonly perReceiver: Uint32Array;
   disconnects = 0;
+  /** JSON events: an eventId not above the one before it that the poller had not seen yet. */
+  outOfOrder = 0;
 
   constructor(
     readonly posts: PostLog,
@@ -102,11 +99,12 @@ export class ReceiptLedger {
     return this.users[this.userOf(receiver)] as SoakUser;
   }
 
-  record(receiver: number, seq: number, at: number, matches: boolean): void {
+  /** Counts a receipt; true when it is the first of that message by that receiver. */
+  record(receiver: number, seq: number, at: number, matches: boolean): boolean {
     this.counts.deliveries++;
     if (!this.posts.known(seq) || !matches) {
       this.counts.corrupt++;
-      return;
+      return false;
     }
     if (!receives(this.user(receiver), this.posts.target[seq] as string)) this.counts.foreign++;
     const cell = receiver * (this.posts.max + 1) + seq;
@@ -117,6 +115,7 @@ export class ReceiptLedger {
       this.latency.push(at - (this.posts.sentAt[seq] as number));
     }
     this.received[cell] = Math.min(255, seen + 1);
+    return seen === 0;
   }
 
   /** Accepted (receiver, message) pairs never received; `into` gets the first few. */
@@ -139,81 +138,5 @@ export class ReceiptLedger {
   expected(): number[] {
     const perUser = this.users.map((user) => this.posts.expectedFor(user));
     return Array.from({ length: this.receivers }, (_, r) => perUser[this.userOf(r)] as number);
-  }
-}
-
-/**
- * JSON durable events read through /events: every poller must see every event of its user's
- * subscription, in eventId order, none twice, none of another channel.
- */
-export class EventLogLedger {
-  readonly counts = newCounts();
-  readonly latency = new Samples();
-  /** An eventId not above the one before it that the poller had not seen yet. */
-  outOfOrder = 0;
-  readonly lastId: Float64Array;
-  private readonly ids: number[][];
-
-  constructor(
-    readonly posts: PostLog,
-    readonly users: readonly SoakUser[],
-    readonly userOf: (poller: number) => number,
-    readonly pollers: number,
-  ) {
-    this.lastId = new Float64Array(pollers);
-    this.ids = Array.from({ length: pollers }, () => []);
-  }
-
-  record(poller: number, eventId: number, channel: string, seq: number, at: number): void {
-    this.counts.deliveries++;
-    const user = this.users[this.userOf(poller)] as SoakUser;
-    if (!receives(user, channel)) this.counts.foreign++;
-    if (!this.posts.known(seq) || this.posts.target[seq] !== channel) this.counts.corrupt++;
-    const ids = this.ids[poller] as number[];
-    if (eventId <= (this.lastId[poller] as number)) {
-      if (ids.includes(eventId)) this.counts.duplicated++;
-      else this.outOfOrder++;
-      ids.push(eventId);
-      return;
-    }
-    this.lastId[poller] = eventId;
-    ids.push(eventId);
-    if (this.posts.known(seq)) this.latency.push(at - (this.posts.sentAt[seq] as number));
-  }
-
-  /** The eventIds of accepted posts a user should read, ascending. */
-  private expectedIds(user: SoakUser): number[] {
-    const ids: number[] = [];
-    for (let seq = 1; seq <= this.posts.count; seq++) {
-      if (this.posts.ok[seq] && receives(user, this.posts.target[seq] as string))
-        ids.push(this.posts.eventId[seq] as number);
-    }
-    return ids.sort((a, b) => a - b);
-  }
-
-  missing(): number {
-    const perUser = this.users.map((user) => this.expectedIds(user));
-    let missing = 0;
-    for (let p = 0; p < this.pollers; p++) {
-      const got = new Set(this.ids[p]);
-      for (const id of perUser[this.userOf(p)] as number[]) if (!got.has(id)) missing++;
-    }
-    return missing;
-  }
-
-  /** Every poller has read up to the last accepted event of its subscription. */
-  complete(): boolean {
-    const last = this.users.map((user) => this.expectedIds(user).at(-1) ?? 0);
-    for (let p = 0; p < this.pollers; p++) {
-      if ((this.lastId[p] as number) < (last[this.userOf(p)] as number)) return false;
-    }
-    return true;
-  }
-
-  expectedDeliveries(): number {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    let n = 0;
-    for (let p = 0; p < this.pollers; p++) n += perUser[this.userOf(p)] as number;
-    return n;
   }
 }

@@ -13,8 +13,8 @@ import { jsonPollers, legacyPollers, roundRobin, streamClients } from './clients
 import type { OddAnswers } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
 import { soakFigures, verdicts, type Ledgers } from './figures';
-import { EventLogLedger, PostLog, ReceiptLedger } from './ledger';
-import { eventIdOf, soakJson, soakLegacyMessage } from './messages';
+import { PostLog, ReceiptLedger } from './ledger';
+import { soakJson, soakLegacyMessage } from './messages';
 import { writeSoakReport, type SoakReport } from './report';
 import {
   JSON_DURABLE,
@@ -77,10 +77,7 @@ async function postLoad(
     const seq = log.next(target, performance.now());
     inFlight[kind]++;
     const p = post(ports, target, seq).then(
-      (res) => {
-        const ok = res.status >= 200 && res.status < 300;
-        log.settle(seq, ok, kind === 'jsonDurable' && ok ? eventIdOf(res.body) : undefined);
-      },
+      (res) => log.settle(seq, res.status >= 200 && res.status < 300),
       () => log.settle(seq, false),
     );
     const tracked = p.finally(() => {
@@ -141,7 +138,7 @@ export async function runSoak(
     const ledgers: Ledgers = {
       posts,
       queue: new ReceiptLedger(posts.legacyDurable, users.legacy, (u) => u, users.legacy.length),
-      events: new EventLogLedger(posts.jsonDurable, users.json, roundRobin(users.json.length), c.jsonPollers),
+      events: new ReceiptLedger(posts.jsonDurable, users.json, roundRobin(users.json.length), c.jsonPollers),
       stomp: new ReceiptLedger(
         posts.legacyNonDurable,
         users.legacy,
@@ -232,8 +229,7 @@ export async function runSoak(
     hangingUp = false;
     const drainStart = performance.now();
     const complete = () =>
-      ledgers.events.complete() &&
-      [ledgers.queue, ledgers.stomp, ledgers.stream].every((l) => l.missing() === 0);
+      [ledgers.queue, ledgers.events, ledgers.stomp, ledgers.stream].every((l) => l.missing() === 0);
     let drained = complete();
     while (!drained && performance.now() - drainStart < config.drainMs) {
       await sleep(250);
