@@ -1,4 +1,3 @@
-import { TOKENS } from '../../../test-support';
 import type { Check } from '../types';
 import type { AbuseConfig } from './config';
 import type { MonitoredSimulator, ProcessFigures } from './monitor';
@@ -31,8 +30,7 @@ export interface Phase {
   run(sims: Record<string, MonitoredSimulator>, config: AbuseConfig): Promise<PhaseOutcome>;
 }
 
-export const TESTUSER_TOKEN = TOKENS.testuser;
-export const AUTH = { authorization: `Bearer ${TESTUSER_TOKEN}` };
+export { AUTH } from '../lib/payloads';
 export const LISTEN_PATH = '/customerapi/channels/listen';
 
 /**

@@ -2,13 +2,7 @@ import type http from 'node:http';
 import type WebSocket from 'ws';
 import type { ChildServer } from './child-server';
 import { sleep, type HttpResult } from './http-client';
-import {
-  JSON_TOKEN,
-  LEGACY_TOKEN,
-  jsonDurableMessage,
-  jsonTransientMessage,
-  legacyMessage,
-} from './payloads';
+import { AUTH, TOKEN, jsonDurableMessage, jsonTransientMessage, legacyMessage } from './payloads';
 import { PollClients } from './poll-clients';
 import { postBare, postJson, postLegacy } from './posts';
 import { closeAll, connectBare, connectEventStream, connectMany, connectStomp } from './ws-clients';
@@ -122,7 +116,7 @@ export const jsonStream = (port: number, count: number): Clients =>
   wsClients({
     name: 'json event-stream',
     count,
-    open: () => connectEventStream(port, JSON_TOKEN),
+    open: () => connectEventStream(port, TOKEN),
     post: (seq) => postJson(port, jsonTransientMessage(seq)),
   });
 
@@ -131,7 +125,7 @@ export const stompSubscribers = (port: number, count: number): Clients =>
   wsClients({
     name: 'legacy STOMP',
     count,
-    open: () => connectStomp(port, LEGACY_TOKEN),
+    open: () => connectStomp(port, TOKEN),
     // One byte, not a decoded string: the harness checks every one of 100,000 deliveries a second.
     isDelivery: (data) => data[0] === STOMP_MESSAGE,
     post: (seq) => postLegacy(port, 'NonDurable', legacyMessage(seq)),
@@ -167,7 +161,7 @@ export function jsonEventPolls(server: ChildServer, count: number, from = 0): Cl
     name: 'json /events polls',
     server,
     count,
-    headers: () => ({ authorization: `Bearer ${JSON_TOKEN}` }),
+    headers: () => AUTH,
     initialPath: path(from),
     read: (body, i) => {
       const events = (JSON.parse(body.toString('utf8')) as Page).data.events;

@@ -6,7 +6,7 @@ import type { ChildServer } from './child-server';
 import { load } from './load';
 import { summariseProfile } from './profile';
 import type { ReadScenario } from './read-paths';
-import { AUTH } from './read-store';
+import { AUTH } from './payloads';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from './simulator-process';
 
 export interface ProfiledDrive {

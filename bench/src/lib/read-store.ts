@@ -4,11 +4,9 @@ import type { CliSimulator } from './simulator-process';
 import { startStoreSimulator } from './store-simulator';
 import { httpRequest } from './http-client';
 import type { LoadResult } from './load';
-import { JSON_TOKEN } from './payloads';
+import { AUTH } from './payloads';
 import { FILTERED, NO_MATCH, PAGING, SELECTIVE, type ReadScenario } from './read-paths';
-import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
-
-export const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
+import { seedStore, type Seeded } from './seed-http';
 
 /** One server's part in the paired rounds of read-throughput. */
 export interface Side {
@@ -49,14 +47,13 @@ export interface ReadStore {
 
 const side = (
   name: string,
-  port: number,
-  pid: number,
+  server: { readonly port: number; readonly pid: number },
   path: Side['path'],
   extra: Partial<Side> = {},
 ): Side => ({
   name,
-  port,
-  pid,
+  port: server.port,
+  pid: server.pid,
   path,
   headers: AUTH,
   results: [],
@@ -89,10 +86,8 @@ async function pair(
   ctx.log(`    ${scenario.label}: ${sample.body.length} B a page`);
   return {
     scenario,
-    ours: side(`ours, ${scenario.events}`, sim.port, sim.pid, paths.next),
-    bare: side(`bare Node, ${scenario.events}`, bare.port, bare.pid, scenario.paths(last).next, {
-      before: setBody,
-    }),
+    ours: side(`ours, ${scenario.events}`, sim, paths.next),
+    bare: side(`bare Node, ${scenario.events}`, bare, scenario.paths(last).next, { before: setBody }),
     sample: sample.body,
   };
 }
@@ -103,27 +98,21 @@ export async function openReadStore(
   bare: ChildServer,
 ): Promise<ReadStore> {
   const sim = await startStoreSimulator(ctx, events);
+  const seeded = await seedStore(sim, events);
   try {
-    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
-    if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
     ctx.log(`    seeded ${events} events over HTTP in ${(seeded.wallMs / 1000).toFixed(1)} s`);
-    const noMatch = NO_MATCH(events);
-    const path = noMatch.paths(seeded.lastEventId).sample;
+    const last = seeded.lastEventId;
+    const path = NO_MATCH(events).paths(last).sample;
     const answer = await httpRequest({ port: sim.port, path, headers: AUTH });
     if (answer.status !== 204) throw new Error(`${path}: HTTP ${answer.status}, expected 204`);
     return {
       events,
       sim,
       seeded,
-      page: await pair(ctx, PAGING(events), sim, seeded.lastEventId, bare),
-      filtered: await pair(ctx, FILTERED(events), sim, seeded.lastEventId, bare),
-      noMatch: side(`no match, ${events}`, sim.port, sim.pid, path),
-      selective: side(
-        `selective, ${events}`,
-        sim.port,
-        sim.pid,
-        SELECTIVE(events).paths(seeded.lastEventId).next,
-      ),
+      page: await pair(ctx, PAGING(events), sim, last, bare),
+      filtered: await pair(ctx, FILTERED(events), sim, last, bare),
+      noMatch: side(`no match, ${events}`, sim, path),
+      selective: side(`selective, ${events}`, sim, SELECTIVE(events).paths(last).next),
     };
   } catch (err) {
     await sim.stop();
@@ -139,16 +128,8 @@ export async function openLoggedStore(
   ctx: BenchContext,
   events: number,
 ): Promise<{ sim: CliSimulator; side: Side }> {
-  const sim = await startStoreSimulator(ctx, events, {
-    env: { LOG_REQUESTS: 'true', LOG_LEVEL: 'info' },
-    discardLogs: true,
-  });
-  try {
-    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
-    const next = PAGING(events).paths(seeded.lastEventId).next;
-    return { sim, side: side(`LOG_REQUESTS, ${events}`, sim.port, sim.pid, next) };
-  } catch (err) {
-    await sim.stop();
-    throw err;
-  }
+  const env = { LOG_REQUESTS: 'true', LOG_LEVEL: 'info' };
+  const sim = await startStoreSimulator(ctx, events, { env, discardLogs: true });
+  const { lastEventId } = await seedStore(sim, events);
+  return { sim, side: side(`LOG_REQUESTS, ${events}`, sim, PAGING(events).paths(lastEventId).next) };
 }

@@ -1,7 +1,7 @@
 import type { BenchContext } from '../context';
 import { heapReading, startStoreSimulator, type HeapReading } from './store-simulator';
 import { cpuMs, rssBytes } from './proc-stats';
-import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
+import { seedStore, type Seeded } from './seed-http';
 
 export interface MemoryReading extends HeapReading {
   readonly rss: number;
@@ -29,8 +29,7 @@ export async function seededMemory(ctx: BenchContext, events: number): Promise<S
   };
   try {
     const idle = await reading();
-    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
-    if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
+    const seeded = await seedStore(sim, events);
     const full = await reading();
     return { events, idle, full, seeded };
   } finally {

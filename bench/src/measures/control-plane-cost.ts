@@ -10,7 +10,7 @@ import { profileSim, readDrive, type ProfiledDrive } from '../lib/profiled';
 import { median } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import type { Comparison, MeasureBody, ProfileSummary } from '../types';
-import { AUTH } from '../lib/read-store';
+import { AUTH } from '../lib/payloads';
 import { PAGING } from '../lib/read-paths';
 import { compare } from '../lib/compare';
 import { jsonEventPolls, jsonStream, stompSubscribers, type Clients } from '../lib/delivery-clients';
