@@ -3,11 +3,11 @@ export const FULL_CONFIG = {
   quick: false as boolean,
   latency: { clients: 200, messages: 2000, rounds: 4 },
   /**
-   * Open-loop fan-out: ours and bare in paired rounds at each offered rate (messages posted per
+   * Open-loop fan-out: ours and bare in paired rounds at the offered rate (messages posted per
    * second, on a schedule that never waits); roundMs is one side's posting in a round (the drain
    * of the last deliveries comes on top), warmupMs each side's discarded first round.
    */
-  fanOut: { clients: 1000, rates: [100] as readonly number[], roundMs: 3000, rounds: 7, warmupMs: 1000 },
+  fanOut: { clients: 1000, rate: 100, roundMs: 3000, rounds: 7, warmupMs: 1000 },
   /**
    * Store sizes, each its own CLI process seeded once; the largest is held flat against the one
    * before it (the reference store, whose page the peers serve).
@@ -56,7 +56,7 @@ export type BenchConfig = typeof FULL_CONFIG;
 export const QUICK_CONFIG: BenchConfig = {
   quick: true,
   latency: { clients: 10, messages: 40, rounds: 2 },
-  fanOut: { clients: 50, rates: [100], roundMs: 400, rounds: 2, warmupMs: 200 },
+  fanOut: { clients: 50, rate: 100, roundMs: 400, rounds: 2, warmupMs: 200 },
   read: { connections: 8, roundSeconds: 0.5, rounds: 2, sizes: [2_000, 10_000] },
   controlPlane: {
     streamClients: 20,
