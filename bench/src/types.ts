@@ -1,3 +1,5 @@
+import type { machineInfo } from './machine';
+
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
 
@@ -75,14 +77,7 @@ export interface MeasureResult {
 /** What a measure itself returns; the runner adds its id, title and duration. */
 export type MeasureBody = Omit<MeasureResult, 'id' | 'title' | 'durationMs'>;
 
-export interface MachineInfo {
-  readonly cores: number;
-  readonly cpuModel: string;
-  readonly memoryGiB: number;
-  readonly node: string;
-  readonly platform: string;
-  readonly date: string;
-}
+export type MachineInfo = ReturnType<typeof machineInfo>;
 
 export interface BenchReport {
   readonly mode: 'full' | 'quick';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { killAllChildren } from '../lib/child-server';
 import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
-import { openFilesLimit } from '../lib/proc-stats';
+import { requireOpenFiles } from '../lib/proc-stats';
 import { writeAbuseReport } from './report';
 import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
 import type { AbuseConfig, AbuseMode } from './config';
@@ -49,9 +49,10 @@ async function main(): Promise<void> {
   if (writeResults !== undefined && mode !== 'full') {
     usageError('--write-results is for the full run only: quick figures are not the committed ones');
   }
-  const limit = openFilesLimit();
-  if (limit !== undefined && limit < 4096) {
-    usageError(`open-file limit ${limit} is below the 4096 the run needs: raise it (ulimit -n 8192)`);
+  try {
+    requireOpenFiles(4096);
+  } catch (err) {
+    usageError((err as Error).message);
   }
   killChildrenOnSignal();
   try {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
+import { jsonRequest, sleep } from '../lib/http-client';
 import { JsonTraffic } from './json-traffic';
 import { check, type Check } from '../types';
 import type { Phase } from './types';
@@ -112,19 +112,11 @@ export const faultBodies: Phase = {
     let lastRefusal = '';
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     for (let i = 0; i < c.rules; i++) {
-      const body = JSON.stringify({
+      const rule = {
         match: { path: `/nowhere/${i}` },
         action: { type: 'status', status: 418, body: 'x'.repeat(c.bodyBytes) },
-      });
-      const res = await httpRequest({
-        port,
-        method: 'POST',
-        path: '/_sim/faults',
-        headers: JSON_BODY,
-        body,
-        agent,
-        timeoutMs: 30_000,
-      });
+      };
+      const res = await jsonRequest(port, 'POST', '/_sim/faults', rule, agent);
       if (res.status === 201) accepted++;
       else {
         lastRefusal = `${res.status} ${res.body.toString('utf8').slice(0, 160)}`;
@@ -135,7 +127,7 @@ export const faultBodies: Phase = {
     const seconds = (Date.now() - started) / 1000;
     const bytes = reader.bytes();
     reader.close();
-    await httpRequest({ port, method: 'DELETE', path: '/_sim/faults', agent });
+    await jsonRequest(port, 'DELETE', '/_sim/faults', undefined, agent);
     agent.destroy();
     const mbPerSecond = bytes / 1024 / 1024 / seconds;
     return {

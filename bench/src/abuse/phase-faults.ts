@@ -1,7 +1,7 @@
 import { check } from '../types';
 import http from 'node:http';
 import { gauge } from '../lib/store-simulator';
-import { JSON_BODY, httpRequest, requestOnce, sleep } from '../lib/http-client';
+import { httpRequest, jsonRequest, requestOnce, sleep } from '../lib/http-client';
 import { rssKb } from '../lib/proc-stats';
 import { AUTH, type Phase } from './types';
 
@@ -49,15 +49,7 @@ export const abandonedRequests: Phase = {
       { match: { transport: 'events' }, action: { type: 'hold' } },
       { match: { transport: 'authenticate' }, action: { type: 'delay', ms: 3_600_000 } },
     ];
-    for (const rule of rules) {
-      await httpRequest({
-        port,
-        method: 'POST',
-        path: '/_sim/faults',
-        headers: JSON_BODY,
-        body: JSON.stringify(rule),
-      });
-    }
+    for (const rule of rules) await jsonRequest(port, 'POST', '/_sim/faults', rule);
     const before = await reading();
     let next = 0;
     const worker = async () => {
@@ -78,8 +70,8 @@ export const abandonedRequests: Phase = {
     await sleep(c.settleMs);
     const held = await heldPolls(port);
     const during = await reading();
-    await httpRequest({ port, method: 'DELETE', path: '/_sim/faults' });
-    await httpRequest({ port, method: 'POST', path: '/_sim/reset' });
+    await jsonRequest(port, 'DELETE', '/_sim/faults');
+    await jsonRequest(port, 'POST', '/_sim/reset');
     await sleep(c.settleMs);
     const after = await reading();
     const mb = (v: { heap: number; rss: number }) =>
@@ -106,7 +98,7 @@ interface Sandbox {
 }
 
 async function createSandbox(port: number): Promise<Sandbox> {
-  const res = await httpRequest({ port, method: 'POST', path: '/_sim/sandboxes', timeoutMs: 30_000 });
+  const res = await jsonRequest(port, 'POST', '/_sim/sandboxes');
   if (res.status !== 201) throw new Error(`POST /_sim/sandboxes: ${res.status} ${res.body.toString('utf8')}`);
   return JSON.parse(res.body.toString('utf8')) as Sandbox;
 }
@@ -114,13 +106,10 @@ async function createSandbox(port: number): Promise<Sandbox> {
 /** The tokens a client of sandbox A holds: its listed token and the JWT its authenticate issues. */
 async function tokensOf(port: number, box: Sandbox): Promise<string[]> {
   const user = box.users[0]!;
-  const answer = await httpRequest({
-    port,
-    method: 'POST',
-    path: `${box.basePath}/customerapi/authenticate/subscription`,
-    headers: JSON_BODY,
-    body: JSON.stringify({ key: user.key, secret: user.secret }),
-  }).catch(() => undefined);
+  const path = `${box.basePath}/customerapi/authenticate/subscription`;
+  const answer = await jsonRequest(port, 'POST', path, { key: user.key, secret: user.secret }).catch(
+    () => undefined,
+  );
   const header = answer?.headers.authorization;
   return [user.token, ...(header?.startsWith('Bearer ') ? [header.slice(7)] : [])];
 }
@@ -142,23 +131,19 @@ export const crossSandbox: Phase = {
       const b = await createSandbox(port);
       const tokens = await tokensOf(port, a);
       for (let i = 0; i < config.crossSandbox.attemptsEach; i++) {
-        const write =
-          kind === 'json'
-            ? {
-                path: `${b.basePath}/api/message`,
-                body: JSON.stringify({ channel: 'RaceDayTrot', date: '2026-11-22', payload: { i } }),
-              }
-            : {
-                path: `${b.basePath}/customerapi/channel/id/Durable?payloadKey=x${i}`,
-                body: `<Secret n="${i}"/>`,
-              };
-        await httpRequest({
-          port,
-          method: 'POST',
-          path: write.path,
-          body: write.body,
-          headers: { 'content-type': kind === 'json' ? 'application/json' : 'application/xml' },
-        });
+        await (kind === 'json'
+          ? jsonRequest(port, 'POST', `${b.basePath}/api/message`, {
+              channel: 'RaceDayTrot',
+              date: '2026-11-22',
+              payload: { i },
+            })
+          : httpRequest({
+              port,
+              method: 'POST',
+              path: `${b.basePath}/customerapi/channel/id/Durable?payloadKey=x${i}`,
+              body: `<Secret n="${i}"/>`,
+              headers: { 'content-type': 'application/xml' },
+            }));
         const readPath =
           kind === 'json'
             ? `${b.basePath}/customerapi/events?lastEventId=0`
@@ -198,14 +183,7 @@ export const clockAdvances: Phase = {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     let fivexx = 0;
     for (let i = 0; i < config.clock.advances; i++) {
-      const res = await httpRequest({
-        port,
-        method: 'POST',
-        path: '/_sim/clock/advance',
-        headers: JSON_BODY,
-        body: '{"ms":3153600000000}',
-        agent,
-      });
+      const res = await jsonRequest(port, 'POST', '/_sim/clock/advance', { ms: 3153600000000 }, agent);
       if (res.status >= 500) fivexx++;
     }
     const state = await httpRequest({ port, path: '/_sim/state', agent });

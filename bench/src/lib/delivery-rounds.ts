@@ -1,12 +1,5 @@
 import type { Clients } from './delivery-clients';
 
-export interface FanOutRound {
-  /** Messages posted in the round, each delivered to every client. */
-  readonly messages: number;
-  /** Messages delivered to every client per second. */
-  readonly messagesPerSecond: number;
-}
-
 interface RoundState {
   counts: Uint32Array;
   reached: number[];
@@ -58,7 +51,7 @@ export class DeliveryRounds {
    * Posts messages for `ms`, keeping at most `window` not yet delivered to every client, then
    * waits for the last to arrive everywhere. Rate = messages / (last full delivery - start).
    */
-  round(ms: number, window: number): Promise<FanOutRound> {
+  round(ms: number, window: number): Promise<{ messages: number; messagesPerSecond: number }> {
     return new Promise((resolve, reject) => {
       let posted = 0;
       let finished = false;

@@ -18,7 +18,7 @@ export interface HttpRequest {
 }
 
 /** The header of a JSON body: the control plane refuses bodies that do not say so (415). */
-export const JSON_BODY: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
+const JSON_BODY: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
 
 export function httpRequest(req: HttpRequest): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
@@ -43,6 +43,25 @@ export function httpRequest(req: HttpRequest): Promise<HttpResult> {
     r.on('error', reject);
     if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`timeout ${req.path}`)));
     r.end(req.body);
+  });
+}
+
+/** A request with a JSON body (given as a value) or none, as the control plane takes them. */
+export function jsonRequest(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  agent?: http.Agent,
+): Promise<HttpResult> {
+  return httpRequest({
+    port,
+    method,
+    path,
+    headers: JSON_BODY,
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+    ...(agent && { agent }),
+    timeoutMs: 30_000,
   });
 }
 

@@ -2,28 +2,7 @@ import type { Clients } from './delivery-clients';
 import { sleep } from './http-client';
 
 /** One side's run of an open-loop fan-out round, as the clients saw it. */
-export interface OpenLoopRound {
-  /** Messages posted (each due to reach every client). */
-  readonly messages: number;
-  /** Deliveries counted by the clients (at most messages x clients). */
-  readonly deliveries: number;
-  /** Deliveries that did not arrive (none for STALL_MS, or DRAIN_CAP_MS after the posts' answers). */
-  readonly lost: number;
-  /** Posts answered with an error status or not answered at all. */
-  readonly failedPosts: number;
-  /**
-   * Messages per second that reached the clients: deliveries per client over the time from the
-   * first post's due time to the last delivery plus one posting interval, so a server that
-   * delivers at once scores exactly the offered rate and one that falls behind scores less.
-   */
-  readonly deliveredPerSecond: number;
-  /** Receive time - post time of the message, in ms, one per delivery (unsorted). */
-  readonly latencies: Float64Array;
-  /** Mean of actual - due time of the posts (ms): whether the load generator kept its schedule. */
-  readonly postLagMs: number;
-  /** The harness's own CPU over the round, as a share of one core (it runs every client). */
-  readonly harnessCpuShare: number;
-}
+export type OpenLoopRound = Awaited<ReturnType<OpenLoopClients['round']>>;
 
 /** How long deliveries may stop arriving before the missing ones count as lost. */
 const STALL_MS = 3000;
@@ -76,7 +55,7 @@ export class OpenLoopClients {
   }
 
   /** Posts `rate` messages per second for `ms`, then waits until every client has them all. */
-  async round(rate: number, ms: number): Promise<OpenLoopRound> {
+  async round(rate: number, ms: number) {
     const clients = this.target.count;
     const messages = Math.max(1, Math.round((rate * ms) / 1000));
     const interval = 1000 / rate;
@@ -149,13 +128,24 @@ export class OpenLoopClients {
     }
     const deliveries = d;
     return {
+      /** Messages posted (each due to reach every client), and deliveries the clients counted. */
       messages,
       deliveries,
+      /** Deliveries that did not arrive (none for STALL_MS, or DRAIN_CAP_MS after the posts' answers). */
       lost: expected - deliveries,
+      /** Posts answered with an error status or not answered at all. */
       failedPosts,
+      /**
+       * Messages per second that reached the clients: deliveries per client over the time from the
+       * first post's due time to the last delivery plus one posting interval, so a server that
+       * delivers at once scores exactly the offered rate and one that falls behind scores less.
+       */
       deliveredPerSecond: deliveries / clients / ((this.lastReceive - t0 + interval) / 1000),
+      /** Receive time - post time of the message, in ms, one per delivery (unsorted). */
       latencies: latencies.subarray(0, deliveries),
+      /** Mean of actual - due time of the posts (ms): whether the load generator kept its schedule. */
       postLagMs: lagSum / messages,
+      /** The harness's own CPU over the round, as a share of one core (it runs every client). */
       harnessCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
     };
   }

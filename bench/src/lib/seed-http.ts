@@ -31,14 +31,7 @@ function seedBodies(count: number, chunk = SEED_CHUNK_EVENTS): Buffer[] {
   return bodies;
 }
 
-export interface Seeded {
-  readonly seeded: number;
-  readonly lastEventId: number;
-  readonly bytes: number;
-  readonly wallMs: number;
-  /** User + system CPU of the server process over the seeding. */
-  readonly serverCpuMs: number;
-}
+export type Seeded = Awaited<ReturnType<typeof seedOverHttp>>;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -57,7 +50,7 @@ export async function seedStore(sim: CliSimulator, count: number): Promise<Seede
   }
 }
 
-async function seedOverHttp(port: number, pid: number, bodies: readonly Buffer[]): Promise<Seeded> {
+async function seedOverHttp(port: number, pid: number, bodies: readonly Buffer[]) {
   let seeded = 0;
   let lastEventId = 0;
   const started = performance.now();
@@ -86,6 +79,7 @@ async function seedOverHttp(port: number, pid: number, bodies: readonly Buffer[]
     lastEventId,
     bytes: bodies.reduce((sum, b) => sum + b.length, 0),
     wallMs: performance.now() - started,
+    /** User + system CPU of the server process over the seeding. */
     serverCpuMs: cpuMs,
   };
 }

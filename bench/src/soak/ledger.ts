@@ -44,26 +44,10 @@ export class PostLog {
   }
 }
 
-/** Counts shared by every delivery check. */
-export interface DeliveryCounts {
-  deliveries: number;
-  duplicated: number;
-  foreign: number;
-  /** A delivery whose content does not match what was posted under its sequence number. */
-  corrupt: number;
-}
+/** Counts of every delivery check; corrupt: content that does not match the post of its sequence number. */
+const newCounts = () => ({ deliveries: 0, duplicated: 0, foreign: 0, corrupt: 0 });
 
-function newCounts(): DeliveryCounts {
-  return { deliveries: 0, duplicated: 0, foreign: 0, corrupt: 0 };
-}
-
-export interface Spread {
-  readonly min: number;
-  readonly median: number;
-  readonly max: number;
-}
-
-export function spread(values: readonly number[]): Spread {
+export function spread(values: readonly number[]) {
   if (values.length === 0) return { min: Number.NaN, median: Number.NaN, max: Number.NaN };
   return { min: Math.min(...values), median: median(values), max: Math.max(...values) };
 }

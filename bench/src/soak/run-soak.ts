@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { killAllChildren } from '../lib/child-server';
-import { openFilesLimit, rssKb } from '../lib/proc-stats';
+import { requireOpenFiles, rssKb } from '../lib/proc-stats';
 import { startHealthProbe, type HealthProbe } from './health-probe';
 import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { sleep, type HttpResult } from '../lib/http-client';
@@ -32,38 +32,26 @@ export interface RunSoakOptions extends SoakOptions {
   readonly log?: (message: string) => void;
 }
 
+type Ports = Record<'json' | 'legacy', number>;
+type Post = (ports: Ports, target: string, seq: number) => Promise<HttpResult>;
+const legacyPost =
+  (kind: 'Durable' | 'NonDurable'): Post =>
+  (ports, target, seq) =>
+    postLegacy(ports.legacy, kind, soakLegacyMessage(kind, target, seq));
+const jsonPost: Post = (ports, target, seq) => postJson(ports.json, soakJson(target, seq));
+
 /** Each kind's targets (taken in turn) and its post of message `seq` to `target`. */
-const POSTS: Record<
-  MessageKind,
-  {
-    targets: readonly string[];
-    post(ports: Record<'json' | 'legacy', number>, target: string, seq: number): Promise<HttpResult>;
-  }
-> = {
-  legacyDurable: {
-    targets: LEGACY_DURABLE_TARGETS,
-    post: (ports, target, seq) =>
-      postLegacy(ports.legacy, 'Durable', soakLegacyMessage('Durable', target, seq)),
-  },
-  legacyNonDurable: {
-    targets: LEGACY_TRANSIENT_TARGETS,
-    post: (ports, target, seq) =>
-      postLegacy(ports.legacy, 'NonDurable', soakLegacyMessage('NonDurable', target, seq)),
-  },
-  jsonDurable: {
-    targets: JSON_DURABLE,
-    post: (ports, target, seq) => postJson(ports.json, soakJson(target, seq)),
-  },
-  jsonTransient: {
-    targets: JSON_TRANSIENT,
-    post: (ports, target, seq) => postJson(ports.json, soakJson(target, seq)),
-  },
+const POSTS: Record<MessageKind, readonly [targets: readonly string[], post: Post]> = {
+  legacyDurable: [LEGACY_DURABLE_TARGETS, legacyPost('Durable')],
+  legacyNonDurable: [LEGACY_TRANSIENT_TARGETS, legacyPost('NonDurable')],
+  jsonDurable: [JSON_DURABLE, jsonPost],
+  jsonTransient: [JSON_TRANSIENT, jsonPost],
 };
 
 /** Posts one message of each kind every 1000/rate ms until the load time or the counts are used up. */
 async function postLoad(
   config: SoakConfig,
-  ports: Record<'json' | 'legacy', number>,
+  ports: Ports,
   posts: Record<MessageKind, PostLog>,
 ): Promise<void> {
   const pending = new Set<Promise<void>>();
@@ -72,7 +60,7 @@ async function postLoad(
     const log = posts[kind];
     // A simulator that stops answering must not pile up requests without bound.
     if (log.count >= log.max || inFlight[kind] >= 32) return;
-    const { targets, post } = POSTS[kind];
+    const [targets, post] = POSTS[kind];
     const target = targets[tick % targets.length] as string;
     const seq = log.next(target, performance.now());
     inFlight[kind]++;
@@ -107,12 +95,7 @@ export async function runSoak(
   const log = options.log ?? ((m: string) => console.log(m));
   const c = config.clients;
   const sockets = c.legacyPollers + c.jsonPollers + c.eventStream + c.stomp;
-  const limit = openFilesLimit();
-  if (limit !== undefined && limit < sockets + 256) {
-    throw new Error(
-      `open-file limit ${limit} is below the ${sockets + 256} this run needs: raise it (ulimit -n 8192)`,
-    );
-  }
+  requireOpenFiles(sockets + 256);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'racedata-soak-'));
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
   const closers: Array<() => void> = [];
