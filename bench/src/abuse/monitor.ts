@@ -59,7 +59,7 @@ function causeOf(line: string): { cause: string; warn: boolean } {
   return { cause: line.replace(/\d+/g, '#').slice(0, 80), warn: true };
 }
 
-export type ProcessFigures = Awaited<ReturnType<PhaseMonitor['stop']>>[number];
+export type ProcessFigures = Awaited<ReturnType<Awaited<ReturnType<typeof watchPhase>>['stop']>>[number];
 
 export interface MonitoredSimulator {
   readonly sim: CliSimulator;
@@ -86,66 +86,53 @@ export async function startMonitored(
  * Watches simulators for the length of one phase: GET /health from the soak's probe process every
  * `probeEveryMs`, VmRSS every `rssEveryMs`, and the log lines printed meanwhile.
  */
-export class PhaseMonitor {
-  private readonly rss = new Map<string, number[]>();
-  private readonly timer: NodeJS.Timeout;
-  private readonly startedAt = Date.now();
-
-  private constructor(
-    private readonly sims: readonly MonitoredSimulator[],
-    private readonly prober: HealthProbe,
-    rssEveryMs: number,
-  ) {
-    for (const { sim } of sims) this.rss.set(sim.kind, []);
-    this.sample();
-    this.timer = setInterval(() => this.sample(), rssEveryMs);
-  }
-
-  static async start(
-    sims: readonly MonitoredSimulator[],
-    probeEveryMs: number,
-    rssEveryMs: number,
-  ): Promise<PhaseMonitor> {
-    const prober = await startHealthProbe(
-      sims.map(({ sim }) => sim),
-      probeEveryMs,
-      15 * 60_000,
-    );
-    return new PhaseMonitor(sims, prober, rssEveryMs);
-  }
-
-  private sample(): void {
-    for (const { sim } of this.sims) {
+export async function watchPhase(
+  sims: readonly MonitoredSimulator[],
+  probeEveryMs: number,
+  rssEveryMs: number,
+) {
+  const prober: HealthProbe = await startHealthProbe(
+    sims.map(({ sim }) => sim),
+    probeEveryMs,
+    15 * 60_000,
+  );
+  const startedAt = Date.now();
+  const rss = new Map<string, number[]>(sims.map(({ sim }) => [sim.kind, []]));
+  const sample = () => {
+    for (const { sim } of sims) {
       const kb = rssKb(sim.pid);
-      if (kb !== undefined) this.rss.get(sim.kind)?.push(kb);
+      if (kb !== undefined) rss.get(sim.kind)?.push(kb);
     }
-  }
-
-  async stop() {
-    clearInterval(this.timer);
-    this.sample();
-    const endedAt = Date.now();
-    const probes = await this.prober.stop();
-    return this.sims.map(({ sim, logs }) => {
-      const kbs = this.rss.get(sim.kind) ?? [];
-      const probe = probes[sim.kind];
-      const d = distribution(probe?.samples ?? []);
-      const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
-      return {
-        simulator: sim.kind,
-        /** GET /health from the probe process, in ms. */
-        health: {
-          count: d.count,
-          failed: probe?.failed ?? 0,
-          p50: round(d.p50),
-          p99: round(d.p99),
-          max: round(d.max),
-        },
-        rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
-        logs: logs.figures(this.startedAt, endedAt),
-        /** False when the process was gone at the end of the phase. */
-        alive: !sim.exited(),
-      };
-    });
-  }
+  };
+  sample();
+  const timer = setInterval(sample, rssEveryMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      sample();
+      const endedAt = Date.now();
+      const probes = await prober.stop();
+      return sims.map(({ sim, logs }) => {
+        const kbs = rss.get(sim.kind) ?? [];
+        const probe = probes[sim.kind];
+        const d = distribution(probe?.samples ?? []);
+        const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
+        return {
+          simulator: sim.kind,
+          /** GET /health from the probe process, in ms. */
+          health: {
+            count: d.count,
+            failed: probe?.failed ?? 0,
+            p50: round(d.p50),
+            p99: round(d.p99),
+            max: round(d.max),
+          },
+          rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
+          logs: logs.figures(startedAt, endedAt),
+          /** False when the process was gone at the end of the phase. */
+          alive: !sim.exited(),
+        };
+      });
+    },
+  };
 }

@@ -2,14 +2,13 @@ import path from 'node:path';
 import { machineInfo } from '../machine';
 import { killAllChildren } from '../lib/child-server';
 import { abuseConfig, type AbuseConfig, type AbuseMode } from './config';
-import { PhaseMonitor, startMonitored, type MonitoredSimulator, type ProcessFigures } from './monitor';
+import { startMonitored, watchPhase, type MonitoredSimulator, type ProcessFigures } from './monitor';
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
 import { legacyFlood } from './phase-legacy-flood';
 import { listenStorm } from './phase-listen-storm';
 import { check, type Check } from '../types';
-import { RSS_HEADROOM_MB, type Phase, type PhaseResult } from './types';
-import type { AbuseReport } from './report';
+import { RSS_HEADROOM_MB, type Phase } from './types';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const PHASES: readonly Phase[] = [
@@ -61,12 +60,12 @@ function processChecks(p: ProcessFigures, budgetMb: number): Check[] {
   ];
 }
 
-async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult> {
+async function runPhase(phase: Phase, config: AbuseConfig) {
   const started = Date.now();
   const sims: Record<string, MonitoredSimulator> = {};
   try {
     for (const kind of phase.simulators) sims[kind] = await startMonitored(REPO_ROOT, kind, phase.env ?? {});
-    const monitor = await PhaseMonitor.start(Object.values(sims), config.probeEveryMs, config.rssEveryMs);
+    const monitor = await watchPhase(Object.values(sims), config.probeEveryMs, config.rssEveryMs);
     const settled = await phase.run(sims, config).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
@@ -84,6 +83,7 @@ async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult>
       durationMs: Date.now() - started,
       processes,
       ...outcome,
+      /** Every check, the process ones (health p99, RSS, log lines) included. */
       verdicts,
     };
   } finally {
@@ -91,8 +91,10 @@ async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult>
   }
 }
 
+export type PhaseResult = Awaited<ReturnType<typeof runPhase>>;
+
 /** Runs the phases one after the other, each against fresh simulator processes. */
-export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
+export async function runAbuse(options: RunAbuseOptions) {
   const log = options.log ?? ((m: string) => console.log(m));
   const started = Date.now();
   const base = abuseConfig(options.mode);
@@ -119,8 +121,11 @@ export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
     machine: machineInfo(),
     config,
     phases,
+    /** "<phase>. <title>: <check>" of every missed target. */
     failures,
     pass: failures.length === 0,
     durationMs: Date.now() - started,
   };
 }
+
+export type AbuseReport = Awaited<ReturnType<typeof runAbuse>>;

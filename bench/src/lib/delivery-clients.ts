@@ -112,7 +112,7 @@ function pollClients(options: PollOptions): Clients {
 const STOMP_MESSAGE = 0x4d;
 
 /** JSON event-stream clients, fed transient POST /api/message. */
-export const jsonStream = (port: number, count: number): Clients =>
+export const jsonStream = ({ port }: ChildServer, count: number): Clients =>
   wsClients({
     name: 'json event-stream',
     count,
@@ -121,7 +121,7 @@ export const jsonStream = (port: number, count: number): Clients =>
   });
 
 /** Legacy STOMP subscribers, fed NonDurable posts to channel `id`. */
-export const stompSubscribers = (port: number, count: number): Clients =>
+export const stompSubscribers = ({ port }: ChildServer, count: number): Clients =>
   wsClients({
     name: 'legacy STOMP',
     count,
@@ -132,13 +132,13 @@ export const stompSubscribers = (port: number, count: number): Clients =>
   });
 
 /** A bare baseline's WebSocket clients, posted `body` (the bytes our clients receive). */
-export const bareWs = (name: string, port: number, count: number, body: Buffer): Clients =>
-  wsClients({ name, count, open: () => connectBare(port), post: () => postBare(port, body) });
+export const bareWs = ({ name, port }: ChildServer, count: number, body: Buffer): Clients =>
+  wsClients({ name: `${name} (ws)`, count, open: () => connectBare(port), post: () => postBare(port, body) });
 
 /** The bare forwarder's held GET /poll, posted `body`. */
 export const barePolls = (server: ChildServer, count: number, body: Buffer): Clients =>
   pollClients({
-    name: 'bare forwarder (long poll)',
+    name: `${server.name} (long poll)`,
     server,
     count,
     initialPath: '/poll',

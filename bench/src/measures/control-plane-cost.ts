@@ -29,7 +29,7 @@ const JSON_STREAM: DeliveryScenario = {
   label: 'JSON: transient POST /api/message -> event-stream WebSocket clients',
   kind: 'json',
   clients: (ctx) => ctx.config.controlPlane.streamClients,
-  open: (server, clients) => jsonStream(server.port, clients),
+  open: jsonStream,
 };
 
 const JSON_POLLS: DeliveryScenario = {
@@ -43,7 +43,7 @@ const LEGACY_STOMP: DeliveryScenario = {
   label: 'legacy: POST NonDurable -> STOMP subscribers',
   kind: 'legacy',
   clients: (ctx) => ctx.config.controlPlane.streamClients,
-  open: (server, clients) => stompSubscribers(server.port, clients),
+  open: stompSubscribers,
 };
 
 /**

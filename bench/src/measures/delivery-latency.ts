@@ -24,41 +24,37 @@ interface Scenario {
   bare(server: ChildServer, clients: number, body: Buffer): Clients;
 }
 
-const bareWsClients = (server: ChildServer, clients: number, body: Buffer) =>
-  bareWs('bare forwarder (ws)', server.port, clients, body);
-
-const JSON_POLL: Scenario = {
-  label: 'JSON: POST /api/message -> held GET /customerapi/events',
-  kind: 'json',
-  simOptions: {},
-  ours: (server, clients) => jsonEventPolls(server, clients),
-  bare: barePolls,
-};
-
-const JSON_WS: Scenario = {
-  label: 'JSON: POST /api/message -> WebSocket Data',
-  kind: 'json',
-  simOptions: {},
-  ours: (server, clients) => jsonStream(server.port, clients),
-  bare: bareWsClients,
-};
-
-const LEGACY_STOMP: Scenario = {
-  label: 'legacy: POST NonDurable -> STOMP MESSAGE',
-  kind: 'legacy',
-  simOptions: {},
-  ours: (server, clients) => stompSubscribers(server.port, clients),
-  bare: bareWsClients,
-};
-
-// One legacy queue per user: 200 users, each with a held listen, so one Durable post to `id` reaches 200 polls.
-const LEGACY_LISTEN = (clients: number): Scenario => ({
-  label: 'legacy: POST Durable -> held GET /customerapi/channels/listen',
-  kind: 'legacy',
-  simOptions: { extraUsers: clients },
-  ours: legacyListens,
-  bare: barePolls,
-});
+const SCENARIOS = (clients: number): Scenario[] => [
+  {
+    label: 'JSON: POST /api/message -> held GET /customerapi/events',
+    kind: 'json',
+    simOptions: {},
+    ours: jsonEventPolls,
+    bare: barePolls,
+  },
+  {
+    label: 'JSON: POST /api/message -> WebSocket Data',
+    kind: 'json',
+    simOptions: {},
+    ours: jsonStream,
+    bare: bareWs,
+  },
+  {
+    label: 'legacy: POST NonDurable -> STOMP MESSAGE',
+    kind: 'legacy',
+    simOptions: {},
+    ours: stompSubscribers,
+    bare: bareWs,
+  },
+  // One legacy queue per user: 200 users, each with a held listen, so one Durable post to `id` reaches 200 polls.
+  {
+    label: 'legacy: POST Durable -> held GET /customerapi/channels/listen',
+    kind: 'legacy',
+    simOptions: { extraUsers: clients },
+    ours: legacyListens,
+    bare: barePolls,
+  },
+];
 
 async function runScenario(
   ctx: BenchContext,
@@ -127,7 +123,7 @@ export async function deliveryLatency(ctx: BenchContext): Promise<MeasureBody> {
   if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const scenario of [JSON_POLL, JSON_WS, LEGACY_STOMP, LEGACY_LISTEN(clients)]) {
+  for (const scenario of SCENARIOS(clients)) {
     const { rows, profile } = await runScenario(ctx, scenario);
     comparisons.push(...rows);
     if (profile) profiles.push(profile);

@@ -20,13 +20,13 @@ interface Scenario {
 const JSON_STREAM: Scenario = {
   label: 'JSON: transient /api/message -> WebSocket clients',
   kind: 'json',
-  ours: (server, clients) => jsonStream(server.port, clients),
+  ours: jsonStream,
 };
 
 const LEGACY_STOMP: Scenario = {
   label: 'legacy: NonDurable -> STOMP subscribers',
   kind: 'legacy',
-  ours: (server, clients) => stompSubscribers(server.port, clients),
+  ours: stompSubscribers,
 };
 
 /** One side's clients, its server, and its rounds. */
@@ -157,7 +157,7 @@ async function runScenario(
     const ours = await open(sim, scenario.ours(sim, clients));
     const sample = ours.clients.sample;
     if (!sample) throw new Error(`${scenario.label}: no frame received`);
-    const bare = await open(broadcast, bareWs('bare ws broadcast', broadcast.port, clients, sample));
+    const bare = await open(broadcast, bareWs(broadcast, clients, sample));
     // Paired rounds: ours and bare back to back, which goes first alternating, so drift and
     // other load on the machine fall on both alike.
     for (let r = 0; r < rounds; r++) {
