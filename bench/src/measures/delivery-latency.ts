@@ -10,7 +10,8 @@ import {
   stompSubscribers,
   type Clients,
 } from '../lib/delivery-clients';
-import { driveFor, interleavedLatency, LatencyTarget } from '../lib/latency-run';
+import { DeliveryRounds } from '../lib/delivery-rounds';
+import { driveFor, interleavedLatency } from '../lib/latency-run';
 import { profileSim } from '../lib/profiled';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
@@ -67,21 +68,21 @@ async function runScenario(
     startProbedSimulator(ctx, scenario.kind, scenario.simOptions),
     startBaseline(ctx, 'bare-forwarder'),
   ]);
-  const targets: LatencyTarget[] = [];
+  const targets: DeliveryRounds[] = [];
   let result;
   try {
-    const ours = new LatencyTarget(scenario.ours(sim, clients));
+    const ours = new DeliveryRounds(scenario.ours(sim, clients));
     targets.push(ours);
-    await ours.setup();
+    await ours.connect();
     for (let i = 0; i < warmup; i++) await ours.deliverOne(i, undefined);
     const body = ours.sample;
     if (!body) throw new Error(`${scenario.label}: no sample body`);
-    const bare = new LatencyTarget(scenario.bare(forwarder, clients, body));
+    const bare = new DeliveryRounds(scenario.bare(forwarder, clients, body));
     targets.push(bare);
-    await bare.setup();
+    await bare.connect();
     result = await interleavedLatency(ours, bare, { messages, rounds, warmup });
   } finally {
-    for (const target of targets) target.teardown();
+    for (const target of targets) target.close();
     await Promise.all([sim.close(), forwarder.close()]);
   }
   const note = `${result.ours.count} / ${result.bare.count} deliveries (ours / bare); means ${result.ours.mean.toFixed(2)} / ${result.bare.mean.toFixed(2)} ms`;
@@ -105,14 +106,14 @@ async function runScenario(
     }),
   ];
   if (!shouldProfile(ctx, rows[1]?.verdict ?? '')) return { rows };
-  let target: LatencyTarget | undefined;
+  let target: DeliveryRounds | undefined;
   const { summary: profile } = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
     setup: async (server) => {
-      target = new LatencyTarget(scenario.ours(server, clients));
-      await target.setup();
+      target = new DeliveryRounds(scenario.ours(server, clients));
+      await target.connect();
     },
-    run: () => driveFor(target as LatencyTarget, ctx.config.profileMs),
-    teardown: () => target?.teardown(),
+    run: () => driveFor(target as DeliveryRounds, ctx.config.profileMs),
+    teardown: () => target?.close(),
   });
   return { rows, profile };
 }
