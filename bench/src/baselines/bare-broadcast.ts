@@ -19,7 +19,6 @@ const wss = new WebSocketServer({ server, perMessageDeflate: false });
 
 server.listen(0, '127.0.0.1', () => {
   serveIpc((server.address() as AddressInfo).port, {
-    clients: () => wss.clients.size,
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       server.closeAllConnections();

@@ -36,6 +36,9 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** Per-round ratios a[k] / b[k] of two sides that ran in the same rounds. */
+export const perRound = (a: readonly number[], b: readonly number[]) => a.map((x, k) => x / (b[k] as number));
+
 /** Rounds for display without losing small figures. */
 export function round(value: number, digits = 2): number {
   if (!Number.isFinite(value)) return value;

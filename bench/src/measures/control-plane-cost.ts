@@ -7,7 +7,7 @@ import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
 import { diffProfiles } from '../lib/profile';
 import { profileSim, readDrive, type ProfiledDrive } from '../lib/profiled';
-import { median } from '../lib/stats';
+import { median, perRound } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import type { Comparison, MeasureBody, ProfileSummary } from '../types';
 import { AUTH } from '../lib/payloads';
@@ -100,7 +100,7 @@ function pairedRow(
   note: string,
   target: boolean,
 ): Comparison {
-  const perRound = figures.on
+  const rounds = figures.on
     .map((on, k) => `${Math.round(on)}/${Math.round(figures.off[k] as number)}`)
     .join(', ');
   return compare({
@@ -112,9 +112,9 @@ function pairedRow(
     better: 'higher',
     bound: BOUND,
     ...(target && { target: TARGET }),
-    ratios: figures.on.map((on, k) => on / (figures.off[k] as number)),
+    ratios: perRound(figures.on, figures.off),
     ratioLabel: 'on / off, median of paired rounds (min–max)',
-    note: `rounds on/off ${unit}: ${perRound}${note ? `; ${note}` : ''}`,
+    note: `rounds on/off ${unit}: ${rounds}${note ? `; ${note}` : ''}`,
   });
 }
 

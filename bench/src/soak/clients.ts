@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import { PollClients } from '../lib/poll-clients';
+import { EARLY_HANG_UP_MS, PollClients } from '../lib/poll-clients';
 import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
 import type { ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
@@ -43,9 +43,6 @@ interface LegacyPollersOptions {
   readonly odd: OddAnswers;
 }
 
-/** Hang-ups this soon after sending destroy the socket (PollClients' destroyWithinMs). */
-const EARLY_HANG_UP_MS = 20;
-
 /** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
 function hangsUp(i: number, share: number): boolean {
   return Math.floor((i + 1) * share) > Math.floor(i * share);
@@ -66,7 +63,6 @@ export function legacyPollers(options: LegacyPollersOptions): PollClients {
     initialPath: '/customerapi/channels/listen',
     nextPath: (_body, current) => current,
     hangUpStyle: options.hangUpStyle,
-    destroyWithinMs: EARLY_HANG_UP_MS,
     hangUpAfter: (i) =>
       options.hangingUp() && hangsUp(i, options.hangUpShare) && Math.random() < 0.5
         ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : options.longPollTimeoutMs)
