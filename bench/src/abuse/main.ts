@@ -8,18 +8,12 @@ import type { AbuseConfig, AbuseMode } from './config';
 
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
 function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']> {
-  const names = {
-    messages: 'messages',
-    pollers: 'hangUpPollers',
-    honest: 'honestPollers',
-    seed: 'seed',
-  } as const;
-  const sizes: Partial<Record<keyof AbuseConfig['listenStorm'], number>> = {};
-  for (const [option, key] of Object.entries(names)) {
-    const value = numberFlag(args, `--${option}`, 0, 1_000_000);
-    if (value !== undefined) sizes[key] = value;
-  }
-  return sizes;
+  const names = { messages: 'messages', pollers: 'hangUpPollers', honest: 'honestPollers', seed: 'seed' };
+  return Object.fromEntries(
+    Object.entries(names)
+      .map(([option, key]) => [key, numberFlag(args, `--${option}`, 0, 1_000_000)])
+      .filter(([, value]) => value !== undefined),
+  ) as Partial<AbuseConfig['listenStorm']>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
-import { charged, type Turn } from '../lib/server-cpu-turn';
+import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
@@ -60,19 +60,27 @@ const BOUND = 0.9;
 const TARGET = 'on / off >= 0.90 (costs at most 10%)';
 
 type Paired = Record<Side, number[]>;
+type Pair = Record<Side, ChildServer>;
 
 interface PairedTurns {
   readonly rate: Paired;
   readonly cpu: Paired;
 }
 
-/** Runs both sides once per round; which goes first alternates, so drift falls on both alike. */
-async function pairedRounds(rounds: number, run: (side: Side) => Promise<Turn>): Promise<PairedTurns> {
+/**
+ * Runs both sides once per round, each turn charged with the CPU its simulator used meanwhile;
+ * which goes first alternates, so drift falls on both alike.
+ */
+async function pairedRounds(
+  rounds: number,
+  servers: Pair,
+  run: (side: Side) => Promise<{ rate: number; units: number }>,
+): Promise<PairedTurns> {
   const rate: Paired = { on: [], off: [] };
   const cpu: Paired = { on: [], off: [] };
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) {
-      const turn = await run(side);
+      const turn = await charged(servers[side], () => run(side));
       rate[side].push(turn.rate);
       cpu[side].push(turn.cpuMsPer1000);
     }
@@ -174,8 +182,6 @@ async function profileBoth(
   return [diff, on.summary, off.summary];
 }
 
-type Pair = Record<Side, ChildServer>;
-
 async function runDelivery(
   ctx: BenchContext,
   scenario: DeliveryScenario,
@@ -185,22 +191,17 @@ async function runDelivery(
   const { roundMs, rounds, window } = ctx.config.controlPlane;
   const clients = scenario.clients(ctx);
   ctx.log(`  ${scenario.label}: ${clients} clients, ${rounds} paired rounds of ${roundMs} ms per side`);
-  const opened: DeliveryRounds[] = [];
+  const sides: Partial<Record<Side, DeliveryRounds>> = {};
   try {
-    const sides = {} as Record<Side, DeliveryRounds>;
     for (const side of SIDES) {
-      const deliveries = new DeliveryRounds(scenario.open(servers[side], clients, from));
-      opened.push(deliveries);
-      await deliveries.connect();
-      sides[side] = deliveries;
+      sides[side] = new DeliveryRounds(scenario.open(servers[side], clients, from));
+      await sides[side].connect();
     }
-    for (const side of SIDES) await sides[side].round(ctx.config.quick ? 100 : 1000, window);
-    const turns = await pairedRounds(rounds, (side) =>
-      charged(servers[side], async () => {
-        const result = await sides[side].round(roundMs, window);
-        return { rate: result.messagesPerSecond, units: result.messages };
-      }),
-    );
+    for (const side of SIDES) await sides[side]?.round(ctx.config.quick ? 100 : 1000, window);
+    const turns = await pairedRounds(rounds, servers, async (side) => {
+      const result = await (sides[side] as DeliveryRounds).round(roundMs, window);
+      return { rate: result.messagesPerSecond, units: result.messages };
+    });
     const deliveries = (side: Side) => Math.round(median(turns.rate[side]) * clients).toLocaleString('en-US');
     return costRows(
       `${scenario.label} (${clients} clients)`,
@@ -210,7 +211,7 @@ async function runDelivery(
       `each message reaches all ${clients} clients: ${deliveries('on')} / ${deliveries('off')} deliveries/s (on / off, medians)`,
     );
   } finally {
-    for (const deliveries of opened) deliveries.close();
+    for (const side of SIDES) sides[side]?.close();
   }
 }
 
@@ -273,9 +274,7 @@ async function runRead(
     return { rate: result.requestsPerSecond, units: result.requests };
   };
   for (const side of SIDES) await drive(side, ctx.config.quick ? 0.1 : 1);
-  const turns = await pairedRounds(rounds, (side) =>
-    charged(servers[side], () => drive(side, roundMs / 1000)),
-  );
+  const turns = await pairedRounds(rounds, servers, (side) => drive(side, roundMs / 1000));
   const failed = bad.on + bad.off > 0 ? `; failed requests: ${bad.on} on, ${bad.off} off` : '';
   return {
     rows: costRows(scenario.label, 'req/s', 'requests', turns, `${onSample.body.length} B/response${failed}`),
