@@ -28,8 +28,6 @@ export interface RunBenchOptions {
    * name (e.g. control-plane-cost) leaves the committed latest.md / latest.json alone.
    */
   readonly resultsName?: string;
-  /** Install the peers when missing (default: in full mode only). */
-  readonly installPeers?: boolean;
   /** Profile our side of every scenario, not only of those that miss. */
   readonly profileAll?: boolean;
   /**
@@ -92,7 +90,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   // A partial run of measures that use no peer installs none.
   const needPeers = selected.some((m) => m.peers);
   const { peers, note: peersNote } = needPeers
-    ? ensurePeers(root, options.installPeers ?? !quick)
+    ? ensurePeers(root, !quick)
     : { peers: undefined, note: 'not used by the measures run' };
   log(`bench (${quick ? 'quick' : 'full'}): simulators from dist; peers: ${peersNote}`);
   const ctx: BenchContext = {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { exitSoon, serveIpc } from '../lib/child-ipc';
+import { serveIpc } from '../lib/child-ipc';
 import { readBody } from './read-body';
 
 /**
@@ -22,7 +22,6 @@ server.listen(0, '127.0.0.1', () => {
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       server.closeAllConnections();
-      return exitSoon();
     },
   });
 });
