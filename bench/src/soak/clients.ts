@@ -6,9 +6,11 @@ import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
 import type { SoakUser } from './users';
 
 /** Client i belongs to user i mod n: the clients are spread evenly over the users. */
-export const roundRobin = (users: number) => (client: number) => client % users;
-
-const bearer = (user: SoakUser) => ({ authorization: `Bearer ${user.token}` });
+const tokenOf = (users: readonly SoakUser[], client: number) =>
+  (users[client % users.length] as SoakUser).token;
+const bearer = (users: readonly SoakUser[], client: number) => ({
+  authorization: `Bearer ${tokenOf(users, client)}`,
+});
 
 /** Answers that were neither data nor an empty long poll (401, 500, unparsable bodies). */
 export interface OddAnswers {
@@ -54,12 +56,11 @@ function hangsUp(i: number, share: number): boolean {
  * timeout, half 0-20 ms after sending (destroying the socket before any byte of the answer).
  */
 export function legacyPollers(options: LegacyPollersOptions): PollClients {
-  const userOf = roundRobin(options.users.length);
   const { ledger, odd } = options;
   return new PollClients({
     port: options.port,
     count: options.count,
-    headers: (i) => bearer(options.users[userOf(i)] as SoakUser),
+    headers: (i) => bearer(options.users, i),
     initialPath: '/customerapi/channels/listen',
     nextPath: (_body, current) => current,
     hangUpStyle: options.hangUpStyle,
@@ -73,7 +74,12 @@ export function legacyPollers(options: LegacyPollersOptions): PollClients {
       if (typeof xml !== 'string') return noteOdd(odd, `legacy listen ${status}`, body.toString('utf8'));
       const seq = seqOfXml(xml);
       const target = ledger.posts.target[seq];
-      ledger.record(userOf(client), seq, at, target !== undefined && xml === soakXml('Durable', seq, target));
+      ledger.record(
+        client % options.users.length,
+        seq,
+        at,
+        target !== undefined && xml === soakXml('Durable', seq, target),
+      );
     },
   });
 }
@@ -92,13 +98,12 @@ export function jsonPollers(
   ledger: ReceiptLedger,
   odd: OddAnswers,
 ): PollClients {
-  const userOf = roundRobin(users.length);
   const next = new Float64Array(count);
   const pathFrom = (id: number) => `/customerapi/events?lastEventId=${id}&limit=500`;
   return new PollClients({
     port,
     count,
-    headers: (i) => bearer(users[userOf(i)] as SoakUser),
+    headers: (i) => bearer(users, i),
     initialPath: pathFrom(0),
     nextPath: (_body, _current, client) => pathFrom(next[client] as number),
     onResponse: (status, body, at, client) => {
@@ -170,8 +175,7 @@ export async function streamClients(
 ): Promise<{ close(): void }> {
   const [connect, read] =
     kind === 'stomp' ? [connectStomp, readStomp] : [connectEventStream, readEventStream];
-  const userOf = roundRobin(users.length);
-  const sockets = await connectMany(count, (i) => connect(port, (users[userOf(i)] as SoakUser).token));
+  const sockets = await connectMany(count, (i) => connect(port, tokenOf(users, i)));
   let closing = false;
   sockets.forEach((ws, i) => {
     ws.on('message', (data: WebSocket.RawData) => {

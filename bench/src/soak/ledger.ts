@@ -54,7 +54,7 @@ export function spread(values: readonly number[]) {
 
 /**
  * Messages that must reach each receiver once: legacy durable messages per user (through any
- * one of that user's pollers; `userOf` is then the identity), JSON durable events per poller of
+ * one of that user's pollers), JSON durable events per poller of
  * /events, transient messages per connected client (STOMP, event stream; every client connected
  * for the whole run gets each message of its subscription). Receipts are counted per
  * (receiver, message).
@@ -69,10 +69,10 @@ export class ReceiptLedger {
   /** JSON events: an eventId not above the one before it that the poller had not seen yet. */
   outOfOrder = 0;
 
+  /** Receiver r is a client of user r mod users (the users themselves when there are as many). */
   constructor(
     readonly posts: PostLog,
     readonly users: readonly SoakUser[],
-    readonly userOf: (receiver: number) => number,
     readonly receivers: number,
   ) {
     this.received = new Uint8Array((posts.max + 1) * receivers);
@@ -80,7 +80,7 @@ export class ReceiptLedger {
   }
 
   private user(receiver: number): SoakUser {
-    return this.users[this.userOf(receiver)] as SoakUser;
+    return this.users[receiver % this.users.length] as SoakUser;
   }
 
   /** Counts a receipt; true when it is the first of that message by that receiver. */
@@ -121,6 +121,6 @@ export class ReceiptLedger {
   /** Accepted messages each receiver is meant to get. */
   expected(): number[] {
     const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    return Array.from({ length: this.receivers }, (_, r) => perUser[this.userOf(r)] as number);
+    return Array.from({ length: this.receivers }, (_, r) => perUser[r % this.users.length] as number);
   }
 }

@@ -9,7 +9,7 @@ import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { sleep, type HttpResult } from '../lib/http-client';
 import { round } from '../lib/stats';
 import { postJson, postLegacy } from '../lib/posts';
-import { jsonPollers, legacyPollers, roundRobin, streamClients } from './clients';
+import { jsonPollers, legacyPollers, streamClients } from './clients';
 import type { OddAnswers } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
 import { soakFigures, verdicts, type Ledgers } from './figures';
@@ -120,20 +120,10 @@ export async function runSoak(
     >;
     const ledgers: Ledgers = {
       posts,
-      queue: new ReceiptLedger(posts.legacyDurable, users.legacy, (u) => u, users.legacy.length),
-      events: new ReceiptLedger(posts.jsonDurable, users.json, roundRobin(users.json.length), c.jsonPollers),
-      stomp: new ReceiptLedger(
-        posts.legacyNonDurable,
-        users.legacy,
-        roundRobin(users.legacy.length),
-        c.stomp,
-      ),
-      stream: new ReceiptLedger(
-        posts.jsonTransient,
-        users.json,
-        roundRobin(users.json.length),
-        c.eventStream,
-      ),
+      queue: new ReceiptLedger(posts.legacyDurable, users.legacy, users.legacy.length),
+      events: new ReceiptLedger(posts.jsonDurable, users.json, c.jsonPollers),
+      stomp: new ReceiptLedger(posts.legacyNonDurable, users.legacy, c.stomp),
+      stream: new ReceiptLedger(posts.jsonTransient, users.json, c.eventStream),
     };
     const odd: OddAnswers = { count: 0 };
 
