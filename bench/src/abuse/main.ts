@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { killAllChildren } from '../lib/child-server';
-import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
+import { flag, numberFlag, runMain, usageError } from '../lib/command-line';
 import { requireOpenFiles } from '../lib/proc-stats';
 import { writeAbuseReport } from './report';
 import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
@@ -24,7 +23,7 @@ function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']
  * writes the committed bench/results/abuse.md (or NAME.md). A quick run always exits 0: it is a
  * measurement; a full run exits 1 when a target is missed.
  */
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const mode: AbuseMode = args.includes('--quick') ? 'quick' : 'full';
   const only = flag(args, '--only')
@@ -48,34 +47,27 @@ async function main(): Promise<void> {
   } catch (err) {
     usageError((err as Error).message);
   }
-  killChildrenOnSignal();
-  try {
-    const report = await runAbuse({
-      mode,
-      listenStorm,
-      ...(only && only.length > 0 && { only: only as number[] }),
-    });
-    const committed = writeResults !== undefined;
-    const dir = committed
-      ? path.join(REPO_ROOT, 'bench', 'results')
-      : (flag(args, '--out') ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'abuse'));
-    const name = committed
-      ? writeResults || 'abuse'
-      : `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
-    const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
-    console.log('');
-    if (report.failures.length === 0) console.log('every target met');
-    else {
-      console.log(`${report.failures.length} targets missed:`);
-      for (const f of report.failures) console.log(`  FAIL  ${f}`);
-    }
-    console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
-    process.exit(mode === 'full' && !report.pass ? 1 : 0);
-  } catch (err) {
-    console.error(`abuse run failed: ${(err as Error).stack ?? String(err)}`);
-    killAllChildren();
-    process.exit(2);
+  const report = await runAbuse({
+    mode,
+    listenStorm,
+    ...(only && only.length > 0 && { only: only as number[] }),
+  });
+  const committed = writeResults !== undefined;
+  const dir = committed
+    ? path.join(REPO_ROOT, 'bench', 'results')
+    : (flag(args, '--out') ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'abuse'));
+  const name = committed
+    ? writeResults || 'abuse'
+    : `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
+  const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
+  console.log('');
+  if (report.failures.length === 0) console.log('every target met');
+  else {
+    console.log(`${report.failures.length} targets missed:`);
+    for (const f of report.failures) console.log(`  FAIL  ${f}`);
   }
+  console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
+  return mode === 'full' && !report.pass ? 1 : 0;
 }
 
-void main();
+runMain('abuse run', main);

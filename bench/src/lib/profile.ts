@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProfileArea, ProfileEntry, ProfileSummary } from '../types';
 
@@ -11,15 +11,6 @@ interface CpuProfile {
   nodes: CpuProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-/** The newest .cpuprofile in a directory (node --cpu-prof names them by time and pid). */
-export function newestProfile(dir: string): string | undefined {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .sort();
-  const last = files[files.length - 1];
-  return last === undefined ? undefined : path.join(dir, last);
 }
 
 function shortLocation(url: string, line: number, root: string): string {

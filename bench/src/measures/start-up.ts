@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
-import { newestProfile, summariseProfile } from '../lib/profile';
+import { summariseProfile } from '../lib/profile';
 import { trackProcess } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { freePort } from '../lib/http-client';
@@ -140,9 +140,10 @@ export async function startUp(ctx: BenchContext): Promise<MeasureBody> {
     const dir = mkdtempSync(path.join(ctx.rawDir, 'profiles', `start-up-${subject.name}-`));
     // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
     await subject.timeStart(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    const file = newestProfile(dir);
+    // The only file there: the profile --cpu-prof wrote at the exit.
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     const what = `start of racedata-sim ${subject.name} (whole process, node --cpu-prof)`;
-    if (file) profiles.push(summariseProfile(file, what, ctx.root));
+    if (file) profiles.push(summariseProfile(path.join(dir, file), what, ctx.root));
   }
   return {
     method: [
