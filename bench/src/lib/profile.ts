@@ -105,37 +105,29 @@ export function summariseProfile(file: string, subject: string, root: string, to
   };
 }
 
+/** The .cpuprofile of a run and the units of work it did (requests answered, messages delivered). */
 export interface ProfiledWork {
-  /** The .cpuprofile of the run. */
   readonly file: string;
-  /** Units of work the run did (requests answered, messages delivered to every client). */
   readonly units: number;
 }
 
-export interface ProfileDiffOptions {
-  readonly subject: string;
-  readonly root: string;
-  /** How many units the figures are given for, and what a unit is ("requests"). */
-  readonly per: number;
-  readonly unit: string;
-  /** What differs between the runs ("the control plane on", "it off"). */
-  readonly withName: string;
-  readonly withoutName: string;
-  /** Code whose self time in the `with` profile is reported as a share of all its CPU. */
-  readonly attribute: { readonly label: string; match(name: string, location: string): boolean };
-}
+/** Code of the control plane: the journal, the request metrics and the callers building entries. */
+const controlPlaneCode = (name: string, location: string) =>
+  location.includes('/control/') ||
+  location.includes('node_modules/prom-client/') ||
+  (name === 'delivered' && location.includes('channel-bus'));
 
 /**
- * Where the extra CPU of `with` over `without` goes, per `per` units of work: each function's self
- * time per unit in one profile minus that in the other, the largest differences first. Two runs of
- * the same load at different rates compare by work done, not by wall time.
+ * Where the extra CPU of the control plane on (`withRun`) over it off goes, per `per` units of
+ * work: each function's self time per unit in one profile minus that in the other, the largest
+ * differences first. Two runs of the same load at different rates compare by work done, not by
+ * wall time.
  */
-export function diffProfiles(
+export function controlPlaneDiff(
   withRun: ProfiledWork,
   withoutRun: ProfiledWork,
-  options: ProfileDiffOptions,
+  { subject, root, per, unit }: { subject: string; root: string; per: number; unit: string },
 ): ProfileSummary {
-  const { subject, root, per, unit, attribute } = options;
   const a = selfTimes(withRun.file, root);
   const b = selfTimes(withoutRun.file, root);
   const scaleA = per / Math.max(1, withRun.units);
@@ -144,7 +136,7 @@ export function diffProfiles(
   // (noise in the socket writes) would make shares of the difference itself meaningless.
   const withPerUnit = a.total * scaleA;
   let attributed = 0;
-  for (const e of a.byFunction.values()) if (attribute.match(e.name, e.location)) attributed += e.us;
+  for (const e of a.byFunction.values()) if (controlPlaneCode(e.name, e.location)) attributed += e.us;
   const percent = a.total > 0 ? Math.round((attributed * 1000) / a.total) / 10 : 0;
   const files = [withRun.file, withoutRun.file].map((f) => path.relative(root, f));
   return {
@@ -160,11 +152,11 @@ export function diffProfiles(
       12,
     ),
     heading:
-      `Where our simulator spends more with ${options.withName} than ${options.withoutName}: ${subject}. ` +
+      `Where our simulator spends more with the control plane on than off: ${subject}. ` +
       `Difference of two CPU profiles per ${per.toLocaleString('en-US')} ${unit} ` +
       `(\`${files[0]}\` minus \`${files[1]}\`; ` +
       `profile samples per that work: ${ms(withPerUnit)} ms with, ${ms(b.total * scaleB)} ms without). ` +
-      `Self time of ${attribute.label} with ${options.withName}: ${percent}% of the simulator's CPU. ` +
+      `Self time of control-plane code (core control/*, prom-client, the callers building journal entries) with the control plane on: ${percent}% of the simulator's CPU. ` +
       "Self ms: a function's self time per that work with, minus without (negative: less with); " +
       'Self %: that difference as a share of all samples per that work with. ' +
       'The sampler follows wall time, so socket writes and time the process waited for a core swing from run to run ' +

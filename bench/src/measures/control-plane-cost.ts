@@ -5,7 +5,7 @@ import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
-import { diffProfiles } from '../lib/profile';
+import { controlPlaneDiff } from '../lib/profile';
 import { profileSim, readDrive, type ProfiledDrive } from '../lib/profiled';
 import { median, perRound } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
@@ -164,21 +164,7 @@ async function profileBoth(
   }
   const [on, off] = runs as [(typeof runs)[0], (typeof runs)[0]];
   const work = (run: typeof on) => ({ file: path.join(ctx.root, run.summary.file), units: run.units });
-  const diff = diffProfiles(work(on), work(off), {
-    subject: label,
-    root: ctx.root,
-    per,
-    unit,
-    withName: 'the control plane on',
-    withoutName: 'off',
-    attribute: {
-      label: 'control-plane code (core control/*, prom-client, the callers building journal entries)',
-      match: (name, location) =>
-        location.includes('/control/') ||
-        location.includes('node_modules/prom-client/') ||
-        (name === 'delivered' && location.includes('channel-bus')),
-    },
-  });
+  const diff = controlPlaneDiff(work(on), work(off), { subject: label, root: ctx.root, per, unit });
   return [diff, on.summary, off.summary];
 }
 

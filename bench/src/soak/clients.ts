@@ -3,6 +3,7 @@ import { EARLY_HANG_UP_MS, PollClients } from '../lib/poll-clients';
 import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
 import type { ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
+import type { SoakConfig } from './config';
 import type { SoakUser } from './users';
 
 /** Client i belongs to user i mod n: the clients are spread evenly over the users. */
@@ -32,19 +33,6 @@ function parsed(text: string): unknown {
   }
 }
 
-interface LegacyPollersOptions {
-  readonly port: number;
-  readonly count: number;
-  readonly users: readonly SoakUser[];
-  readonly ledger: ReceiptLedger;
-  readonly hangUpShare: number;
-  readonly hangUpStyle: 'close' | 'reset';
-  readonly longPollTimeoutMs: number;
-  /** Whether hang-ups are still on (the final drain switches them off). */
-  readonly hangingUp: () => boolean;
-  readonly odd: OddAnswers;
-}
-
 /** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
 function hangsUp(i: number, share: number): boolean {
   return Math.floor((i + 1) * share) > Math.floor(i * share);
@@ -55,18 +43,25 @@ function hangsUp(i: number, share: number): boolean {
  * their polls and poll again at once: half of those at a random moment before the long-poll
  * timeout, half 0-20 ms after sending (destroying the socket before any byte of the answer).
  */
-export function legacyPollers(options: LegacyPollersOptions): PollClients {
-  const { ledger, odd } = options;
+export function legacyPollers(
+  port: number,
+  config: SoakConfig,
+  users: readonly SoakUser[],
+  ledger: ReceiptLedger,
+  odd: OddAnswers,
+  /** Whether hang-ups are still on (the final drain switches them off). */
+  hangingUp: () => boolean,
+): PollClients {
   return new PollClients({
-    port: options.port,
-    count: options.count,
-    headers: (i) => bearer(options.users, i),
+    port,
+    count: config.clients.legacyPollers,
+    headers: (i) => bearer(users, i),
     initialPath: '/customerapi/channels/listen',
     nextPath: (_body, current) => current,
-    hangUpStyle: options.hangUpStyle,
+    hangUpStyle: config.hangUpStyle,
     hangUpAfter: (i) =>
-      options.hangingUp() && hangsUp(i, options.hangUpShare) && Math.random() < 0.5
-        ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : options.longPollTimeoutMs)
+      hangingUp() && hangsUp(i, config.hangUpShare) && Math.random() < 0.5
+        ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : config.longPollTimeoutMs)
         : undefined,
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
@@ -75,7 +70,7 @@ export function legacyPollers(options: LegacyPollersOptions): PollClients {
       const seq = seqOfXml(xml);
       const target = ledger.posts.target[seq];
       ledger.record(
-        client % options.users.length,
+        client % users.length,
         seq,
         at,
         target !== undefined && xml === soakXml('Durable', seq, target),

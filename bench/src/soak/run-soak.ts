@@ -141,17 +141,7 @@ export async function runSoak(
     );
     closers.push(() => stream.close());
     let hangingUp = true;
-    const listen = legacyPollers({
-      port: legacy.port,
-      count: c.legacyPollers,
-      users: users.legacy,
-      ledger: ledgers.queue,
-      hangUpShare: config.hangUpShare,
-      hangUpStyle: config.hangUpStyle,
-      longPollTimeoutMs: config.longPollTimeoutMs,
-      hangingUp: () => hangingUp,
-      odd,
-    });
+    const listen = legacyPollers(legacy.port, config, users.legacy, ledgers.queue, odd, () => hangingUp);
     const events = jsonPollers(json.port, c.jsonPollers, users.json, ledgers.events, odd);
     closers.push(
       () => listen.stop(),
