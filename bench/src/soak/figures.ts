@@ -3,9 +3,9 @@ import type { PollClients } from '../lib/poll-clients';
 import { machineInfo } from '../machine';
 import { check } from '../types';
 import type { OddAnswers } from './clients';
-import { KINDS, type MessageKind, type SoakConfig } from './config';
+import { KINDS, type SoakConfig } from './config';
 import type { ProbeResult } from './health-probe';
-import { spread, type PostLog, type ReceiptLedger } from './ledger';
+import { spread, type Ledgers, type ReceiptLedger } from './ledger';
 
 /** The soak's figures from its ledgers and samples, and its verdicts against the targets. */
 
@@ -15,14 +15,6 @@ const PROBE_P99_LIMIT_MS = 100;
 
 const PROBE_LABEL =
   'GET /health probe latency after warm-up (from a separate process; the simulators expose no event-loop figure)';
-
-export interface Ledgers {
-  posts: Record<MessageKind, PostLog>;
-  queue: ReceiptLedger;
-  events: ReceiptLedger;
-  stomp: ReceiptLedger;
-  stream: ReceiptLedger;
-}
 
 /** What the run saw besides the ledgers. */
 export interface Observed {

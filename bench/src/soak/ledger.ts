@@ -1,4 +1,5 @@
 import { Samples, median } from '../lib/stats';
+import { KINDS, type MessageKind, type SoakConfig } from './config';
 import { receives, type SoakUser } from './users';
 
 /**
@@ -124,3 +125,24 @@ export class ReceiptLedger {
     return Array.from({ length: this.receivers }, (_, r) => perUser[r % this.users.length] as number);
   }
 }
+
+/** The posts of each kind, and a ledger of the receipts of each transport. */
+export function soakLedgers(
+  maxPosts: number,
+  users: Record<'legacy' | 'json', readonly SoakUser[]>,
+  clients: SoakConfig['clients'],
+) {
+  const posts = Object.fromEntries(KINDS.map((k) => [k, new PostLog(maxPosts)])) as Record<
+    MessageKind,
+    PostLog
+  >;
+  return {
+    posts,
+    queue: new ReceiptLedger(posts.legacyDurable, users.legacy, users.legacy.length),
+    events: new ReceiptLedger(posts.jsonDurable, users.json, clients.jsonPollers),
+    stomp: new ReceiptLedger(posts.legacyNonDurable, users.legacy, clients.stomp),
+    stream: new ReceiptLedger(posts.jsonTransient, users.json, clients.eventStream),
+  };
+}
+
+export type Ledgers = ReturnType<typeof soakLedgers>;

@@ -12,8 +12,8 @@ import { postJson, postLegacy } from '../lib/posts';
 import { jsonPollers, legacyPollers, streamClients } from './clients';
 import type { OddAnswers } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
-import { soakFigures, verdicts, type Ledgers } from './figures';
-import { PostLog, ReceiptLedger } from './ledger';
+import { soakFigures, verdicts } from './figures';
+import { soakLedgers, type PostLog } from './ledger';
 import { soakJson, soakLegacyMessage } from './messages';
 import { writeSoakReport, type SoakReport } from './report';
 import {
@@ -114,17 +114,8 @@ export async function runSoak(
     );
 
     const maxPosts = Math.ceil((config.postsPerSecond * config.loadMs) / 1000) + 1;
-    const posts = Object.fromEntries(KINDS.map((k) => [k, new PostLog(maxPosts)])) as Record<
-      MessageKind,
-      PostLog
-    >;
-    const ledgers: Ledgers = {
-      posts,
-      queue: new ReceiptLedger(posts.legacyDurable, users.legacy, users.legacy.length),
-      events: new ReceiptLedger(posts.jsonDurable, users.json, c.jsonPollers),
-      stomp: new ReceiptLedger(posts.legacyNonDurable, users.legacy, c.stomp),
-      stream: new ReceiptLedger(posts.jsonTransient, users.json, c.eventStream),
-    };
+    const ledgers = soakLedgers(maxPosts, users, c);
+    const { posts } = ledgers;
     const odd: OddAnswers = { count: 0 };
 
     prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);

@@ -59,15 +59,8 @@ function userSpecs(
   return specs;
 }
 
-export interface UsersFiles {
-  readonly legacyFile: string;
-  readonly jsonFile: string;
-  readonly legacy: readonly SoakUser[];
-  readonly json: readonly SoakUser[];
-}
-
 /** Writes USERS_FILE documents for both simulators into `dir`. */
-export function writeUsersFiles(dir: string, legacyCount: number, jsonCount: number): UsersFiles {
+export function writeUsersFiles(dir: string, legacyCount: number, jsonCount: number) {
   const legacySpecs = userSpecs(LEGACY_USERS, legacyCount, 'legacy', [LEGACY_A, LEGACY_B, '*']);
   const jsonSpecs = userSpecs(JSON_USERS, jsonCount, 'json', [JSON_GALLOP, JSON_OTHER_TROT]);
   const legacyFile = path.join(dir, 'legacy-users.json');
