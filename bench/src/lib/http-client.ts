@@ -20,26 +20,34 @@ export interface HttpRequest {
 /** The header of a JSON body: the control plane refuses bodies that do not say so (415). */
 const JSON_BODY: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
 
+/** The request `req` describes, on its agent (`agent` when it names none). */
+const send = (
+  req: HttpRequest,
+  agent: http.Agent | false | undefined,
+  onResponse?: (res: http.IncomingMessage) => void,
+) =>
+  http.request(
+    {
+      host: '127.0.0.1',
+      port: req.port,
+      method: req.method ?? 'GET',
+      path: req.path,
+      headers: req.headers,
+      agent: req.agent ?? agent,
+    },
+    onResponse,
+  );
+
 export function httpRequest(req: HttpRequest): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const r = http.request(
-      {
-        host: '127.0.0.1',
-        port: req.port,
-        method: req.method ?? 'GET',
-        path: req.path,
-        headers: req.headers,
-        agent: req.agent,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
-        );
-        res.on('error', reject);
-      },
-    );
+    const r = send(req, undefined, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
+      );
+      res.on('error', reject);
+    });
     r.on('error', reject);
     if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`timeout ${req.path}`)));
     r.end(req.body);
@@ -74,15 +82,9 @@ export function requestOnce(
   onBody?: (status: number, body: Buffer) => void,
 ): Promise<void> {
   return new Promise((resolve) => {
-    const r = http.request(
-      {
-        host: '127.0.0.1',
-        port: req.port,
-        method: req.method ?? 'GET',
-        path: req.path,
-        headers: req.headers,
-        agent: req.agent ?? false,
-      },
+    const r = send(
+      req,
+      false,
       onBody &&
         ((res) => {
           const chunks: Buffer[] = [];

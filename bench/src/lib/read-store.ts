@@ -6,7 +6,7 @@ import { httpRequest } from './http-client';
 import type { LoadResult } from './load';
 import { AUTH } from './payloads';
 import { FILTERED, NO_MATCH, PAGING, SELECTIVE, type ReadScenario } from './read-paths';
-import { seedStore, type Seeded } from './seed-http';
+import { seedStore } from './seed-http';
 
 /** One server's part in the paired rounds of read-throughput. */
 export interface Side {
@@ -21,28 +21,6 @@ export interface Side {
   readonly results: LoadResult[];
   /** Server CPU (user + system) per 1,000 requests, per turn. */
   readonly cpu: number[];
-}
-
-/** A read on our simulator and the same read on bare Node. */
-export interface Pair {
-  readonly scenario: ReadScenario;
-  readonly ours: Side;
-  readonly bare: Side;
-  /** One of our answers, for the peers to serve. */
-  readonly sample: Buffer;
-}
-
-/** One store size: its own CLI process, seeded once, with every read the measure makes of it. */
-export interface ReadStore {
-  readonly events: number;
-  readonly sim: CliSimulator;
-  readonly seeded: Seeded;
-  readonly page: Pair;
-  readonly filtered: Pair;
-  /** The filter that matches nothing, against `page.ours` in the same rounds. */
-  readonly noMatch: Side;
-  /** A filter one event in 20 matches, against `page.ours` likewise. */
-  readonly selective: Side;
 }
 
 const side = (
@@ -62,7 +40,8 @@ const side = (
 });
 
 /**
- * Bare Node gets the same requests (the same walk of paths with their query strings, the same
+ * A read on our simulator and the same read on bare Node, with one of our answers (for the peers
+ * to serve). Bare Node gets the same requests (the same walk of paths with their query strings, the same
  * header) and sends the bytes of one of our answers; it serves every read of every store, so
  * its page is set before each of its turns.
  */
@@ -92,11 +71,12 @@ async function pair(
   };
 }
 
-export async function openReadStore(
-  ctx: BenchContext,
-  events: number,
-  bare: ChildServer,
-): Promise<ReadStore> {
+/**
+ * One store size: its own CLI process, seeded once, with every read the measure makes of it (the
+ * filter that matches nothing and one that one event in 20 matches are read against `page.ours`
+ * in the same rounds).
+ */
+export async function openReadStore(ctx: BenchContext, events: number, bare: ChildServer) {
   const sim = await startStoreSimulator(ctx, events);
   const seeded = await seedStore(sim, events);
   try {
@@ -133,3 +113,6 @@ export async function openLoggedStore(
   const { lastEventId } = await seedStore(sim, events);
   return { sim, side: side(`LOG_REQUESTS, ${events}`, sim, PAGING(events).paths(lastEventId).next) };
 }
+
+export type Pair = Awaited<ReturnType<typeof pair>>;
+export type ReadStore = Awaited<ReturnType<typeof openReadStore>>;

@@ -57,12 +57,6 @@ const SCENARIOS = (clients: number): Scenario[] => [
   },
 ];
 
-interface LatencyPlan {
-  readonly messages: number;
-  readonly rounds: number;
-  readonly warmup: number;
-}
-
 /**
  * Alternates the two targets round by round (which goes first alternates too), so drift in the
  * machine's speed during the run falls on both sides alike.
@@ -70,7 +64,7 @@ interface LatencyPlan {
 async function interleavedLatency(
   ours: DeliveryRounds,
   bare: DeliveryRounds,
-  plan: LatencyPlan,
+  plan: { messages: number; rounds: number; warmup: number },
 ): Promise<{ ours: Distribution; bare: Distribution }> {
   const samples = new Map<DeliveryRounds, Samples>([
     [ours, new Samples()],
