@@ -3,19 +3,10 @@
  * the simulators started on its output, as a user would replay what they share.
  */
 import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { closeAll } from '@racedata/test-support';
 import { CLI_BIN, rawRequest, startSimProcess } from '@racedata/test-support/sim-process';
+import { tempFolderEachTest } from './record-process';
 
 const BUNDLED = path.resolve(__dirname, '..', '..', '..', 'recordings');
 
@@ -48,17 +39,10 @@ function lineCount(dir: string, kind: string): number {
   );
 }
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'anonymise-cli-'));
-});
-afterEach(async () => {
-  await closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+const inTemp = tempFolderEachTest('anonymise-cli-');
 
 test('anonymises the bundled day into OUT, prints the summary, and both simulators replay OUT', async () => {
-  const out = path.join(dir, 'out');
+  const out = inTemp('out');
   const ran = await cli([
     BUNDLED,
     out,
@@ -88,7 +72,7 @@ test('anonymises the bundled day into OUT, prints the summary, and both simulato
 });
 
 test('the same salt, from the flag or ANONYMISE_SALT, writes the same bytes; without one each run differs', async () => {
-  const runs = ['a', 'b', 'c', 'd'].map((name) => path.join(dir, name));
+  const runs = ['a', 'b', 'c', 'd'].map(inTemp);
   const [, , random] = await Promise.all([
     cli([BUNDLED, runs[0]!, '--salt', 'same']),
     cli([BUNDLED, runs[1]!], { ANONYMISE_SALT: 'same' }),
@@ -104,14 +88,14 @@ test('the same salt, from the flag or ANONYMISE_SALT, writes the same bytes; wit
 });
 
 test('a broken input exits 2 naming file:line and writes nothing; OUT = IN exits 2 and IN is untouched', async () => {
-  const inDir = path.join(dir, 'in');
+  const inDir = inTemp('in');
   mkdirSync(path.join(inDir, 'json'), { recursive: true });
   const good = readFileSync(path.join(BUNDLED, 'json', '2024-05-11-ekbacka-gallop.jsonl'), 'utf8').split(
     '\n',
   )[0]!;
   const file = path.join(inDir, 'json', 'day.jsonl');
   writeFileSync(file, `${good}\n${good}\n{"at":"yesterday"}\n`);
-  const out = path.join(dir, 'out');
+  const out = inTemp('out');
   const broken = await cli([inDir, out, '--salt', 's']);
   expect(broken.code).toBe(2);
   expect(broken.stderr).toMatch(

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { closeAll, eventually } from '@racedata/test-support';
+import { eventually } from '@racedata/test-support';
 import {
   expectNoSecret,
   pairArgs,
@@ -9,16 +6,10 @@ import {
   recorderConnected,
   startPair,
   startRecord,
+  tempFolderEachTest,
 } from './record-process';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'record-anonymise-'));
-});
-afterEach(async () => {
-  await closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+const inTemp = tempFolderEachTest('record-anonymise-');
 
 const HORSE = 'Fjällvågen Lady';
 const DRIVER = 'Jonas Åsmyr';
@@ -26,7 +17,7 @@ const DRIVER = 'Jonas Åsmyr';
 describe('record --anonymise', () => {
   test('names are replaced consistently across both simulators and none is left', async () => {
     const pair = await startPair();
-    const out = path.join(dir, 'out');
+    const out = inTemp('out');
     const rec = startRecord([
       '--out',
       out,

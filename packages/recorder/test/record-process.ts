@@ -3,13 +3,14 @@
  * processes over real sockets. Test code only; `npm test` builds the CLI first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { closeAfterTest, eventually } from '@racedata/test-support';
+import { closeAfterTest, closeAll, eventually, TOKENS } from '@racedata/test-support';
 import { CLI_BIN, startSimProcess, type SimProcess } from '@racedata/test-support/sim-process';
 
 /** What the built-in testuser is called and signs in with on both simulators (README, Users). */
-export const CREDENTIALS = { key: 'testuser', secret: 'testpassword', token: 'dGVzdHVzZXI=' } as const;
+export const CREDENTIALS = { key: 'testuser', secret: 'testpassword', token: TOKENS.testuser } as const;
 
 export interface RecordProcess {
   readonly child: ChildProcess;
@@ -147,4 +148,20 @@ export function expectNoSecret(dir: string, texts: readonly string[]): void {
 export function content(line: Line): string {
   const { at: _at, ...rest } = line;
   return JSON.stringify(rest);
+}
+
+/**
+ * A fresh temporary folder for each test of the calling file, removed (after everything the test
+ * opened is closed) when it ends. Returns the path of a name inside it.
+ */
+export function tempFolderEachTest(prefix: string): (name: string) => string {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    await closeAll();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return (name) => path.join(dir, name);
 }

@@ -3,11 +3,10 @@
  * same --out continues after the last recorded eventId and after the last listen message, writing
  * nothing twice; a broken recordings directory is refused with the file and line, untouched.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseRecordingLine } from '@racedata/core';
-import { closeAll, eventually } from '@racedata/test-support';
+import { eventually } from '@racedata/test-support';
 import {
   allFiles,
   expectNoSecret,
@@ -16,16 +15,10 @@ import {
   startPair,
   startRecord,
   type SimPair,
+  tempFolderEachTest,
 } from './record-process';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'record-resume-'));
-});
-afterEach(async () => {
-  await closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+const inTemp = tempFolderEachTest('record-resume-');
 
 async function post(pair: SimPair, n: number): Promise<void> {
   const json = await fetch(`${pair.json.base}/api/message`, {
@@ -63,7 +56,7 @@ function expectValidFiles(out: string): void {
 
 test('SIGINT ends with valid files and a summary; a re-run continues after what was recorded', async () => {
   const pair = await startPair();
-  const out = path.join(dir, 'out');
+  const out = inTemp('out');
   const args = ['--out', out, ...pairArgs(pair), '--transports', 'events,listen', '--progress-interval', '0'];
   await post(pair, 1);
   await post(pair, 2);
@@ -112,7 +105,7 @@ test('SIGINT ends with valid files and a summary; a re-run continues after what 
 test('without --from-event-id only new events are recorded', async () => {
   const pair = await startPair();
   await post(pair, 1);
-  const out = path.join(dir, 'out');
+  const out = inTemp('out');
   const rec = startRecord([
     '--out',
     out,
@@ -140,7 +133,7 @@ test('without --from-event-id only new events are recorded', async () => {
 }, 30_000);
 
 test('a broken recordings directory is refused with file and line, and nothing in it changes', async () => {
-  const out = path.join(dir, 'out');
+  const out = inTemp('out');
   mkdirSync(path.join(out, 'json'), { recursive: true });
   const good =
     '{"at":"2026-05-11T10:00:00.000Z","delivery":"durable","channel":"RaceDayTrot","date":"2026-05-11","payload":{}}\n';

@@ -5,10 +5,9 @@
  * must come out in the same order, with their gaps kept.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { closeAll, eventually } from '@racedata/test-support';
+import { eventually } from '@racedata/test-support';
 import { CLI_BIN } from '@racedata/test-support/sim-process';
 import {
   content,
@@ -20,6 +19,7 @@ import {
   startRecord,
   type Line,
   type SimPair,
+  tempFolderEachTest,
 } from './record-process';
 
 const BUNDLED = path.resolve(__dirname, '..', '..', '..', 'recordings');
@@ -37,14 +37,7 @@ const GAPS = [20, 220, 0, 90, 320, 40];
 /** How far a message may arrive from where its recorded time puts it, on a busy machine. */
 const TOLERANCE_MS = 300;
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'record-round-trip-'));
-});
-afterEach(async () => {
-  await closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+const inTemp = tempFolderEachTest('record-round-trip-');
 
 /** The same lines of the bundled JSON and legacy trot files (they match line for line), re-timed. */
 function writePiece(target: string): { json: Line[]; legacy: Line[] } {
@@ -159,12 +152,12 @@ const legacyView = (line: Line) =>
   line.delivery === 'durable' ? `durable ${String(line.xml)}` : content(line);
 
 test('a replayed race-day piece is recorded over all four transports and replays to the same messages and timing', async () => {
-  const source = path.join(dir, 'source');
+  const source = inTemp('source');
   const piece = writePiece(source);
   expect(piece.json.length).toBeGreaterThan(20);
   const sizes = { json: piece.json.length, legacy: piece.legacy.length };
 
-  const first = await recordReplay(source, path.join(dir, 'first'), sizes);
+  const first = await recordReplay(source, inTemp('first'), sizes);
   expectSameMessages(first.json, piece.json, content);
   expectSameMessages(first.legacy, piece.legacy, legacyView);
   // The JSON and the legacy side arrive interleaved by time, so each is timed against the piece.
@@ -172,7 +165,7 @@ test('a replayed race-day piece is recorded over all four transports and replays
   expectTimed(first.legacy, piece.legacy);
   expect(first.json.filter((l) => l.delivery === 'durable').length).toBe(6);
 
-  const second = await recordReplay(path.join(dir, 'first'), path.join(dir, 'second'), sizes);
+  const second = await recordReplay(inTemp('first'), inTemp('second'), sizes);
   expectSameMessages(second.json, first.json, content);
   expectSameMessages(second.legacy, first.legacy, content);
   expectTimed(second.json, first.json);

@@ -4,10 +4,7 @@
  * server, listen and events connections reset. Every message sent while the recorder can receive
  * it is written exactly once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { closeAll, eventually } from '@racedata/test-support';
+import { eventually } from '@racedata/test-support';
 import {
   expectNoSecret,
   pairArgs,
@@ -17,16 +14,10 @@ import {
   startRecord,
   type RecordProcess,
   type SimPair,
+  tempFolderEachTest,
 } from './record-process';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'record-faults-'));
-});
-afterEach(async () => {
-  await closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+const inTemp = tempFolderEachTest('record-faults-');
 
 async function control(base: string, route: string, body: unknown): Promise<void> {
   const res = await fetch(`${base}/_sim/${route}`, {
@@ -96,7 +87,7 @@ async function transient(pair: SimPair, out: string, n: number): Promise<void> {
 
 test('503s, expired tokens, closed sessions and reset connections lose nothing and write nothing twice', async () => {
   const pair = await startPair();
-  const out = path.join(dir, 'out');
+  const out = inTemp('out');
   const rec = startRecord([
     '--out',
     out,
