@@ -72,8 +72,8 @@ export function resolveCertifyOptions(
     const raw = text('port');
     if (raw === undefined) throw usage('--attach needs --port N');
     port = Number(raw);
-    if (!/^\d+$/.test(raw) || port < 1 || port > 65535)
-      throw usage(`--port ${raw}: expected a port from 1 to 65535`);
+    // 0 takes a free port, printed with the variables (a script that reads them needs no fixed one).
+    if (!/^\d+$/.test(raw) || port > 65535) throw usage(`--port ${raw}: expected a port from 0 to 65535`);
   }
   const timeout = text('timeout');
   let timeoutMs: number | undefined;
