@@ -26,6 +26,8 @@ export interface CheckResult {
   /** One line: what the client did, or did not do. */
   readonly summary: string;
   readonly evidence: readonly Evidence[];
+  /** A failure listed in --expected-failures: reported, but it does not fail the run. */
+  readonly expectedFailure?: boolean;
 }
 
 /** The JSON report (`--report FILE`), and what `certify()` in the test kit resolves to. */
