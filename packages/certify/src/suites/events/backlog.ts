@@ -3,7 +3,7 @@
  * whether every page that said hasMore was followed at once from its last eventId.
  */
 import { LONG_POLL_LIMITS as L } from '../long-poll/limits';
-import { firstStartedAfter, type RequestEvent } from '../long-poll/requests';
+import { followerOf, type RequestEvent } from '../long-poll/requests';
 import { sentLastEventId } from './cursor';
 
 export interface BacklogReading {
@@ -39,10 +39,7 @@ function firstUnfollowed(
     if (!page.answered?.hasMore) continue;
     const ids = page.answered.eventIds;
     const lastId = ids[ids.length - 1];
-    const next = firstStartedAfter(
-      polls.filter((poll) => poll !== page),
-      page.endedAt - L.clockToleranceMs,
-    );
+    const next = followerOf(polls, page);
     if (!next) return { page, why: 'asked for no more after a page that said hasMore' };
     const gap = Math.max(0, next.at - page.endedAt);
     if (gap > L.hasMoreWithinMs) {

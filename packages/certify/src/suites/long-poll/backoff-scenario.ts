@@ -9,13 +9,7 @@ import { LONG_POLL_LIMITS as L } from './limits';
 import type { LongPollKind } from './poll-kind';
 import { busiestSecond } from './rate';
 import { checkResult, defineScenario, withFault } from './scenario-kit';
-import {
-  clientRequests,
-  firstStartedAfter,
-  nextClientRequest,
-  noteEvidence,
-  requestEvidence,
-} from './requests';
+import { clientRequests, followerOf, nextClientRequest, noteEvidence, requestEvidence } from './requests';
 
 const RETRY_AFTER_MS = L.retryAfterSeconds * 1000;
 
@@ -59,10 +53,7 @@ export function backoffScenario(kind: LongPollKind): Scenario {
     evidence.push(...refused.map((event) => requestEvidence(event)));
 
     for (const answer of refused) {
-      const next = firstStartedAfter(
-        requests.filter((event) => event !== answer),
-        answer.endedAt - L.clockToleranceMs,
-      );
+      const next = followerOf(requests, answer);
       if (next && next.at - answer.endedAt < RETRY_AFTER_MS - L.clockToleranceMs) {
         evidence.push(requestEvidence(next, `${next.at - answer.endedAt} ms after a 503`));
         return fail(

@@ -2,7 +2,7 @@
 import type { CheckInfo, CheckResult, Evidence } from '../../types';
 import { LONG_POLL_LIMITS as L } from './limits';
 import { checkResult } from './scenario-kit';
-import { firstStartedAfter, requestEvidence, type RequestEvent } from './requests';
+import { followerOf, requestEvidence, type RequestEvent } from './requests';
 
 /** One answer and the client request that followed it, if any did. */
 export interface Gap {
@@ -14,10 +14,7 @@ export interface Gap {
 export function gapsAfter(answers: readonly RequestEvent[], requests: readonly RequestEvent[]): Gap[] {
   return answers.map((answer) => ({
     answer,
-    next: firstStartedAfter(
-      requests.filter((event) => event !== answer),
-      answer.endedAt - L.clockToleranceMs,
-    ),
+    next: followerOf(requests, answer),
   }));
 }
 

@@ -4,6 +4,7 @@
  * for the next one that matters.
  */
 import type { Evidence, ScenarioContext, TrafficOf } from '../../types';
+import { LONG_POLL_LIMITS as L } from './limits';
 
 export type RequestEvent = TrafficOf<'request'>;
 
@@ -85,7 +86,17 @@ export function nextClientRequest(
   return ctx.traffic.next('request', (event) => isClientRequest(event) && test(event), { timeoutMs, since });
 }
 
-/** The first client request that started at or after `at` (by start), among those seen. */
-export function firstStartedAfter(requests: readonly RequestEvent[], at: number): RequestEvent | undefined {
-  return requests.find((event) => event.at >= at);
+/**
+ * The request that followed `answer`: the first to start after it ended. The recorder stamps an
+ * answer's end when its socket reports it, which can come a moment after the client already sent
+ * its next request, hence the tolerance; a request that started before the answer did is never
+ * its follower.
+ */
+export function followerOf(
+  requests: readonly RequestEvent[],
+  answer: RequestEvent,
+): RequestEvent | undefined {
+  return requests.find(
+    (event) => event !== answer && event.at >= answer.at && event.at >= answer.endedAt - L.clockToleranceMs,
+  );
 }

@@ -10,7 +10,7 @@ import type { LongPollKind } from './poll-kind';
 import { checkResult, defineScenario, withFault } from './scenario-kit';
 import {
   clientRequests,
-  firstStartedAfter,
+  followerOf,
   nextClientRequest,
   noteEvidence,
   requestEvidence,
@@ -47,8 +47,8 @@ export function resetScenario(kind: LongPollKind): Scenario {
     const after = await kind.publish(ctx);
     evidence.push(kind.publishedEvidence(after));
     const delivered = await kind.awaitDelivery(ctx, after, L.recoverWithinMs + L.deliveryTimeoutMs);
-    const requests = clientRequests(ctx, cut.event.at).filter((event) => event !== cut.event);
-    const next = firstStartedAfter(requests, cut.event.endedAt - L.clockToleranceMs);
+    const requests = clientRequests(ctx, cut.event.at);
+    const next = followerOf(requests, cut.event);
     if (!next)
       return fail(
         `made no request within ${(L.recoverWithinMs + L.deliveryTimeoutMs) / 1000} s of the reset`,
