@@ -54,11 +54,12 @@ export function backoffScenario(kind: LongPollKind): Scenario {
 
     for (const answer of refused) {
       const next = followerOf(requests, answer);
-      if (next && next.at - answer.endedAt < RETRY_AFTER_MS - L.clockToleranceMs) {
-        evidence.push(requestEvidence(next, `${next.at - answer.endedAt} ms after a 503`));
-        return fail(
-          `asked again ${next.at - answer.endedAt} ms after a 503 with Retry-After: ${L.retryAfterSeconds}`,
-        );
+      // Measured from when the 503's request arrived: the client cannot have read the answer
+      // before that, so a stalled certify process can only make the wait look longer, never shorter.
+      const waited = next && next.at - answer.at;
+      if (next && waited !== undefined && waited < RETRY_AFTER_MS - L.clockToleranceMs) {
+        evidence.push(requestEvidence(next, `${waited} ms after a 503`));
+        return fail(`asked again ${waited} ms after a 503 with Retry-After: ${L.retryAfterSeconds}`);
       }
     }
     const resumed = outcome.delivered;

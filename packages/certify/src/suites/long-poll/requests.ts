@@ -4,7 +4,6 @@
  * for the next one that matters.
  */
 import type { Evidence, ScenarioContext, TrafficOf } from '../../types';
-import { LONG_POLL_LIMITS as L } from './limits';
 
 export type RequestEvent = TrafficOf<'request'>;
 
@@ -87,16 +86,16 @@ export function nextClientRequest(
 }
 
 /**
- * The request that followed `answer`: the first to start after it ended. The recorder stamps an
- * answer's end when its socket reports it, which can come a moment after the client already sent
- * its next request, hence the tolerance; a request that started before the answer did is never
- * its follower.
+ * The request that followed `answer`: the next one the client started (the list is in start
+ * order). A client long-polls one request at a time, so that is the one it sent once the answer
+ * was in. Start times alone decide it: the recorder stamps an answer's end when its socket reports
+ * it, which a busy certify process can do after the client already sent the next request.
  */
 export function followerOf(
   requests: readonly RequestEvent[],
   answer: RequestEvent,
 ): RequestEvent | undefined {
-  return requests.find(
-    (event) => event !== answer && event.at >= answer.at && event.at >= answer.endedAt - L.clockToleranceMs,
-  );
+  const index = requests.indexOf(answer);
+  const later = index < 0 ? requests.filter((event) => event.at > answer.at) : requests.slice(index + 1);
+  return later[0];
 }
