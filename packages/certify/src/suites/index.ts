@@ -1,4 +1,5 @@
 import type { Suite, SuiteDefinition } from '../types';
+import { STREAM_SUITE } from './stream';
 
 /**
  * The suites `racedata-sim certify` plays. Each suite's own branch fills its entry (its
@@ -6,7 +7,7 @@ import type { Suite, SuiteDefinition } from '../types';
  */
 export const SUITE_DEFINITIONS: Record<Suite, SuiteDefinition> = {
   events: { suite: 'events', simulator: 'json', scenarios: [] },
-  stream: { suite: 'stream', simulator: 'json', scenarios: [] },
+  stream: STREAM_SUITE,
   listen: { suite: 'listen', simulator: 'legacy', scenarios: [] },
   stomp: { suite: 'stomp', simulator: 'legacy', scenarios: [] },
 };
