@@ -1,4 +1,5 @@
 import type { Suite, SuiteDefinition } from '../types';
+import { STOMP_SUITE } from './stomp';
 import { STREAM_SUITE } from './stream';
 
 /**
@@ -9,5 +10,5 @@ export const SUITE_DEFINITIONS: Record<Suite, SuiteDefinition> = {
   events: { suite: 'events', simulator: 'json', scenarios: [] },
   stream: STREAM_SUITE,
   listen: { suite: 'listen', simulator: 'legacy', scenarios: [] },
-  stomp: { suite: 'stomp', simulator: 'legacy', scenarios: [] },
+  stomp: STOMP_SUITE,
 };
