@@ -22,3 +22,7 @@ export { parseIdList, parseSuite } from './run/selection';
 export { buildReport, countsAsFailure, exitCodeOf } from './report/build-report';
 export { startCertifyServer, type CertifyServer, type CertifyServerOptions } from './server/certify-server';
 export { TrafficLog } from './server/traffic-log';
+export { progressLine, reportTable } from './report/terminal';
+export { junitXml } from './report/junit';
+export { markdownReport } from './report/markdown';
+export { writeReports, type ReportFiles } from './report/write-reports';

@@ -26,3 +26,11 @@ export {
   type TestkitErrorCode,
 } from './errors';
 export type * from './control-types';
+export { certify, type CertifyClientOptions } from './certify-client';
+export {
+  CertifyError,
+  type CheckResult,
+  type CheckStatus,
+  type Evidence,
+  type Report as CertifyReport,
+} from '@racedata/certify';

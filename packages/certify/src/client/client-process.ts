@@ -40,6 +40,7 @@ export interface ClientProcess {
 
 const STDERR_LINES = 20;
 const LINE_MAX = 500;
+const OUTPUT_DRAIN_MS = 250;
 
 /**
  * Runs the client in its own process group, so stopping it also stops what it started (a
@@ -60,7 +61,17 @@ export function startClient(options: ClientProcessOptions): ClientProcess {
       if (child.pid === undefined)
         resolve({ at: options.now(), code: null, signal: null, error: err.message });
     });
-    child.once('exit', (code, signal) => resolve({ at: options.now(), code, signal }));
+    // 'close' comes once its output is all read, so the stderr tail is complete; a grandchild
+    // that keeps the pipes open must not hold the verdict, hence the short wait after 'exit'.
+    child.once('exit', (code, signal) => {
+      const at = options.now();
+      const done = () => resolve({ at, code, signal });
+      const late = setTimeout(done, OUTPUT_DRAIN_MS);
+      child.once('close', () => {
+        clearTimeout(late);
+        done();
+      });
+    });
   }).then((exit) => {
     options.record({ kind: 'client-exit', at: exit.at, code: exit.code, signal: exit.signal });
     return exit;

@@ -177,7 +177,11 @@ function scenarioContext(
   };
 }
 
-function clientEnded(exit: ClientExit, startedAt: number, stderr: readonly string[]): NotGraded {
+function clientEnded(
+  exit: ClientExit,
+  startedAt: number,
+  stderr: readonly string[],
+): NotGraded & { stderr: readonly string[] } {
   const after = `after ${Math.max(0, exit.at - startedAt)} ms`;
   const how =
     exit.error !== undefined
@@ -189,16 +193,15 @@ function clientEnded(exit: ClientExit, startedAt: number, stderr: readonly strin
   return {
     status: 'fail',
     summary: `not graded: ${how}`,
-    evidence: [{ at, what: how }, ...stderr.map((line) => ({ at, what: `stderr: ${line}` }))],
+    evidence: [{ at, what: how }],
+    stderr,
   };
 }
 
 function abortedLine(reason: unknown): string | undefined {
-  const summary = (reason as NotGraded | undefined)?.summary;
-  if (summary === undefined) return undefined;
-  const lines = (reason as NotGraded).evidence
-    .filter((e) => e.what.startsWith('stderr: '))
-    .map((e) => `  ${e.what.slice(8)}`);
-  const head = summary.replace(/^not graded: /, '');
+  const ended = reason as (NotGraded & { stderr?: readonly string[] }) | undefined;
+  if (ended?.summary === undefined) return undefined;
+  const head = ended.summary.replace(/^not graded: /, '');
+  const lines = (ended.stderr ?? []).map((line) => `  ${line}`);
   return lines.length > 0 ? `${head}; its last stderr lines:\n${lines.join('\n')}` : head;
 }
