@@ -51,7 +51,12 @@ export async function closeAndAwaitReopen(
   const closed = await nextClose(ctx, transport, closedAt, 2_000);
   if (closed) evidence.push(evidenceOf(closed));
   const from = closed?.at ?? closedAt;
-  const reopened = await nextOpen(ctx, transport, from, Math.max(0, from + RECONNECT_WITHIN_MS - ctx.now()));
+  const reopened = await nextOpen(
+    ctx,
+    transport,
+    Math.max(from, open.at + 1),
+    Math.max(0, from + RECONNECT_WITHIN_MS - ctx.now()),
+  );
   if (!reopened || reopened.at - from > RECONNECT_WITHIN_MS) {
     return {
       closedAt: from,

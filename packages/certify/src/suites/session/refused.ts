@@ -56,7 +56,7 @@ export async function gradeRefusal(
     await ctx.control.deleteFault(ruleId).catch(() => undefined);
   }
   // Not graded: the next scenario needs the client back, and says so if it is not.
-  await nextOpen(ctx, refusal.transport, start, RECOVER_WITHIN_MS);
+  await nextOpen(ctx, refusal.transport, Math.max(start, open.at + 1), RECOVER_WITHIN_MS);
   return result;
 }
 

@@ -31,7 +31,8 @@ export const reauthScenario: Scenario = {
     } catch (err) {
       return [verdict(info, 'skip', `could not expire the tokens or close the session: ${String(err)}`)];
     }
-    const reopened = await nextOpen(ctx, 'event-stream', start, REAUTH_WITHIN_MS);
+    // After the open one, even when it opened in this same millisecond.
+    const reopened = await nextOpen(ctx, 'event-stream', Math.max(start, open.at + 1), REAUTH_WITHIN_MS);
     const until = reopened?.at ?? ctx.now();
     const auths = authentications(ctx, start, until);
     const refused =
