@@ -10,6 +10,12 @@ import type {
 
 type Scheduled = { readonly at: number; readonly event: TrafficEvent };
 type Hook = (fake: FakeContext) => void;
+/** An event as a test schedules it: the time comes from when. */
+type Unscheduled = TrafficEvent extends infer E
+  ? E extends TrafficEvent
+    ? Omit<E, 'at' | 'endedAt'>
+    : never
+  : never;
 
 /**
  * A ScenarioContext on virtual time: scenarios wait and await traffic as they do in a run, but
@@ -28,7 +34,7 @@ export class FakeContext {
   echo = false;
 
   /** Schedules an event `afterMs` from now (virtual). */
-  after(afterMs: number, event: Omit<TrafficEvent, 'at'> & Partial<Pick<TrafficEvent, 'at'>>): this {
+  after(afterMs: number, event: Unscheduled): this {
     const at = this.time + afterMs;
     const full = { ...event, at, ...(event.kind === 'request' && { endedAt: at + 5 }) } as TrafficEvent;
     this.pending.push({ at, event: full });
