@@ -10,6 +10,7 @@ export {
 } from './errors';
 export { CERTIFY_TIMINGS, describeTimings } from './timings';
 export { SUITE_DEFINITIONS } from './suites';
+export { loadDefinitions } from './suites/load-definitions';
 export {
   certify,
   DEFAULT_STARTUP_TIMEOUT_MS,

@@ -28,7 +28,11 @@ export function countsAsFailure(check: CheckResult): boolean {
   return check.status === 'fail' && check.required && check.expectedFailure !== true;
 }
 
-/** 0 when no required check failed (expected failures aside), 1 when one did. */
+/**
+ * 0 when no required check failed (expected failures aside), 1 when one did or the run ended
+ * early (the client exited, made no request, or the run timed out): a client that did not run to
+ * the end is never certified, even when no check was left to fail.
+ */
 export function exitCodeOf(report: Report): 0 | 1 {
-  return report.failed > 0 ? 1 : 0;
+  return report.failed > 0 || report.aborted !== undefined ? 1 : 0;
 }

@@ -3,6 +3,7 @@ import {
   certify,
   exitCodeOf,
   isCertifyError,
+  loadDefinitions,
   progressLine,
   reportTable,
   writeReports,
@@ -44,8 +45,10 @@ export function registerCertifyCommand(program: Command, ctx: CliContext): void 
         const options = resolveCertifyOptions(suite, clientArgs, flags, process.cwd());
         const interrupt = new AbortController();
         ctx.onShutdownSignal(() => interrupt.abort());
+        const definitions = options.definitions && loadDefinitions(options.definitions, process.cwd());
         const report: Report = await certify({
           suite: options.suite,
+          ...(definitions && { definitions }),
           ...(options.client && {
             client: {
               ...options.client,

@@ -13,33 +13,42 @@ export interface CertifyCliOptions {
   readonly timeoutMs?: number;
   readonly files: { readonly json?: string; readonly junit?: string; readonly markdown?: string };
   readonly verbose: boolean;
+  readonly definitions?: string;
 }
 
 export function addCertifyOptions(command: Command): Command {
-  return command
-    .argument('<suite>', 'events, stream, listen, stomp, or all')
-    .argument('[client...]', 'the client command and its arguments, after --')
-    .addOption(new Option('--attach', 'serve on --port and wait for a client started by hand'))
-    .addOption(new Option('--port <n>', 'with --attach: the port to serve on'))
-    .addOption(new Option('--host <address>', 'with --attach: the address to serve on').default('127.0.0.1'))
-    .addOption(
-      new Option(
-        '--echo <where>',
-        'the client prints one id or payloadKey a line per message it processed',
-      ).choices(['stdout']),
-    )
-    .addOption(new Option('--report <file>', 'write the JSON report'))
-    .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
-    .addOption(new Option('--markdown <file>', 'write a markdown report'))
-    .addOption(
-      new Option(
-        '--expected-failures <file>',
-        'check ids (one a line) that may fail without failing the run',
-      ),
-    )
-    .addOption(new Option('--only <ids>', 'play only these checks (comma list; suite/id in `all`)'))
-    .addOption(new Option('--timeout <seconds>', 'limit for the whole run (default 120 a suite)'))
-    .addOption(new Option('--verbose', "show the client's stdout and stderr"));
+  return (
+    command
+      .argument('<suite>', 'events, stream, listen, stomp, or all')
+      .argument('[client...]', 'the client command and its arguments, after --')
+      .addOption(new Option('--attach', 'serve on --port and wait for a client started by hand'))
+      .addOption(new Option('--port <n>', 'with --attach: the port to serve on'))
+      .addOption(
+        new Option('--host <address>', 'with --attach: the address to serve on').default('127.0.0.1'),
+      )
+      .addOption(
+        new Option(
+          '--echo <where>',
+          'the client prints one id or payloadKey a line per message it processed',
+        ).choices(['stdout']),
+      )
+      .addOption(new Option('--report <file>', 'write the JSON report'))
+      .addOption(new Option('--junit <file>', 'write a JUnit XML report'))
+      .addOption(new Option('--markdown <file>', 'write a markdown report'))
+      .addOption(
+        new Option(
+          '--expected-failures <file>',
+          'check ids (one a line) that may fail without failing the run',
+        ),
+      )
+      .addOption(new Option('--only <ids>', 'play only these checks (comma list; suite/id in `all`)'))
+      .addOption(new Option('--timeout <seconds>', 'limit for the whole run (default 120 a suite)'))
+      .addOption(new Option('--verbose', "show the client's stdout and stderr"))
+      // certify's own tests: suites whose verdicts are known, played by the real command.
+      .addOption(
+        new Option('--definitions <module>', 'suites from a module exporting `definitions`').hideHelp(),
+      )
+  );
 }
 
 export function resolveCertifyOptions(
@@ -63,8 +72,8 @@ export function resolveCertifyOptions(
     const raw = text('port');
     if (raw === undefined) throw usage('--attach needs --port N');
     port = Number(raw);
-    if (!/^\d+$/.test(raw) || port < 1 || port > 65535)
-      throw usage(`--port ${raw}: expected a port from 1 to 65535`);
+    // 0 takes a free port, printed with the variables (a script that reads them needs no fixed one).
+    if (!/^\d+$/.test(raw) || port > 65535) throw usage(`--port ${raw}: expected a port from 0 to 65535`);
   }
   const timeout = text('timeout');
   let timeoutMs: number | undefined;
@@ -90,6 +99,7 @@ export function resolveCertifyOptions(
       ...(text('markdown') !== undefined && { markdown: text('markdown') }),
     },
     verbose: flags.verbose === true,
+    ...(text('definitions') !== undefined && { definitions: text('definitions') }),
   };
 }
 
