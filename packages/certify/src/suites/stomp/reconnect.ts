@@ -9,6 +9,8 @@ import { PROBE_CHANNEL, probeSubscription } from './probe';
  * 250 ms, each a round trip on two shared cores.
  */
 export const PROBE_MARGIN_MS = 1_000;
+/** How long a new client has to subscribe before certify closes its session. */
+const SUBSCRIBED_WITHIN_MS = 10_000;
 
 /** The server closes the session: the client must be back, subscribed, within 5 s. */
 export const reconnectScenario: Scenario = {
@@ -16,6 +18,22 @@ export const reconnectScenario: Scenario = {
   checks: [STOMP_CHECKS.reconnectAfterClose],
   async run(ctx) {
     const info = STOMP_CHECKS.reconnectAfterClose;
+    // The session closed must be a subscribed one: closed before its first SUBSCRIBE, a client
+    // that subscribes only once would subscribe on the next session and look like it resubscribed.
+    try {
+      const before = await probeSubscription(ctx, 'before-close', ctx.now() + SUBSCRIBED_WITHIN_MS);
+      if (!before.delivered) {
+        return [
+          verdict(
+            info,
+            'skip',
+            'the client never subscribed, so there was no subscription to renew (see subscribes)',
+          ),
+        ];
+      }
+    } catch (err) {
+      return [verdict(info, 'skip', `could not inject or read the journal: ${String(err)}`)];
+    }
     const result = await closeAndAwaitReopen(ctx, info, 'stomp');
     if (result.failure) return [result.failure];
     const deadline = result.closedAt + RECONNECT_WITHIN_MS + PROBE_MARGIN_MS;
