@@ -1,7 +1,8 @@
 import type { ScenarioContext, TrafficOf } from '../../types';
 
 // Both spellings of the production path (the vendor's example has a trailing slash), and the
-// legacy simulator's shortened Basic path (spec/decisions.md, "Answers to not shown").
+// legacy simulator's shortened Basic path (README, "Behaviour where the vendor's interface says
+// not shown").
 const AUTHENTICATE_PATH = /^\/(customerapi\/authenticate\/subscription|authenticate)\/?$/i;
 
 export type Request = TrafficOf<'request'>;

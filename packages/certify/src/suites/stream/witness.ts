@@ -24,7 +24,7 @@ export class StreamWitness {
     readonly channel: string,
   ) {
     socket.on('message', (raw: WebSocket.RawData) => {
-      const message = JSON.parse(String(raw)) as { type?: string; id?: string; data?: { channel?: string } };
+      const message = parse(raw) as { type?: string; id?: string; data?: { channel?: string } };
       if (message.type === 'Data' && message.data?.channel === channel && message.id) {
         this.ids.push(message.id);
         for (const wake of [...this.waiters]) wake();
@@ -55,7 +55,7 @@ export class StreamWitness {
       socket.once('error', fail);
       socket.once('close', (code) => fail(new Error(`the witness session closed (${code})`)));
       socket.on('message', (raw: WebSocket.RawData) => {
-        const type = (JSON.parse(String(raw)) as { type?: string }).type;
+        const type = (parse(raw) as { type?: string }).type;
         if (type === 'Connection') socket.send(mine?.token ?? '');
         if (type === 'Authenticated') {
           clearTimeout(timer);
@@ -95,5 +95,15 @@ export class StreamWitness {
       this.socket.once('close', () => resolve());
       this.socket.close(1000, 'certify witness done');
     });
+  }
+}
+
+/** A frame that is not JSON is nothing the witness waits for (and must not throw in a listener). */
+function parse(raw: WebSocket.RawData): Record<string, unknown> {
+  try {
+    const value = JSON.parse(String(raw)) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }
