@@ -1,8 +1,7 @@
 import type { ScenarioContext, TrafficOf } from '../../types';
 
 // Both spellings of the production path (the vendor's example has a trailing slash), and the
-// legacy simulator's shortened Basic path (README, "Behaviour where the vendor's interface says
-// not shown").
+// legacy simulator's shortened Basic path (README, "Legacy simulator walkthrough").
 const AUTHENTICATE_PATH = /^\/(customerapi\/authenticate\/subscription|authenticate)\/?$/i;
 
 export type Request = TrafficOf<'request'>;
