@@ -1,14 +1,13 @@
 import type { Suite, SuiteDefinition } from '../types';
 import { EVENTS_SUITE } from './events';
 import { LISTEN_SUITE } from './listen';
+import { STOMP_SUITE } from './stomp';
+import { STREAM_SUITE } from './stream';
 
-/**
- * The suites `racedata-sim certify` plays. Each suite's own branch fills its entry (its
- * scenarios, in order) and touches no other line of this file, so the branches merge cleanly.
- */
+/** The suites `racedata-sim certify` plays, each with its scenarios in order. */
 export const SUITE_DEFINITIONS: Record<Suite, SuiteDefinition> = {
   events: EVENTS_SUITE,
-  stream: { suite: 'stream', simulator: 'json', scenarios: [] },
+  stream: STREAM_SUITE,
   listen: LISTEN_SUITE,
-  stomp: { suite: 'stomp', simulator: 'legacy', scenarios: [] },
+  stomp: STOMP_SUITE,
 };
