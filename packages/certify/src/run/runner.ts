@@ -6,7 +6,7 @@ import type { CertifyTimings, CheckResult, Report, Suite, SuiteDefinition } from
 import type { ProgressEvent } from './progress';
 import { runSuite, type ClientSpec } from './run-suite';
 import { notGraded, type NotGraded } from './scenario-play';
-import { checksOf, reportId, select } from './selection';
+import { checksOf, parseSuite, reportId, select } from './selection';
 
 export interface CertifyOptions {
   readonly suite: Suite | 'all';
@@ -46,7 +46,13 @@ export const INTERRUPTED: NotGraded = { status: 'skip', summary: 'not graded: in
 export async function certify(options: CertifyOptions): Promise<Report> {
   const now = options.now ?? Date.now;
   const definitions = options.definitions ?? SUITE_DEFINITIONS;
-  const selection = select(options.suite, definitions, options.only, options.expectedFailures ?? []);
+  // The suite is checked here too: the test kit's callers are not held to the type at run time.
+  const selection = select(
+    parseSuite(options.suite),
+    definitions,
+    options.only,
+    options.expectedFailures ?? [],
+  );
   const client = options.client && {
     ...options.client,
     command: resolveCommand(
