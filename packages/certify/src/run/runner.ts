@@ -1,3 +1,4 @@
+import { CertifyError } from '../errors';
 import { CERTIFY_TIMINGS } from '../timings';
 import { resolveCommand } from '../client/resolve-command';
 import { SUITE_DEFINITIONS } from '../suites';
@@ -46,6 +47,13 @@ export const INTERRUPTED: NotGraded = { status: 'skip', summary: 'not graded: in
 export async function certify(options: CertifyOptions): Promise<Report> {
   const now = options.now ?? Date.now;
   const definitions = options.definitions ?? SUITE_DEFINITIONS;
+  if (options.attach && options.suite === 'all') {
+    // Each suite has its own simulator and secret: a client started by hand could not follow.
+    throw new CertifyError('OPTIONS_INVALID', { detail: '--attach plays one suite at a time, not all' });
+  }
+  if (!options.attach && !options.client) {
+    throw new CertifyError('OPTIONS_INVALID', { detail: 'no client command, and not --attach' });
+  }
   // The suite is checked here too: the test kit's callers are not held to the type at run time.
   const selection = select(
     parseSuite(options.suite),
