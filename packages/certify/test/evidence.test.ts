@@ -1,4 +1,5 @@
 import { describeEvent, evidenceOf } from '../src/evidence';
+import { capEvidence } from '../src/run/scenario-play';
 
 describe('evidence', () => {
   it('describes a request with its query, status, time taken and the eventIds it carried', () => {
@@ -34,5 +35,17 @@ describe('evidence', () => {
     expect(describeEvent({ kind: 'client-exit', at, code: 3, signal: null })).toBe(
       'client exited with code 3',
     );
+  });
+});
+
+describe('capEvidence', () => {
+  it('keeps a long list to its first and last entries, saying how many it left out', () => {
+    const evidence = Array.from({ length: 500 }, (_, i) => ({ at: `t${i}`, what: `request ${i}` }));
+    const kept = capEvidence(evidence, 20);
+    expect(kept).toHaveLength(20);
+    expect(kept[9]).toEqual({ at: 't9', what: 'request 9' });
+    expect(kept[10]).toEqual({ at: 't491', what: '... 481 more left out' });
+    expect(kept[19]).toEqual({ at: 't499', what: 'request 499' });
+    expect(capEvidence(evidence.slice(0, 20), 20)).toEqual(evidence.slice(0, 20));
   });
 });
