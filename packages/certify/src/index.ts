@@ -9,6 +9,7 @@ export {
   type CertifyErrorCode,
 } from './errors';
 export { CERTIFY_TIMINGS, describeTimings } from './timings';
+export { describeEvent, evidenceOf } from './evidence';
 export { SUITE_DEFINITIONS } from './suites';
 export { loadDefinitions } from './suites/load-definitions';
 export {

@@ -4,6 +4,18 @@ import { resolveCommand } from '../src/client/resolve-command';
 import type { TrafficEvent } from '../src/types';
 
 const clients = path.join(__dirname, 'fixtures', 'clients');
+const started: Array<number | undefined> = [];
+
+// Should stop() ever fail to end a client, the test fails on its timeout and leaves nothing behind.
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone, as it should be.
+    }
+  }
+});
 
 describe('client process', () => {
   it('sends SIGTERM, then SIGKILL once the kill delay has passed', async () => {
@@ -20,6 +32,7 @@ describe('client process', () => {
       killAfterMs: 300,
       onOutput: (_stream, line) => line === 'ready' && ready(),
     });
+    started.push(client.pid);
     await isReady;
     const asked = Date.now();
     const exit = await client.stop();
@@ -44,6 +57,7 @@ describe('client process', () => {
       record: (e) => events.push(e),
       now: Date.now,
     });
+    started.push(client.pid);
     await expect(client.exited).resolves.toMatchObject({ code: 5, signal: null });
     expect(events.map((e) => e.kind)).toEqual(['client-exit']);
     expect(client.stderrTail()).toHaveLength(20);

@@ -152,6 +152,8 @@ describe('racedata-sim certify', () => {
       ],
       [['events'], /no client command: racedata-sim certify <suite> -- <command>/],
       [['events', '--attach', ...client('poller.mjs')], /--attach waits for a client started by hand/],
+      [['all', '--attach', '--port', '0'], /--attach plays one suite at a time, not all/],
+      [['events', '--host', '0.0.0.0', ...client('poller.mjs')], /--host is for --attach/],
       [
         ['events', '--timeout', 'soon', ...client('poller.mjs')],
         /--timeout soon: expected a number of seconds/,

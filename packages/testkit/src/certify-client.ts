@@ -1,5 +1,8 @@
 import { certify as runCertification, type Report, type Suite } from '@racedata/certify';
 
+/** What certify() resolves to: the JSON report of `racedata-sim certify --report`. */
+export type CertifyReport = Report;
+
 export interface CertifyClientOptions {
   /** `events`, `stream`, `listen`, `stomp`, or `all`. */
   readonly suite: Suite | 'all';

@@ -121,7 +121,8 @@ async function awaitClient(
   signal: AbortSignal,
   client: ClientProcess | undefined,
 ): Promise<NotGraded | undefined> {
-  const since = options.now();
+  // From the client's start: a quick client's first request may come before this wait begins.
+  const since = client?.startedAt ?? options.now();
   // With --attach a person starts the client, so only the run's --timeout bounds the wait.
   const timeoutMs = client ? options.startupTimeoutMs : 2_147_483_647;
   const first = await Promise.race([

@@ -1,3 +1,4 @@
+import { CertifyError } from '../errors';
 import { CERTIFY_TIMINGS } from '../timings';
 import { resolveCommand } from '../client/resolve-command';
 import { SUITE_DEFINITIONS } from '../suites';
@@ -6,7 +7,7 @@ import type { CertifyTimings, CheckResult, Report, Suite, SuiteDefinition } from
 import type { ProgressEvent } from './progress';
 import { runSuite, type ClientSpec } from './run-suite';
 import { notGraded, type NotGraded } from './scenario-play';
-import { checksOf, reportId, select } from './selection';
+import { checksOf, parseSuite, reportId, select } from './selection';
 
 export interface CertifyOptions {
   readonly suite: Suite | 'all';
@@ -46,7 +47,20 @@ export const INTERRUPTED: NotGraded = { status: 'skip', summary: 'not graded: in
 export async function certify(options: CertifyOptions): Promise<Report> {
   const now = options.now ?? Date.now;
   const definitions = options.definitions ?? SUITE_DEFINITIONS;
-  const selection = select(options.suite, definitions, options.only, options.expectedFailures ?? []);
+  if (options.attach && options.suite === 'all') {
+    // Each suite has its own simulator and secret: a client started by hand could not follow.
+    throw new CertifyError('OPTIONS_INVALID', { detail: '--attach plays one suite at a time, not all' });
+  }
+  if (!options.attach && !options.client) {
+    throw new CertifyError('OPTIONS_INVALID', { detail: 'no client command, and not --attach' });
+  }
+  // The suite is checked here too: the test kit's callers are not held to the type at run time.
+  const selection = select(
+    parseSuite(options.suite),
+    definitions,
+    options.only,
+    options.expectedFailures ?? [],
+  );
   const client = options.client && {
     ...options.client,
     command: resolveCommand(

@@ -42,8 +42,23 @@ export async function playScenario(
     const result = results.find((r) => r.id === check.id);
     if (!result)
       return verdict(check, 'skip', `not decided: scenario "${scenario.name}" gave no verdict`, []);
-    return { ...result, id: check.id, required: check.required };
+    return { ...result, id: check.id, required: check.required, evidence: capEvidence(result.evidence) };
   });
+}
+
+/** Evidence kept per check: a hot-looping client's ten thousand requests would bury the report. */
+export const EVIDENCE_MAX = 60;
+
+/** The first and last of a long evidence list, with a line saying how many were left out between. */
+export function capEvidence(evidence: readonly Evidence[], max = EVIDENCE_MAX): Evidence[] {
+  if (evidence.length <= max) return [...evidence];
+  const head = evidence.slice(0, max - 10);
+  const tail = evidence.slice(-9);
+  const gap = {
+    at: tail[0]?.at ?? '',
+    what: `... ${evidence.length - head.length - tail.length} more left out`,
+  };
+  return [...head, gap, ...tail];
 }
 
 export function notGraded(check: CheckInfo, reason: NotGraded): CheckResult {

@@ -16,6 +16,15 @@ import { addCertifyOptions, resolveCertifyOptions } from './certify-options';
 /** Ctrl-C during a certification: the partial report is printed, then the process ends with this. */
 export const EXIT_INTERRUPTED = 130;
 
+const CLIENT_VARIABLES_HELP = [
+  'The client is started with its own environment plus:',
+  '  RACEDATA_URL, RACEDATA_WS_URL   HTTP and WebSocket base of the simulator',
+  '  RACEDATA_KEY, RACEDATA_SECRET   what it authenticates with (a new secret each run)',
+  '  RACEDATA_STOMP_URL              legacy: the STOMP endpoint',
+  '  RACEDATA_STOMP_DESTINATION      legacy: the destination to subscribe to',
+  '  RACEDATA_SUITE                  the suite being played',
+].join('\n');
+
 export const CERTIFY_EXIT_CODES_HELP = [
   'Exit codes:',
   '  0    no required check failed (expected failures aside)',
@@ -36,7 +45,8 @@ export function registerCertifyCommand(program: Command, ctx: CliContext): void 
     .description(
       'certify a client: drive it through the ways production misbehaves and grade what it handled',
     )
-    .addHelpText('after', `\n${CERTIFY_EXIT_CODES_HELP}\n`);
+    .usage('<suite> [options] -- <command> [args...]')
+    .addHelpText('after', `\n${CLIENT_VARIABLES_HELP}\n\n${CERTIFY_EXIT_CODES_HELP}\n`);
   addCertifyOptions(command).action(
     async (suite: string, clientArgs: string[], flags: Record<string, unknown>) => {
       const say = (line: string) => ctx.stdout.write(`${line}\n`);

@@ -23,9 +23,7 @@ export function addCertifyOptions(command: Command): Command {
       .argument('[client...]', 'the client command and its arguments, after --')
       .addOption(new Option('--attach', 'serve on --port and wait for a client started by hand'))
       .addOption(new Option('--port <n>', 'with --attach: the port to serve on'))
-      .addOption(
-        new Option('--host <address>', 'with --attach: the address to serve on').default('127.0.0.1'),
-      )
+      .addOption(new Option('--host <address>', 'with --attach: the address to serve on (default 127.0.0.1)'))
       .addOption(
         new Option(
           '--echo <where>',
@@ -61,6 +59,8 @@ export function resolveCertifyOptions(
   const suite = parseSuite(suiteArg);
   const text = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
   const attach = flags.attach === true;
+  if (!attach && text('host') !== undefined)
+    throw usage('--host is for --attach (a started client is served on 127.0.0.1)');
   if (!attach && text('port') !== undefined)
     throw usage('--port is for --attach (a started client gets a free port)');
   if (attach && clientArgs.length > 0)
