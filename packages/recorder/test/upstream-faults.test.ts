@@ -123,7 +123,8 @@ test('503s, expired tokens, closed sessions and reset connections lose nothing a
   }
   await durable(pair, out, 2);
   await durable(pair, out, 3);
-  expect(rec.stderr()).toContain('"status":503');
+  // Its log reaches us through a pipe, after the lines it wrote to the files: wait for it.
+  await eventually(async () => rec.stderr().includes('"status":503'), 'the 503s in the log', 10_000);
 
   // Expired tokens: the next requests answer 401 until the recorder authenticates again.
   await control(pair.json.base, 'tokens/expire', { user: 'testuser' });
@@ -131,7 +132,12 @@ test('503s, expired tokens, closed sessions and reset connections lose nothing a
   const authenticated = count(rec, '"msg":"authenticated"');
   await durable(pair, out, 4);
   await durable(pair, out, 5);
-  expect(count(rec, '"msg":"authenticated"')).toBeGreaterThan(authenticated);
+  // Both upstreams answered 401 and were authenticated again.
+  await eventually(
+    async () => count(rec, '"msg":"authenticated"') >= authenticated + 2,
+    'the recorder to authenticate again with both upstreams',
+    10_000,
+  );
 
   // The server closes the event stream and the STOMP session: the recorder reconnects.
   const streams = count(rec, 'event stream authenticated');
