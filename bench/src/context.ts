@@ -11,12 +11,8 @@ export interface BenchContext {
   readonly outDir: string;
   /** Scratch output (profiles, peer data files); bench/results/raw is git-ignored. */
   readonly rawDir: string;
-  /** Whether the simulators run from their build (dist) or from source through tsx. */
-  readonly simSource: 'dist' | 'src';
   /** Undefined when the peers are not installed (quick mode does not install them). */
   readonly peers: PeerTools | undefined;
-  /** Undefined when the legacy simulator can be started; else why not. */
-  readonly legacyMissing: string | undefined;
   /** When to rerun our side under the CPU profiler: on a miss (full runs), always, or never (quick). */
   readonly profileMode: 'miss' | 'always' | 'never';
   log(message: string): void;

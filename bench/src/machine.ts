@@ -1,7 +1,5 @@
 import os from 'node:os';
-import type { MachineInfo } from './types';
-
-export function machineInfo(): MachineInfo {
+export function machineInfo() {
   const cpus = os.cpus();
   return {
     cores: cpus.length,

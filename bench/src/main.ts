@@ -1,4 +1,4 @@
-import { flag, killChildrenOnSignal, usageError } from './lib/command-line';
+import { flag, runMain, usageError } from './lib/command-line';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cliBuilt } from './lib/simulator-process';
@@ -17,7 +17,7 @@ import type { BenchReport } from './types';
  * --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial (--only) run would
  * otherwise replace the committed full-run results with its few measures.
  */
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const resultsName = flag(args, '--results');
   if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     const name = resultsName ?? 'latest';
     const report = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')) as BenchReport;
     writeResults(dir, report, name);
-    return;
+    return 0;
   }
   const quick = args.includes('--quick');
   const only = flag(args, '--only')?.split(',').filter(Boolean);
@@ -37,7 +37,6 @@ async function main(): Promise<void> {
   if (unknown.length > 0) {
     usageError(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
   }
-  killChildrenOnSignal();
   const beforeArg = flag(args, '--before');
   const before = beforeArg === undefined ? undefined : path.resolve(beforeArg);
   if (before !== undefined && (beforeArg === '' || !cliBuilt(before))) {
@@ -70,7 +69,7 @@ async function main(): Promise<void> {
   const failed = report.measures.filter((m) => m.comparisons.length === 0 && m.id !== 'image-sizes');
   console.log(`total ${(report.durationMs / 1000).toFixed(1)} s`);
   // A miss is a finding, not a harness failure; a measure that produced nothing is.
-  process.exit(failed.length > 0 ? 1 : 0);
+  return failed.length > 0 ? 1 : 0;
 }
 
-void main();
+runMain('bench', main);

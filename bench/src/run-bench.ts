@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { FULL_CONFIG, QUICK_CONFIG } from './config';
 import type { BenchContext } from './context';
 import { killAllChildren } from './lib/child-server';
+import { cliBuilt } from './lib/simulator-process';
 import { machineInfo } from './machine';
 import { controlPlaneCost } from './measures/control-plane-cost';
 import { deliveryLatency } from './measures/delivery-latency';
@@ -14,7 +15,7 @@ import { sandboxCreate } from './measures/sandbox-create';
 import { startUp } from './measures/start-up';
 import { ensurePeers } from './peer-tools/peer-install';
 import { writeResults } from './results/write-results';
-import type { BenchReport, MeasureResult } from './types';
+import type { BenchReport, MeasureBody, MeasureResult } from './types';
 
 export interface RunBenchOptions {
   readonly quick?: boolean;
@@ -27,10 +28,6 @@ export interface RunBenchOptions {
    * name (e.g. control-plane-cost) leaves the committed latest.md / latest.json alone.
    */
   readonly resultsName?: string;
-  /** Install the peers when missing (default: in full mode only). */
-  readonly installPeers?: boolean;
-  /** Simulators from their build or from source (default: the build when present). */
-  readonly source?: 'dist' | 'src';
   /** Profile our side of every scenario, not only of those that miss. */
   readonly profileAll?: boolean;
   /**
@@ -41,7 +38,7 @@ export interface RunBenchOptions {
   readonly log?: (message: string) => void;
 }
 
-type Measure = (ctx: BenchContext) => Promise<MeasureResult>;
+type Measure = (ctx: BenchContext) => Promise<MeasureBody>;
 
 /** `peers`: the measure compares against the peer mock servers (installed for it in a full run). */
 export const MEASURES: ReadonlyArray<{ id: string; title: string; run: Measure; peers?: true }> = [
@@ -57,36 +54,14 @@ export const MEASURES: ReadonlyArray<{ id: string; title: string; run: Measure; 
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-function built(root: string, pkg: string): boolean {
-  return existsSync(path.join(root, 'packages', pkg, 'dist', 'index.js'));
-}
-
-function legacyMissing(root: string, source: 'dist' | 'src'): string | undefined {
-  if (!existsSync(path.join(root, 'packages', 'legacy-sim', 'src', 'index.ts'))) {
-    return 'packages/legacy-sim has no index.ts yet';
-  }
-  if (source === 'dist' && !built(root, 'legacy-sim')) return 'packages/legacy-sim is not built';
-  return undefined;
-}
-
 async function runMeasure(measure: (typeof MEASURES)[number], ctx: BenchContext): Promise<MeasureResult> {
   const t0 = Date.now();
-  try {
-    return await measure.run(ctx);
-  } catch (err) {
-    ctx.log(`  failed: ${(err as Error).stack ?? String(err)}`);
-    return {
-      id: measure.id,
-      title: measure.title,
-      method: [],
-      comparisons: [],
-      notes: [`the measure failed: ${(err as Error).message}`],
-      profiles: [],
-      durationMs: Date.now() - t0,
-    };
-  } finally {
-    ctx.log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }
+  const body = await measure.run(ctx).catch((err: Error) => {
+    ctx.log(`  failed: ${err.stack ?? String(err)}`);
+    return { method: [], comparisons: [], notes: [`the measure failed: ${err.message}`], profiles: [] };
+  });
+  ctx.log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return { id: measure.id, title: measure.title, ...body, durationMs: Date.now() - t0 };
 }
 
 /**
@@ -110,24 +85,21 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const rawDir = path.join(outDir, 'raw');
   mkdirSync(rawDir, { recursive: true });
   const log = options.log ?? ((m: string) => console.log(m));
-  const source =
-    options.source ?? (built(root, 'core') && built(root, 'json-sim') ? ('dist' as const) : ('src' as const));
+  if (!cliBuilt(root)) throw new Error(`${root}: the simulators are not built (npm run build)`);
   const selected = MEASURES.filter((m) => !options.only || options.only.includes(m.id));
   // A partial run of measures that use no peer installs none.
   const needPeers = selected.some((m) => m.peers);
   const { peers, note: peersNote } = needPeers
-    ? ensurePeers(root, options.installPeers ?? !quick)
+    ? ensurePeers(root, !quick)
     : { peers: undefined, note: 'not used by the measures run' };
-  log(`bench (${quick ? 'quick' : 'full'}): simulators from ${source}; peers: ${peersNote}`);
+  log(`bench (${quick ? 'quick' : 'full'}): simulators from dist; peers: ${peersNote}`);
   const ctx: BenchContext = {
     config: quick ? QUICK_CONFIG : FULL_CONFIG,
     root,
     simRoot: root,
     outDir,
     rawDir,
-    simSource: source,
     peers,
-    legacyMissing: legacyMissing(root, source),
     // Two builds profiled on every miss would double a long run for figures nobody compares.
     profileMode: options.profileAll ? 'always' : quick || options.before ? 'never' : 'miss',
     log,
@@ -136,8 +108,6 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ? {
         ...ctx,
         simRoot: path.resolve(options.before),
-        simSource: 'dist',
-        legacyMissing: legacyMissing(path.resolve(options.before), 'dist'),
         log: (m) => log(`  before: ${m.trimStart()}`),
       }
     : undefined;
@@ -158,10 +128,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     mode: quick ? 'quick' : 'full',
     ...(options.only && { only: selected.map((m) => m.id) }),
     machine: machineInfo(),
-    simulatorBuild:
-      source === 'dist'
-        ? 'built packages (packages/*/dist)'
-        : 'sources through tsx (packages/*/src; no build found)',
+    simulatorBuild: 'built packages (packages/*/dist)',
     peers: peersNote,
     measures,
     ...(beforeCtx && { before: { root: beforeCtx.simRoot, measures: before } }),

@@ -1,3 +1,5 @@
+import type { machineInfo } from './machine';
+
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
 
@@ -8,6 +10,13 @@ export interface Check {
   readonly value: string;
   readonly pass: boolean;
 }
+
+export const check = (name: string, target: string, value: string, pass: boolean): Check => ({
+  name,
+  target,
+  value,
+  pass,
+});
 
 export interface Figure {
   readonly name: string;
@@ -65,14 +74,10 @@ export interface MeasureResult {
   readonly durationMs: number;
 }
 
-export interface MachineInfo {
-  readonly cores: number;
-  readonly cpuModel: string;
-  readonly memoryGiB: number;
-  readonly node: string;
-  readonly platform: string;
-  readonly date: string;
-}
+/** What a measure itself returns; the runner adds its id, title and duration. */
+export type MeasureBody = Omit<MeasureResult, 'id' | 'title' | 'durationMs'>;
+
+export type MachineInfo = ReturnType<typeof machineInfo>;
 
 export interface BenchReport {
   readonly mode: 'full' | 'quick';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { httpRequest, sleep } from '../lib/http-client';
 import { postJson } from '../lib/posts';
 import { eventIdOf, soakJson } from '../soak/messages';
-import type { Check } from '../types';
+import { check, type Check } from '../types';
 import { AUTH } from './types';
 
 /**
@@ -89,11 +89,11 @@ export class JsonTraffic {
     this.agent.destroy();
     let lost = 0;
     for (const id of this.posted) if (!this.read.has(id)) lost++;
-    return {
-      name: 'messages lost',
-      target: '0',
-      value: `${lost} of ${this.posted.size} posted (${this.sent} sent at ${this.postsPerSecond}/s; ${this.refused} refused; ${this.failed} network errors${this.lastError ? `, last: ${this.lastError}` : ''})`,
-      pass: lost === 0 && this.refused === 0,
-    };
+    return check(
+      'messages lost',
+      '0',
+      `${lost} of ${this.posted.size} posted (${this.sent} sent at ${this.postsPerSecond}/s; ${this.refused} refused; ${this.failed} network errors${this.lastError ? `, last: ${this.lastError}` : ''})`,
+      lost === 0 && this.refused === 0,
+    );
   }
 }

@@ -1,25 +1,18 @@
 import path from 'node:path';
-import { killAllChildren } from '../lib/child-server';
-import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
-import { openFilesLimit } from '../lib/proc-stats';
+import { flag, numberFlag, runMain, usageError } from '../lib/command-line';
+import { requireOpenFiles } from '../lib/proc-stats';
 import { writeAbuseReport } from './report';
 import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
 import type { AbuseConfig, AbuseMode } from './config';
 
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
 function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']> {
-  const names = {
-    messages: 'messages',
-    pollers: 'hangUpPollers',
-    honest: 'honestPollers',
-    seed: 'seed',
-  } as const;
-  const sizes: Partial<Record<keyof AbuseConfig['listenStorm'], number>> = {};
-  for (const [option, key] of Object.entries(names)) {
-    const value = numberFlag(args, `--${option}`, 0, 1_000_000);
-    if (value !== undefined) sizes[key] = value;
-  }
-  return sizes;
+  const names = { messages: 'messages', pollers: 'hangUpPollers', honest: 'honestPollers', seed: 'seed' };
+  return Object.fromEntries(
+    Object.entries(names)
+      .map(([option, key]) => [key, numberFlag(args, `--${option}`, 0, 1_000_000)])
+      .filter(([, value]) => value !== undefined),
+  ) as Partial<AbuseConfig['listenStorm']>;
 }
 
 /**
@@ -30,7 +23,7 @@ function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']
  * writes the committed bench/results/abuse.md (or NAME.md). A quick run always exits 0: it is a
  * measurement; a full run exits 1 when a target is missed.
  */
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const mode: AbuseMode = args.includes('--quick') ? 'quick' : 'full';
   const only = flag(args, '--only')
@@ -49,38 +42,32 @@ async function main(): Promise<void> {
   if (writeResults !== undefined && mode !== 'full') {
     usageError('--write-results is for the full run only: quick figures are not the committed ones');
   }
-  const limit = openFilesLimit();
-  if (limit !== undefined && limit < 4096) {
-    usageError(`open-file limit ${limit} is below the 4096 the run needs: raise it (ulimit -n 8192)`);
-  }
-  killChildrenOnSignal();
   try {
-    const report = await runAbuse({
-      mode,
-      listenStorm,
-      ...(only && only.length > 0 && { only: only as number[] }),
-    });
-    const committed = writeResults !== undefined;
-    const dir = committed
-      ? path.join(REPO_ROOT, 'bench', 'results')
-      : (flag(args, '--out') ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'abuse'));
-    const name = committed
-      ? writeResults || 'abuse'
-      : `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
-    const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
-    console.log('');
-    if (report.failures.length === 0) console.log('every target met');
-    else {
-      console.log(`${report.failures.length} targets missed:`);
-      for (const f of report.failures) console.log(`  FAIL  ${f}`);
-    }
-    console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
-    process.exit(mode === 'full' && !report.pass ? 1 : 0);
+    requireOpenFiles(4096);
   } catch (err) {
-    console.error(`abuse run failed: ${(err as Error).stack ?? String(err)}`);
-    killAllChildren();
-    process.exit(2);
+    usageError((err as Error).message);
   }
+  const report = await runAbuse({
+    mode,
+    listenStorm,
+    ...(only && only.length > 0 && { only: only as number[] }),
+  });
+  const committed = writeResults !== undefined;
+  const dir = committed
+    ? path.join(REPO_ROOT, 'bench', 'results')
+    : (flag(args, '--out') ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'abuse'));
+  const name = committed
+    ? writeResults || 'abuse'
+    : `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
+  const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
+  console.log('');
+  if (report.failures.length === 0) console.log('every target met');
+  else {
+    console.log(`${report.failures.length} targets missed:`);
+    for (const f of report.failures) console.log(`  FAIL  ${f}`);
+  }
+  console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
+  return mode === 'full' && !report.pass ? 1 : 0;
 }
 
-void main();
+runMain('abuse run', main);

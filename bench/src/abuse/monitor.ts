@@ -4,7 +4,7 @@ import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
 import { startHealthProbe, type HealthProbe } from '../soak/health-probe';
 
 /** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
-export class LogTally {
+class LogTally {
   private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
 
   readonly onLine = (line: string): void => {
@@ -12,7 +12,7 @@ export class LogTally {
     this.lines.push({ at: Date.now(), ...causeOf(line) });
   };
 
-  figures(fromMs: number, toMs: number): LogFigures {
+  figures(fromMs: number, toMs: number) {
     const perSecond = new Map<number, number>();
     const perCause = new Map<string, number>();
     const totals = new Map<string, number>();
@@ -34,6 +34,7 @@ export class LogTally {
       total,
       perSecondMean: round(total / seconds),
       maxPerSecond: Math.max(0, ...perSecond.values()),
+      /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
       maxPerSecondOneCause: Math.max(0, ...perCause.values()),
       topCause: top ? `${top[0]} (${top[1]})` : '',
     };
@@ -58,29 +59,7 @@ function causeOf(line: string): { cause: string; warn: boolean } {
   return { cause: line.replace(/\d+/g, '#').slice(0, 80), warn: true };
 }
 
-export interface LogFigures {
-  readonly total: number;
-  readonly perSecondMean: number;
-  readonly maxPerSecond: number;
-  /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
-  readonly maxPerSecondOneCause: number;
-  readonly topCause: string;
-}
-
-export interface ProcessFigures {
-  readonly simulator: 'json' | 'legacy';
-  readonly health: {
-    readonly count: number;
-    readonly failed: number;
-    readonly p50: number;
-    readonly p99: number;
-    readonly max: number;
-  };
-  readonly rss: { readonly startMb: number; readonly peakMb: number; readonly endMb: number };
-  readonly logs: LogFigures;
-  /** False when the process was gone at the end of the phase. */
-  readonly alive: boolean;
-}
+export type ProcessFigures = Awaited<ReturnType<Awaited<ReturnType<typeof watchPhase>>['stop']>>[number];
 
 export interface MonitoredSimulator {
   readonly sim: CliSimulator;
@@ -107,64 +86,53 @@ export async function startMonitored(
  * Watches simulators for the length of one phase: GET /health from the soak's probe process every
  * `probeEveryMs`, VmRSS every `rssEveryMs`, and the log lines printed meanwhile.
  */
-export class PhaseMonitor {
-  private readonly rss = new Map<string, number[]>();
-  private readonly timer: NodeJS.Timeout;
-  private readonly startedAt = Date.now();
-
-  private constructor(
-    private readonly sims: readonly MonitoredSimulator[],
-    private readonly prober: HealthProbe,
-    rssEveryMs: number,
-  ) {
-    for (const { sim } of sims) this.rss.set(sim.kind, []);
-    this.sample();
-    this.timer = setInterval(() => this.sample(), rssEveryMs);
-  }
-
-  static async start(
-    sims: readonly MonitoredSimulator[],
-    probeEveryMs: number,
-    rssEveryMs: number,
-  ): Promise<PhaseMonitor> {
-    const prober = await startHealthProbe(
-      sims.map(({ sim }) => sim),
-      probeEveryMs,
-      15 * 60_000,
-    );
-    return new PhaseMonitor(sims, prober, rssEveryMs);
-  }
-
-  private sample(): void {
-    for (const { sim } of this.sims) {
+export async function watchPhase(
+  sims: readonly MonitoredSimulator[],
+  probeEveryMs: number,
+  rssEveryMs: number,
+) {
+  const prober: HealthProbe = await startHealthProbe(
+    sims.map(({ sim }) => sim),
+    probeEveryMs,
+    15 * 60_000,
+  );
+  const startedAt = Date.now();
+  const rss = new Map<string, number[]>(sims.map(({ sim }) => [sim.kind, []]));
+  const sample = () => {
+    for (const { sim } of sims) {
       const kb = rssKb(sim.pid);
-      if (kb !== undefined) this.rss.get(sim.kind)?.push(kb);
+      if (kb !== undefined) rss.get(sim.kind)?.push(kb);
     }
-  }
-
-  async stop(): Promise<ProcessFigures[]> {
-    clearInterval(this.timer);
-    this.sample();
-    const endedAt = Date.now();
-    const probes = await this.prober.stop();
-    return this.sims.map(({ sim, logs }) => {
-      const kbs = this.rss.get(sim.kind) ?? [];
-      const probe = probes[sim.kind];
-      const d = distribution(probe?.samples ?? []);
-      const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
-      return {
-        simulator: sim.kind,
-        health: {
-          count: d.count,
-          failed: probe?.failed ?? 0,
-          p50: round(d.p50),
-          p99: round(d.p99),
-          max: round(d.max),
-        },
-        rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
-        logs: logs.figures(this.startedAt, endedAt),
-        alive: !sim.exited(),
-      };
-    });
-  }
+  };
+  sample();
+  const timer = setInterval(sample, rssEveryMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      sample();
+      const endedAt = Date.now();
+      const probes = await prober.stop();
+      return sims.map(({ sim, logs }) => {
+        const kbs = rss.get(sim.kind) ?? [];
+        const probe = probes[sim.kind];
+        const d = distribution(probe?.samples ?? []);
+        const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
+        return {
+          simulator: sim.kind,
+          /** GET /health from the probe process, in ms. */
+          health: {
+            count: d.count,
+            failed: probe?.failed ?? 0,
+            p50: round(d.p50),
+            p99: round(d.p99),
+            max: round(d.max),
+          },
+          rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
+          logs: logs.figures(startedAt, endedAt),
+          /** False when the process was gone at the end of the phase. */
+          alive: !sim.exited(),
+        };
+      });
+    },
+  };
 }

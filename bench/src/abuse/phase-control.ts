@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
-import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
+import { jsonRequest, sleep } from '../lib/http-client';
 import { JsonTraffic } from './json-traffic';
-import type { Check } from '../types';
+import { check, type Check } from '../types';
 import type { Phase } from './types';
 
 const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
@@ -84,7 +84,7 @@ export const streamNonReaders: Phase = {
     const lost = await traffic.stop();
     const checks: Check[] = [
       lost,
-      { name: 'reading stream client served', target: '> 0 bytes', value: `${bytes} bytes`, pass: bytes > 0 },
+      check('reading stream client served', '> 0 bytes', `${bytes} bytes`, bytes > 0),
     ];
     return {
       checks,
@@ -112,19 +112,11 @@ export const faultBodies: Phase = {
     let lastRefusal = '';
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     for (let i = 0; i < c.rules; i++) {
-      const body = JSON.stringify({
+      const rule = {
         match: { path: `/nowhere/${i}` },
         action: { type: 'status', status: 418, body: 'x'.repeat(c.bodyBytes) },
-      });
-      const res = await httpRequest({
-        port,
-        method: 'POST',
-        path: '/_sim/faults',
-        headers: JSON_BODY,
-        body,
-        agent,
-        timeoutMs: 30_000,
-      });
+      };
+      const res = await jsonRequest(port, 'POST', '/_sim/faults', rule, agent);
       if (res.status === 201) accepted++;
       else {
         lastRefusal = `${res.status} ${res.body.toString('utf8').slice(0, 160)}`;
@@ -135,23 +127,23 @@ export const faultBodies: Phase = {
     const seconds = (Date.now() - started) / 1000;
     const bytes = reader.bytes();
     reader.close();
-    await httpRequest({ port, method: 'DELETE', path: '/_sim/faults', agent });
+    await jsonRequest(port, 'DELETE', '/_sim/faults', undefined, agent);
     agent.destroy();
     const mbPerSecond = bytes / 1024 / 1024 / seconds;
     return {
       checks: [
-        {
-          name: 'rules accepted',
-          target: 'measured',
-          value: `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`,
-          pass: true,
-        },
-        {
-          name: 'console stream bytes to one reader',
-          target: '< 1 MB/s',
-          value: `${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`,
-          pass: mbPerSecond < 1,
-        },
+        check(
+          'rules accepted',
+          'measured',
+          `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`,
+          true,
+        ),
+        check(
+          'console stream bytes to one reader',
+          '< 1 MB/s',
+          `${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`,
+          mbPerSecond < 1,
+        ),
       ],
       rssBudget: {
         mb: 1,

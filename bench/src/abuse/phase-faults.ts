@@ -1,6 +1,7 @@
+import { check } from '../types';
 import http from 'node:http';
 import { gauge } from '../lib/store-simulator';
-import { JSON_BODY, httpRequest, sleep } from '../lib/http-client';
+import { httpRequest, jsonRequest, requestOnce, sleep } from '../lib/http-client';
 import { rssKb } from '../lib/proc-stats';
 import { AUTH, type Phase } from './types';
 
@@ -18,26 +19,14 @@ async function heldPolls(port: number): Promise<number> {
 }
 
 /** A request that hangs up `afterMs` after it was sent, whatever came back. */
-function abandon(
-  port: number,
-  method: string,
-  path: string,
-  body: string | undefined,
-  afterMs: number,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method,
-      path,
-      agent: false,
-      headers: { ...AUTH, 'content-type': 'application/json' },
-    });
-    req.on('error', () => undefined);
-    req.on('close', () => resolve());
-    req.end(body);
-    setTimeout(() => req.destroy(), afterMs);
+function abandon(port: number, method: string, path: string, body: string | undefined, afterMs: number) {
+  return requestOnce({
+    port,
+    method,
+    path,
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    ...(body !== undefined && { body }),
+    hangUpMs: afterMs,
   });
 }
 
@@ -60,15 +49,7 @@ export const abandonedRequests: Phase = {
       { match: { transport: 'events' }, action: { type: 'hold' } },
       { match: { transport: 'authenticate' }, action: { type: 'delay', ms: 3_600_000 } },
     ];
-    for (const rule of rules) {
-      await httpRequest({
-        port,
-        method: 'POST',
-        path: '/_sim/faults',
-        headers: JSON_BODY,
-        body: JSON.stringify(rule),
-      });
-    }
+    for (const rule of rules) await jsonRequest(port, 'POST', '/_sim/faults', rule);
     const before = await reading();
     let next = 0;
     const worker = async () => {
@@ -89,26 +70,21 @@ export const abandonedRequests: Phase = {
     await sleep(c.settleMs);
     const held = await heldPolls(port);
     const during = await reading();
-    await httpRequest({ port, method: 'DELETE', path: '/_sim/faults' });
-    await httpRequest({ port, method: 'POST', path: '/_sim/reset' });
+    await jsonRequest(port, 'DELETE', '/_sim/faults');
+    await jsonRequest(port, 'POST', '/_sim/reset');
     await sleep(c.settleMs);
     const after = await reading();
     const mb = (v: { heap: number; rss: number }) =>
       `heap ${v.heap.toFixed(1)} MB, RSS ${v.rss.toFixed(1)} MB`;
     return {
       checks: [
-        {
-          name: 'polls still held after every client hung up',
-          target: '0',
-          value: String(held),
-          pass: held === 0,
-        },
-        {
-          name: 'heap after the rules went, against before (after a full GC each)',
-          target: '<= before + 16 MB',
-          value: `before ${mb(before)}; after hang-ups ${mb(during)}; after removal and reset ${mb(after)}`,
-          pass: after.heap <= before.heap + 16,
-        },
+        check('polls still held after every client hung up', '0', String(held), held === 0),
+        check(
+          'heap after the rules went, against before (after a full GC each)',
+          '<= before + 16 MB',
+          `before ${mb(before)}; after hang-ups ${mb(during)}; after removal and reset ${mb(after)}`,
+          after.heap <= before.heap + 16,
+        ),
       ],
       rssBudget: { mb: 0, why: `${c.clients} abandoned requests keep nothing once gone` },
     };
@@ -122,7 +98,7 @@ interface Sandbox {
 }
 
 async function createSandbox(port: number): Promise<Sandbox> {
-  const res = await httpRequest({ port, method: 'POST', path: '/_sim/sandboxes', timeoutMs: 30_000 });
+  const res = await jsonRequest(port, 'POST', '/_sim/sandboxes');
   if (res.status !== 201) throw new Error(`POST /_sim/sandboxes: ${res.status} ${res.body.toString('utf8')}`);
   return JSON.parse(res.body.toString('utf8')) as Sandbox;
 }
@@ -130,34 +106,12 @@ async function createSandbox(port: number): Promise<Sandbox> {
 /** The tokens a client of sandbox A holds: its listed token and the JWT its authenticate issues. */
 async function tokensOf(port: number, box: Sandbox): Promise<string[]> {
   const user = box.users[0]!;
-  const issued = await authHeader(port, box, user);
-  return [user.token, ...(issued ? [issued] : [])];
-}
-
-function authHeader(
-  port: number,
-  box: Sandbox,
-  user: { key: string; secret: string },
-): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: `${box.basePath}/customerapi/authenticate/subscription`,
-        headers: { 'content-type': 'application/json' },
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        const header = res.headers.authorization;
-        resolve(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined);
-      },
-    );
-    req.on('error', () => resolve(undefined));
-    req.end(JSON.stringify({ key: user.key, secret: user.secret }));
-  });
+  const path = `${box.basePath}/customerapi/authenticate/subscription`;
+  const answer = await jsonRequest(port, 'POST', path, { key: user.key, secret: user.secret }).catch(
+    () => undefined,
+  );
+  const header = answer?.headers.authorization;
+  return [user.token, ...(header?.startsWith('Bearer ') ? [header.slice(7)] : [])];
 }
 
 /** 6. Sandbox A's tokens on sandbox B's reads, with real JWTs signed by one JWT_SECRET. */
@@ -177,23 +131,19 @@ export const crossSandbox: Phase = {
       const b = await createSandbox(port);
       const tokens = await tokensOf(port, a);
       for (let i = 0; i < config.crossSandbox.attemptsEach; i++) {
-        const write =
-          kind === 'json'
-            ? {
-                path: `${b.basePath}/api/message`,
-                body: JSON.stringify({ channel: 'RaceDayTrot', date: '2026-11-22', payload: { i } }),
-              }
-            : {
-                path: `${b.basePath}/customerapi/channel/id/Durable?payloadKey=x${i}`,
-                body: `<Secret n="${i}"/>`,
-              };
-        await httpRequest({
-          port,
-          method: 'POST',
-          path: write.path,
-          body: write.body,
-          headers: { 'content-type': kind === 'json' ? 'application/json' : 'application/xml' },
-        });
+        await (kind === 'json'
+          ? jsonRequest(port, 'POST', `${b.basePath}/api/message`, {
+              channel: 'RaceDayTrot',
+              date: '2026-11-22',
+              payload: { i },
+            })
+          : httpRequest({
+              port,
+              method: 'POST',
+              path: `${b.basePath}/customerapi/channel/id/Durable?payloadKey=x${i}`,
+              body: `<Secret n="${i}"/>`,
+              headers: { 'content-type': 'application/xml' },
+            }));
         const readPath =
           kind === 'json'
             ? `${b.basePath}/customerapi/events?lastEventId=0`
@@ -215,14 +165,7 @@ export const crossSandbox: Phase = {
       }
     }
     return {
-      checks: [
-        {
-          name: 'cross-sandbox reads that succeeded',
-          target: '0',
-          value: `${reads} of ${attempts}`,
-          pass: reads === 0,
-        },
-      ],
+      checks: [check('cross-sandbox reads that succeeded', '0', `${reads} of ${attempts}`, reads === 0)],
       rssBudget: { mb: 8, why: 'two sandboxes each, holding a few messages' },
       notes: examples,
     };
@@ -240,32 +183,15 @@ export const clockAdvances: Phase = {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     let fivexx = 0;
     for (let i = 0; i < config.clock.advances; i++) {
-      const res = await httpRequest({
-        port,
-        method: 'POST',
-        path: '/_sim/clock/advance',
-        headers: JSON_BODY,
-        body: '{"ms":3153600000000}',
-        agent,
-      });
+      const res = await jsonRequest(port, 'POST', '/_sim/clock/advance', { ms: 3153600000000 }, agent);
       if (res.status >= 500) fivexx++;
     }
     const state = await httpRequest({ port, path: '/_sim/state', agent });
     agent.destroy();
     return {
       checks: [
-        {
-          name: '5xx answers to advances',
-          target: '0',
-          value: `${fivexx} of ${config.clock.advances}`,
-          pass: fivexx === 0,
-        },
-        {
-          name: 'GET /_sim/state afterwards',
-          target: '200',
-          value: String(state.status),
-          pass: state.status === 200,
-        },
+        check('5xx answers to advances', '0', `${fivexx} of ${config.clock.advances}`, fivexx === 0),
+        check('GET /_sim/state afterwards', '200', String(state.status), state.status === 200),
       ],
       rssBudget: { mb: 0, why: 'a clock offset is one number' },
     };

@@ -1,3 +1,4 @@
+import { check } from '../types';
 import http from 'node:http';
 import { httpRequest } from '../lib/http-client';
 import type { Phase } from './types';
@@ -44,12 +45,12 @@ export const legacyFlood: Phase = {
     const accepted = statuses.get(200) ?? 0;
     return {
       checks: [
-        {
-          name: 'posts accepted',
-          target: `${posts}`,
-          value: `${accepted} (answers: ${JSON.stringify(Object.fromEntries(statuses))})`,
-          pass: accepted === posts,
-        },
+        check(
+          'posts accepted',
+          `${posts}`,
+          `${accepted} (answers: ${JSON.stringify(Object.fromEntries(statuses))})`,
+          accepted === posts,
+        ),
       ],
       rssBudget: {
         mb: QUEUE_MAX_MB + INFLIGHT_MAX_MB,

@@ -1,6 +1,7 @@
+import { check } from '../types';
 import http from 'node:http';
 import { seededRandom } from '../../../test-support/seeded-random';
-import { sleep } from '../lib/http-client';
+import { requestOnce, sleep } from '../lib/http-client';
 import { postLegacy } from '../lib/posts';
 import { seqOfXml, soakLegacyMessage } from '../soak/messages';
 import { AUTH, LISTEN_PATH, type Phase } from './types';
@@ -27,32 +28,18 @@ class Receipts {
   }
 }
 
-/** One listen on its own connection; hangs up after `hangUpMs` unless the answer is in whole. */
-function listenOnce(
-  port: number,
-  receipts: Receipts,
-  hangUpMs: number | undefined,
-  agent?: http.Agent,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const req = http.get(
-      { host: '127.0.0.1', port, path: LISTEN_PATH, headers: AUTH, agent: agent ?? false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          if (res.statusCode === 200) receipts.take(Buffer.concat(chunks));
-        });
-        res.on('error', () => undefined);
-      },
-    );
-    req.on('error', () => undefined);
-    req.on('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    const timer = hangUpMs === undefined ? undefined : setTimeout(() => req.destroy(), hangUpMs);
-  });
+/** One listen on its own connection (or `agent`'s); hangs up after `hangUpMs` unless the answer is in whole. */
+function listenOnce(port: number, receipts: Receipts, hangUpMs: number | undefined, agent?: http.Agent) {
+  return requestOnce(
+    {
+      port,
+      path: LISTEN_PATH,
+      headers: AUTH,
+      ...(agent && { agent }),
+      ...(hangUpMs !== undefined && { hangUpMs }),
+    },
+    (status, body) => status === 200 && receipts.take(body),
+  );
 }
 
 /**
@@ -109,18 +96,13 @@ export const listenStorm: Phase = {
     const lost = accepted - receipts.bySeq.size;
     return {
       checks: [
-        {
-          name: 'messages lost',
-          target: '0',
-          value: `${lost} of ${accepted} accepted (${refused} posts refused; ${hangUps} hang-ups)`,
-          pass: lost === 0 && refused === 0,
-        },
-        {
-          name: 'messages duplicated',
-          target: '0',
-          value: String(receipts.duplicated),
-          pass: receipts.duplicated === 0,
-        },
+        check(
+          'messages lost',
+          '0',
+          `${lost} of ${accepted} accepted (${refused} posts refused; ${hangUps} hang-ups)`,
+          lost === 0 && refused === 0,
+        ),
+        check('messages duplicated', '0', String(receipts.duplicated), receipts.duplicated === 0),
       ],
       rssBudget: { mb: 1, why: `${c.messages} queued messages of ~400 B, far under LEGACY_QUEUE_MAX_BYTES` },
       notes: receipts.odd > 0 ? [`${receipts.odd} 200 answers that were not a posted message`] : [],

@@ -1,18 +1,6 @@
 import { writeReportFiles } from '../results/write-results';
-import type { MachineInfo } from '../types';
-import type { AbuseConfig, AbuseMode } from './config';
-import { RSS_HEADROOM_MB, type PhaseResult } from './types';
-
-export interface AbuseReport {
-  readonly mode: AbuseMode;
-  readonly machine: MachineInfo;
-  readonly config: AbuseConfig;
-  readonly phases: readonly PhaseResult[];
-  /** "<phase>. <title>: <check>" of every missed target. */
-  readonly failures: readonly string[];
-  readonly pass: boolean;
-  readonly durationMs: number;
-}
+import type { AbuseReport } from './run-abuse';
+import { RSS_HEADROOM_MB } from './types';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 

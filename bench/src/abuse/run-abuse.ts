@@ -2,14 +2,13 @@ import path from 'node:path';
 import { machineInfo } from '../machine';
 import { killAllChildren } from '../lib/child-server';
 import { abuseConfig, type AbuseConfig, type AbuseMode } from './config';
-import { PhaseMonitor, startMonitored, type MonitoredSimulator, type ProcessFigures } from './monitor';
+import { startMonitored, watchPhase, type MonitoredSimulator, type ProcessFigures } from './monitor';
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
 import { legacyFlood } from './phase-legacy-flood';
 import { listenStorm } from './phase-listen-storm';
-import type { Check } from '../types';
-import { RSS_HEADROOM_MB, type Phase, type PhaseResult } from './types';
-import type { AbuseReport } from './report';
+import { check, type Check } from '../types';
+import { RSS_HEADROOM_MB, type Phase } from './types';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const PHASES: readonly Phase[] = [
@@ -24,8 +23,8 @@ export const PHASES: readonly Phase[] = [
 ];
 
 /** The issue's targets for every abuse. */
-export const HEALTH_P99_LIMIT_MS = 100;
-export const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
+const HEALTH_P99_LIMIT_MS = 100;
+const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
 
 export interface RunAbuseOptions {
   readonly mode: AbuseMode;
@@ -37,36 +36,36 @@ export interface RunAbuseOptions {
 }
 
 function processChecks(p: ProcessFigures, budgetMb: number): Check[] {
-  const growth = p.rss.peakMb - p.rss.startMb;
+  const { simulator: name, health, rss, logs } = p;
   return [
-    {
-      name: `${p.simulator} /health p99`,
-      target: `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
-      value: `${p.health.p99} ms (${p.health.count} probes, ${p.health.failed} failed, max ${p.health.max} ms)`,
-      pass: p.health.p99 < HEALTH_P99_LIMIT_MS && p.health.failed === 0 && p.health.count > 0,
-    },
-    {
-      name: `${p.simulator} RSS`,
-      target: `peak - start <= ${budgetMb} MB`,
-      value: `${p.rss.startMb} / ${p.rss.peakMb} / ${p.rss.endMb} MB (start / peak / end)`,
-      pass: growth <= budgetMb,
-    },
-    {
-      name: `${p.simulator} log lines`,
-      target: `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
-      value: `${p.logs.total} lines, max ${p.logs.maxPerSecond}/s, max ${p.logs.maxPerSecondOneCause}/s of one cause${p.logs.topCause ? `; most: ${p.logs.topCause}` : ''}`,
-      pass: p.logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
-    },
-    { name: `${p.simulator} process alive`, target: 'yes', value: p.alive ? 'yes' : 'no', pass: p.alive },
+    check(
+      `${name} /health p99`,
+      `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
+      `${health.p99} ms (${health.count} probes, ${health.failed} failed, max ${health.max} ms)`,
+      health.p99 < HEALTH_P99_LIMIT_MS && health.failed === 0 && health.count > 0,
+    ),
+    check(
+      `${name} RSS`,
+      `peak - start <= ${budgetMb} MB`,
+      `${rss.startMb} / ${rss.peakMb} / ${rss.endMb} MB (start / peak / end)`,
+      rss.peakMb - rss.startMb <= budgetMb,
+    ),
+    check(
+      `${name} log lines`,
+      `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
+      `${logs.total} lines, max ${logs.maxPerSecond}/s, max ${logs.maxPerSecondOneCause}/s of one cause${logs.topCause ? `; most: ${logs.topCause}` : ''}`,
+      logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
+    ),
+    check(`${name} process alive`, 'yes', p.alive ? 'yes' : 'no', p.alive),
   ];
 }
 
-async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult> {
+async function runPhase(phase: Phase, config: AbuseConfig) {
   const started = Date.now();
   const sims: Record<string, MonitoredSimulator> = {};
   try {
     for (const kind of phase.simulators) sims[kind] = await startMonitored(REPO_ROOT, kind, phase.env ?? {});
-    const monitor = await PhaseMonitor.start(Object.values(sims), config.probeEveryMs, config.rssEveryMs);
+    const monitor = await watchPhase(Object.values(sims), config.probeEveryMs, config.rssEveryMs);
     const settled = await phase.run(sims, config).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
@@ -84,6 +83,7 @@ async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult>
       durationMs: Date.now() - started,
       processes,
       ...outcome,
+      /** Every check, the process ones (health p99, RSS, log lines) included. */
       verdicts,
     };
   } finally {
@@ -91,8 +91,10 @@ async function runPhase(phase: Phase, config: AbuseConfig): Promise<PhaseResult>
   }
 }
 
+export type PhaseResult = Awaited<ReturnType<typeof runPhase>>;
+
 /** Runs the phases one after the other, each against fresh simulator processes. */
-export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
+export async function runAbuse(options: RunAbuseOptions) {
   const log = options.log ?? ((m: string) => console.log(m));
   const started = Date.now();
   const base = abuseConfig(options.mode);
@@ -119,8 +121,11 @@ export async function runAbuse(options: RunAbuseOptions): Promise<AbuseReport> {
     machine: machineInfo(),
     config,
     phases,
+    /** "<phase>. <title>: <check>" of every missed target. */
     failures,
     pass: failures.length === 0,
     durationMs: Date.now() - started,
   };
 }
+
+export type AbuseReport = Awaited<ReturnType<typeof runAbuse>>;

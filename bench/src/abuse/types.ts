@@ -1,7 +1,6 @@
-import { TOKENS } from '../../../test-support';
 import type { Check } from '../types';
 import type { AbuseConfig } from './config';
-import type { MonitoredSimulator, ProcessFigures } from './monitor';
+import type { MonitoredSimulator } from './monitor';
 
 /** What a phase's body reports; the runner adds the process figures. */
 export interface PhaseOutcome {
@@ -9,15 +8,6 @@ export interface PhaseOutcome {
   /** RSS growth (peak - start) the documented caps allow during this abuse, in MB, and why. */
   readonly rssBudget: { readonly mb: number; readonly why: string };
   readonly notes?: readonly string[];
-}
-
-export interface PhaseResult extends PhaseOutcome {
-  readonly id: number;
-  readonly title: string;
-  readonly durationMs: number;
-  readonly processes: readonly ProcessFigures[];
-  /** Every check, the process ones (health p99, RSS, log lines) included. */
-  readonly verdicts: readonly Check[];
 }
 
 export interface Phase {
@@ -31,8 +21,7 @@ export interface Phase {
   run(sims: Record<string, MonitoredSimulator>, config: AbuseConfig): Promise<PhaseOutcome>;
 }
 
-export const TESTUSER_TOKEN = TOKENS.testuser;
-export const AUTH = { authorization: `Bearer ${TESTUSER_TOKEN}` };
+export { AUTH } from '../lib/payloads';
 export const LISTEN_PATH = '/customerapi/channels/listen';
 
 /**

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { exitSoon, serveIpc } from '../lib/child-ipc';
+import { serveIpc } from '../lib/child-ipc';
 import { readBody } from './read-body';
 
 /**
@@ -19,11 +19,9 @@ const wss = new WebSocketServer({ server, perMessageDeflate: false });
 
 server.listen(0, '127.0.0.1', () => {
   serveIpc((server.address() as AddressInfo).port, {
-    clients: () => wss.clients.size,
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       server.closeAllConnections();
-      return exitSoon();
     },
   });
 });

@@ -1,7 +1,7 @@
 import http, { type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
+import { measuredMemory, serveIpc } from '../lib/child-ipc';
 import { readBody } from './read-body';
 
 /**
@@ -43,7 +43,6 @@ server.listen(0, '127.0.0.1', () => {
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       server.closeAllConnections();
-      return exitSoon();
     },
   });
 });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import querystring from 'node:querystring';
-import { exitSoon, serveIpc } from '../lib/child-ipc';
+import { serveIpc } from '../lib/child-ipc';
 
 /**
  * Baseline for read throughput: the least a page read can do. It takes the same request as the
@@ -40,9 +40,6 @@ server.listen(0, '127.0.0.1', () => {
       authorization = args.authorization === undefined ? undefined : String(args.authorization);
       return body.length;
     },
-    close: () => {
-      server.closeAllConnections();
-      return exitSoon();
-    },
+    close: () => server.closeAllConnections(),
   });
 });

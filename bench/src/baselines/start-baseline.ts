@@ -5,5 +5,9 @@ export type BaselineKind = 'bare-forwarder' | 'bare-broadcast' | 'bare-static';
 
 /** A bare Node server doing a measure's job with no logic, in its own process (bench/src/baselines). */
 export function startBaseline(ctx: BenchContext, kind: BaselineKind): Promise<ChildServer> {
-  return startChild({ name: kind, entry: `bench/src/baselines/${kind}.ts`, root: ctx.root });
+  return startChild({
+    name: kind.replace('-', ' '),
+    entry: `bench/src/baselines/${kind}.ts`,
+    root: ctx.root,
+  });
 }

@@ -9,17 +9,12 @@ export function absoluteRow(input: {
   readonly scenario: string;
   readonly unit: string;
   readonly ours: number;
-  readonly target?: { readonly text: string; readonly ok: (value: number) => boolean };
+  /** The target and whether `ours` meets it. */
+  readonly target?: readonly [text: string, ok: boolean];
   readonly note?: string;
 }): Comparison {
   const { target } = input;
-  const verdict = !Number.isFinite(input.ours)
-    ? 'N/A'
-    : !target
-      ? 'INFO'
-      : target.ok(input.ours)
-        ? 'PASS'
-        : 'MISS';
+  const verdict = !Number.isFinite(input.ours) ? 'N/A' : !target ? 'INFO' : target[1] ? 'PASS' : 'MISS';
   return {
     scenario: input.scenario,
     unit: input.unit,
@@ -27,7 +22,7 @@ export function absoluteRow(input: {
     baselines: [],
     ratio: null,
     ratioLabel: '—',
-    target: target?.text ?? '—',
+    target: target?.[0] ?? '—',
     verdict,
     ...(input.note && { note: input.note }),
   };

@@ -40,8 +40,16 @@ const profiling: Record<string, Handler> = {
   },
 };
 
+/** `close` (the harness's way to end a child) closes what `own.close` closes, then exits. */
 export function serveIpc(port: number, own: Record<string, Handler>): void {
-  const handlers = { ...profiling, ...own };
+  const handlers: Record<string, Handler> = {
+    ...profiling,
+    ...own,
+    close: async (args) => {
+      await own.close?.(args);
+      return exitSoon();
+    },
+  };
   const send = (message: unknown) => process.send?.(message);
   process.on('message', (raw: Command) => {
     const handler = handlers[raw.cmd];

@@ -8,7 +8,6 @@ export interface ChildOptions {
   readonly root: string;
   readonly env?: Record<string, string>;
   readonly maxOldSpaceMb?: number;
-  readonly startTimeoutMs?: number;
 }
 
 export interface ChildServer {
@@ -47,41 +46,54 @@ export function killAllChildren(): void {
 export function startChild(options: ChildOptions): Promise<ChildServer> {
   const execArgv = ['--import', 'tsx', '--expose-gc'];
   if (options.maxOldSpaceMb) execArgv.push(`--max-old-space-size=${options.maxOldSpaceMb}`);
-  const child = fork(path.resolve(options.root, options.entry), [], {
-    cwd: options.root,
-    execArgv,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  running.add(child);
+  const child = trackProcess(
+    fork(path.resolve(options.root, options.entry), [], {
+      cwd: options.root,
+      execArgv,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    }),
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => running.delete(child));
-  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  const pending = new Map<number, (reply: Reply) => void>();
   let nextId = 1;
   child.on('message', (reply: Reply) => {
-    if (reply.id === undefined) return;
-    const waiter = pending.get(reply.id);
-    if (!waiter) return;
-    pending.delete(reply.id);
-    if (reply.ok) waiter.resolve(reply.result);
-    else waiter.reject(new Error(`${options.name}: ${reply.error ?? 'failed'}`));
+    if (reply.id !== undefined) pending.get(reply.id)?.(reply);
   });
   void exited.then(() => {
-    for (const waiter of pending.values()) waiter.reject(new Error(`${options.name} exited: ${stderr}`));
-    pending.clear();
+    for (const settle of pending.values()) settle({ ok: false, error: `exited: ${stderr}` });
   });
-
+  const call = <T>(cmd: string, args: Record<string, unknown> = {}, timeoutMs = 600_000) =>
+    new Promise<T>((resolve, reject) => {
+      const id = nextId++;
+      const settle = (reply: Reply) => {
+        clearTimeout(timer);
+        pending.delete(id);
+        if (reply.ok) resolve(reply.result as T);
+        else reject(new Error(`${options.name}: ${reply.error ?? 'failed'}`));
+      };
+      const timer = setTimeout(() => settle({ ok: false, error: `${cmd} timed out` }), timeoutMs);
+      pending.set(id, settle);
+      child.send({ id, cmd, args });
+    });
+  const close = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    if (child.connected) child.send({ id: 0, cmd: 'close', args: {} });
+    else child.kill('SIGTERM');
+    await exited;
+    clearTimeout(kill);
+  };
+  const startMs = 30_000;
   return new Promise<ChildServer>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(
-        new Error(`${options.name} did not start within ${options.startTimeoutMs ?? 30000} ms: ${stderr}`),
-      );
-    }, options.startTimeoutMs ?? 30000);
+      reject(new Error(`${options.name} did not start within ${startMs} ms: ${stderr}`));
+    }, startMs);
     const onExit = () => {
       clearTimeout(timer);
       reject(new Error(`${options.name} exited before it was ready: ${stderr}`));
@@ -92,39 +104,7 @@ export function startChild(options: ChildOptions): Promise<ChildServer> {
       clearTimeout(timer);
       child.off('message', onReady);
       child.off('exit', onExit);
-      resolve({
-        name: options.name,
-        port: reply.port as number,
-        pid: child.pid as number,
-        call<T>(cmd: string, args: Record<string, unknown> = {}, timeoutMs = 600_000) {
-          return new Promise<T>((res, rej) => {
-            const id = nextId++;
-            const t = setTimeout(() => {
-              pending.delete(id);
-              rej(new Error(`${options.name}: ${cmd} timed out`));
-            }, timeoutMs);
-            pending.set(id, {
-              resolve: (v) => {
-                clearTimeout(t);
-                res(v as T);
-              },
-              reject: (e) => {
-                clearTimeout(t);
-                rej(e);
-              },
-            });
-            child.send({ id, cmd, args });
-          });
-        },
-        async close() {
-          if (child.exitCode !== null || child.signalCode !== null) return;
-          const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          if (child.connected) child.send({ id: 0, cmd: 'close', args: {} });
-          else child.kill('SIGTERM');
-          await exited;
-          clearTimeout(kill);
-        },
-      });
+      resolve({ name: options.name, port: reply.port as number, pid: child.pid as number, call, close });
     };
     child.on('message', onReady);
   });

@@ -34,12 +34,23 @@ export function usageError(message: string): never {
   process.exit(2);
 }
 
-/** Ctrl-C (or a kill) of the harness takes every process it started with it. */
-export function killChildrenOnSignal(): void {
+/**
+ * Runs a harness and exits with the code it returns. Ctrl-C (or a kill) takes every process it
+ * started with it; a harness that throws exits 2, its processes killed.
+ */
+export function runMain(what: string, main: () => Promise<number>): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       killAllChildren();
       process.exit(130);
     });
   }
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(`${what} failed: ${(err as Error).stack ?? String(err)}`);
+      killAllChildren();
+      process.exit(2);
+    },
+  );
 }

@@ -1,15 +1,7 @@
 import autocannon from 'autocannon';
 import type { OutgoingHttpHeaders } from 'node:http';
 
-export interface LoadResult {
-  /** Requests answered 2xx. */
-  readonly requests: number;
-  readonly requestsPerSecond: number;
-  readonly bytesPerResponse: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly bad: number;
-}
+export type LoadResult = Awaited<ReturnType<typeof load>>;
 
 export interface LoadOptions {
   readonly port: number;
@@ -21,7 +13,7 @@ export interface LoadOptions {
 }
 
 /** autocannon at fixed concurrency; errors, timeouts and non-2xx answers are counted as bad. */
-export async function load(options: LoadOptions): Promise<LoadResult> {
+export async function load(options: LoadOptions) {
   const next = options.path;
   const result = await autocannon({
     url: `http://127.0.0.1:${options.port}`,
@@ -40,6 +32,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   const ok = result['2xx'];
   return {
+    /** Requests answered 2xx. */
     requests: ok,
     requestsPerSecond: ok / result.duration,
     bytesPerResponse: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,

@@ -1,32 +1,8 @@
-import type WebSocket from 'ws';
-import type { FanOutTarget } from './fan-out-run';
+import type { Clients } from './delivery-clients';
 import { sleep } from './http-client';
-import { closeAll, connectMany } from './ws-clients';
 
 /** One side's run of an open-loop fan-out round, as the clients saw it. */
-export interface OpenLoopRound {
-  /** Messages posted (each due to reach every client). */
-  readonly messages: number;
-  readonly offeredPerSecond: number;
-  /** Deliveries counted by the clients (at most messages x clients). */
-  readonly deliveries: number;
-  /** Deliveries that did not arrive (none for STALL_MS, or DRAIN_CAP_MS after the posts' answers). */
-  readonly lost: number;
-  /** Posts answered with an error status or not answered at all. */
-  readonly failedPosts: number;
-  /**
-   * Messages per second that reached the clients: deliveries per client over the time from the
-   * first post's due time to the last delivery plus one posting interval, so a server that
-   * delivers at once scores exactly the offered rate and one that falls behind scores less.
-   */
-  readonly deliveredPerSecond: number;
-  /** Receive time - post time of the message, in ms, one per delivery (unsorted). */
-  readonly latencies: Float64Array;
-  /** Mean of actual - due time of the posts (ms): whether the load generator kept its schedule. */
-  readonly postLagMs: number;
-  /** The harness's own CPU over the round, as a share of one core (it runs every client). */
-  readonly harnessCpuShare: number;
-}
+export type OpenLoopRound = Awaited<ReturnType<OpenLoopClients['round']>>;
 
 /** How long deliveries may stop arriving before the missing ones count as lost. */
 const STALL_MS = 3000;
@@ -49,7 +25,6 @@ const DRAIN_CAP_MS = 10_000;
  * receives every delivery) is reported apart, as postLagMs, rather than charged to a server.
  */
 export class OpenLoopClients {
-  private sockets: WebSocket[] = [];
   private times = new Float64Array(0);
   private counts = new Uint32Array(0);
   private capacity = 0;
@@ -61,30 +36,27 @@ export class OpenLoopClients {
   /** A frame client 0 received (the bare baseline is posted these exact bytes). */
   sample: Buffer | undefined;
 
-  constructor(readonly target: FanOutTarget) {}
+  constructor(readonly target: Clients) {}
 
-  async connect(): Promise<void> {
-    this.sockets = await connectMany(this.target.clients, (i) => this.target.connect(i));
-    const isDelivery = this.target.isDelivery;
-    this.sockets.forEach((ws, i) => {
-      // Kept to a time stamp and two stores: the harness receives every delivery of both sides.
-      ws.on('message', (data: Buffer) => {
-        if (!this.recording || (isDelivery && !isDelivery(data))) return;
-        const now = performance.now();
+  connect(): Promise<void> {
+    // Kept to a time stamp (taken on arrival) and two stores: the harness receives every delivery of both sides.
+    return this.target.connect(
+      (i, _n, at, data) => {
+        if (!this.recording) return;
         const n = this.counts[i] as number;
-        if (n < this.capacity) this.times[i * this.capacity + n] = now;
+        if (n < this.capacity) this.times[i * this.capacity + n] = at;
         this.counts[i] = n + 1;
         this.received++;
-        this.lastReceive = now;
+        this.lastReceive = at;
         if (i === 0) this.sample = data;
-      });
-      ws.on('close', () => this.disconnected++);
-    });
+      },
+      () => this.disconnected++,
+    );
   }
 
   /** Posts `rate` messages per second for `ms`, then waits until every client has them all. */
-  async round(rate: number, ms: number): Promise<OpenLoopRound> {
-    const clients = this.target.clients;
+  async round(rate: number, ms: number) {
+    const clients = this.target.count;
     const messages = Math.max(1, Math.round((rate * ms) / 1000));
     const interval = 1000 / rate;
     this.capacity = messages;
@@ -156,20 +128,30 @@ export class OpenLoopClients {
     }
     const deliveries = d;
     return {
+      /** Messages posted (each due to reach every client), and deliveries the clients counted. */
       messages,
-      offeredPerSecond: rate,
       deliveries,
+      /** Deliveries that did not arrive (none for STALL_MS, or DRAIN_CAP_MS after the posts' answers). */
       lost: expected - deliveries,
+      /** Posts answered with an error status or not answered at all. */
       failedPosts,
+      /**
+       * Messages per second that reached the clients: deliveries per client over the time from the
+       * first post's due time to the last delivery plus one posting interval, so a server that
+       * delivers at once scores exactly the offered rate and one that falls behind scores less.
+       */
       deliveredPerSecond: deliveries / clients / ((this.lastReceive - t0 + interval) / 1000),
+      /** Receive time - post time of the message, in ms, one per delivery (unsorted). */
       latencies: latencies.subarray(0, deliveries),
+      /** Mean of actual - due time of the posts (ms): whether the load generator kept its schedule. */
       postLagMs: lagSum / messages,
+      /** The harness's own CPU over the round, as a share of one core (it runs every client). */
       harnessCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
     };
   }
 
   close(): void {
     this.recording = false;
-    closeAll(this.sockets);
+    this.target.close();
   }
 }

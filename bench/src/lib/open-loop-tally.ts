@@ -63,8 +63,3 @@ export class OpenLoopTally {
     return this.harnessShare;
   }
 }
-
-/** Per-round ratios a[k] / b[k] of two sides that ran in the same rounds. */
-export function perRound(a: readonly number[], b: readonly number[]): number[] {
-  return a.map((x, k) => x / (b[k] as number));
-}

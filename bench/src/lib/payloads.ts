@@ -3,12 +3,11 @@ import type { LegacyMessage } from './posts';
 
 /** Message shapes the benchmark sends, sized like the bundled recordings (about 200-400 bytes). */
 
-export const JSON_TOKEN = TOKENS.testuser;
-export const LEGACY_TOKEN = TOKENS.testuser;
-export const JSON_DURABLE_CHANNEL = 'RaceDayTrot';
-export const JSON_TRANSIENT_CHANNEL = 'TimeToStartTrot';
+/** The built-in testuser of both simulators, whose headers every bench client sends. */
+export const TOKEN = TOKENS.testuser;
+export const AUTH = { authorization: `Bearer ${TOKEN}` };
 /** Every durable channel of the JSON catalog; the default user sees the first four. */
-export const JSON_DURABLE_CHANNELS = [
+const JSON_DURABLE_CHANNELS = [
   'RaceDayTrot',
   'StartListTrot',
   'ResultTrot',
@@ -36,22 +35,14 @@ export function layoutDays(count: number): number {
   return Math.max(1, Math.min(365, Math.ceil(count / 2000)));
 }
 
-/** eventId i (1-based) of a store filled with `storedEvent` gets this channel and day. */
-export function channelOfEvent(i: number): string {
-  return JSON_DURABLE_CHANNELS[i % JSON_DURABLE_CHANNELS.length] as string;
-}
-
-export function dayOfEvent(i: number, layout: StoreLayout): number {
-  return Math.min(layout.days - 1, Math.floor(((i - 1) * layout.days) / layout.count));
-}
-
 /** A fresh object per event, as a parsed request body would be: a start-list entry. */
 export function storedEvent(i: number, layout: StoreLayout) {
   const raceNr = (i % 10) + 1;
   const startNr = (i % 12) + 1;
   return {
-    channel: channelOfEvent(i),
-    date: dayString(dayOfEvent(i, layout)),
+    channel: JSON_DURABLE_CHANNELS[i % JSON_DURABLE_CHANNELS.length] as string,
+    // In time order, spread evenly over the days.
+    date: dayString(Math.min(layout.days - 1, Math.floor(((i - 1) * layout.days) / layout.count))),
     trackId: 900 + (i % 20),
     raceNr,
     startNr,
@@ -72,7 +63,7 @@ export function storedEvent(i: number, layout: StoreLayout) {
 
 export function jsonDurableMessage(seq: number): string {
   return JSON.stringify({
-    channel: JSON_DURABLE_CHANNEL,
+    channel: 'RaceDayTrot',
     date: '2025-06-01',
     trackId: 901,
     payload: { seq, track: 'Tallmyra', firstStart: '2025-06-01T14:45:00+02:00', races: 8, status: 'ok' },
@@ -81,7 +72,7 @@ export function jsonDurableMessage(seq: number): string {
 
 export function jsonTransientMessage(seq: number): string {
   return JSON.stringify({
-    channel: JSON_TRANSIENT_CHANNEL,
+    channel: 'TimeToStartTrot',
     date: '2025-06-01',
     trackId: 901,
     raceNr: 3,
@@ -100,10 +91,4 @@ export function legacyXml(seq: number): string {
     `<TimeToStart date="2025-06-01" trackId="901" raceNr="3" seq="${seq}">` +
     '<SecondsToStart>300</SecondsToStart><StartTime>2025-06-01T15:35:00+02:00</StartTime></TimeToStart>'
   );
-}
-
-/** A body of exactly `size` bytes (a JSON string), for baselines that must send the same bytes. */
-export function bodyOfSize(size: number): Buffer {
-  const inner = Math.max(0, size - 2);
-  return Buffer.from(`"${'x'.repeat(inner)}"`);
 }

@@ -20,13 +20,14 @@ export interface PollClientsOptions {
    * an answer already on its way (which no server can tell from one that was read).
    */
   readonly hangUpStyle?: 'close' | 'reset';
-  /**
-   * A hang-up this many ms or less after the request destroys the socket whatever the style: a
-   * client that gives up right after sending, whose FIN reaches the server before the answer
-   * leaves it (the hang-up a server can least easily tell from a read answer). Default 20.
-   */
-  readonly destroyWithinMs?: number;
 }
+
+/**
+ * A hang-up this many ms or less after the request destroys the socket whatever the style: a
+ * client that gives up right after sending, whose FIN reaches the server before the answer
+ * leaves it (the hang-up a server can least easily tell from a read answer).
+ */
+export const EARLY_HANG_UP_MS = 20;
 
 /** `count` clients each holding one long poll, re-polling as soon as an answer arrives. */
 export class PollClients {
@@ -115,7 +116,7 @@ export class PollClients {
         hungUp = true;
         this.hangUps++;
         // 'close': the poll ends when the server answers or closes; 'error' or 'end' polls again.
-        const early = hangUpMs <= (this.options.destroyWithinMs ?? 20);
+        const early = hangUpMs <= EARLY_HANG_UP_MS;
         if (early || this.options.hangUpStyle === 'reset' || !req.socket) req.destroy();
         else req.socket.end();
       }, hangUpMs);

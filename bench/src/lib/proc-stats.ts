@@ -48,14 +48,18 @@ export function rssKb(pid: number): number | undefined {
   }
 }
 
-/** The soft limit on open files of this process (Linux), or undefined elsewhere. */
-export function openFilesLimit(): number | undefined {
+/** Throws when this process may open fewer than `needed` files (Linux; elsewhere it cannot tell). */
+export function requireOpenFiles(needed: number): void {
+  let limits = '';
   try {
-    const limits = readFileSync('/proc/self/limits', 'utf8');
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
-    if (!match) return undefined;
-    return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
+    limits = readFileSync('/proc/self/limits', 'utf8');
   } catch {
-    return undefined;
+    return;
+  }
+  const limit = /^Max open files\s+(\d+)/m.exec(limits)?.[1];
+  if (limit !== undefined && Number(limit) < needed) {
+    throw new Error(
+      `open-file limit ${limit} is below the ${needed} this run needs: raise it (ulimit -n 8192)`,
+    );
   }
 }

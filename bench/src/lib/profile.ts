@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProfileArea, ProfileEntry, ProfileSummary } from '../types';
 
@@ -11,15 +11,6 @@ interface CpuProfile {
   nodes: CpuProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-/** The newest .cpuprofile in a directory (node --cpu-prof names them by time and pid). */
-export function newestProfile(dir: string): string | undefined {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .sort();
-  const last = files[files.length - 1];
-  return last === undefined ? undefined : path.join(dir, last);
 }
 
 function shortLocation(url: string, line: number, root: string): string {
@@ -44,11 +35,14 @@ interface SelfTime {
   us: number;
 }
 
+interface SelfTimes {
+  readonly byFunction: Map<string, SelfTime>;
+  readonly areas: Map<string, number>;
+  readonly total: number;
+}
+
 /** Self time (µs) per function and per area of one profile, idle excluded. */
-function selfTimes(
-  file: string,
-  root: string,
-): { byFunction: Map<string, SelfTime>; areas: Map<string, number>; total: number } {
+function selfTimes(file: string, root: string): SelfTimes {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const byFunction = new Map<string, SelfTime>();
@@ -71,112 +65,98 @@ function selfTimes(
   return { byFunction, areas, total };
 }
 
+const ms = (us: number) => Math.round(us / 100) / 10;
+
+/**
+ * The largest self times of one profile, or of a weighted sum of several (`scale` per profile),
+ * each also as a share of `whole` µs.
+ */
+function ranked(parts: ReadonlyArray<readonly [SelfTimes, number]>, whole: number, top: number) {
+  const fns = new Map<string, SelfTime>();
+  const areas = new Map<string, number>();
+  for (const [times, scale] of parts) {
+    for (const [key, e] of times.byFunction) {
+      const entry = fns.get(key) ?? { name: e.name, location: e.location, us: 0 };
+      entry.us += e.us * scale;
+      fns.set(key, entry);
+    }
+    for (const [area, us] of times.areas) areas.set(area, (areas.get(area) ?? 0) + us * scale);
+  }
+  const share = (us: number) => (whole > 0 ? Math.round((us * 1000) / whole) / 10 : 0);
+  const entries: ProfileEntry[] = [...fns.values()]
+    .sort((x, y) => y.us - x.us)
+    .slice(0, top)
+    .map((e) => ({ functionName: e.name, location: e.location, selfMs: ms(e.us), selfPercent: share(e.us) }));
+  const byArea: ProfileArea[] = [...areas.entries()]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 8)
+    .map(([area, us]) => ({ area, selfPercent: share(us) }));
+  return { top: entries, byArea };
+}
+
 /** Self time per function (idle excluded), largest first. */
 export function summariseProfile(file: string, subject: string, root: string, top = 12): ProfileSummary {
-  const { byFunction, areas, total } = selfTimes(file, root);
-  const entries: ProfileEntry[] = [...byFunction.values()]
-    .sort((a, b) => b.us - a.us)
-    .slice(0, top)
-    .map((e) => ({
-      functionName: e.name,
-      location: e.location,
-      selfMs: Math.round(e.us / 100) / 10,
-      selfPercent: total > 0 ? Math.round((e.us / total) * 1000) / 10 : 0,
-    }));
-  const byArea: ProfileArea[] = [...areas.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-    .map(([area, us]) => ({ area, selfPercent: total > 0 ? Math.round((us / total) * 1000) / 10 : 0 }));
+  const times = selfTimes(file, root);
   return {
     subject,
     file: path.relative(root, file),
-    totalMs: Math.round(total / 1000),
-    top: entries,
-    byArea,
+    totalMs: Math.round(times.total / 1000),
+    ...ranked([[times, 1]], times.total, top),
   };
 }
 
+/** The .cpuprofile of a run and the units of work it did (requests answered, messages delivered). */
 export interface ProfiledWork {
-  /** The .cpuprofile of the run. */
   readonly file: string;
-  /** Units of work the run did (requests answered, messages delivered to every client). */
   readonly units: number;
 }
 
-export interface ProfileDiffOptions {
-  readonly subject: string;
-  readonly root: string;
-  /** How many units the figures are given for, and what a unit is ("requests"). */
-  readonly per: number;
-  readonly unit: string;
-  /** What differs between the runs ("the control plane on", "it off"). */
-  readonly withName: string;
-  readonly withoutName: string;
-  readonly top?: number;
-  /** Code whose self time in the `with` profile is reported as a share of all its CPU. */
-  readonly attribute?: { readonly label: string; match(name: string, location: string): boolean };
-}
+/** Code of the control plane: the journal, the request metrics and the callers building entries. */
+const controlPlaneCode = (name: string, location: string) =>
+  location.includes('/control/') ||
+  location.includes('node_modules/prom-client/') ||
+  (name === 'delivered' && location.includes('channel-bus'));
 
 /**
- * Where the extra CPU of `with` over `without` goes, per `per` units of work: each function's self
- * time per unit in one profile minus that in the other, the largest differences first. Two runs of
- * the same load at different rates compare by work done, not by wall time.
+ * Where the extra CPU of the control plane on (`withRun`) over it off goes, per `per` units of
+ * work: each function's self time per unit in one profile minus that in the other, the largest
+ * differences first. Two runs of the same load at different rates compare by work done, not by
+ * wall time.
  */
-export function diffProfiles(
+export function controlPlaneDiff(
   withRun: ProfiledWork,
   withoutRun: ProfiledWork,
-  options: ProfileDiffOptions,
+  { subject, root, per, unit }: { subject: string; root: string; per: number; unit: string },
 ): ProfileSummary {
-  const { subject, root, per, unit, top = 12 } = options;
   const a = selfTimes(withRun.file, root);
   const b = selfTimes(withoutRun.file, root);
   const scaleA = per / Math.max(1, withRun.units);
   const scaleB = per / Math.max(1, withoutRun.units);
-  const diff = (keys: Iterable<string>, pa: Map<string, number>, pb: Map<string, number>) =>
-    [...new Set(keys)].map((k) => [k, (pa.get(k) ?? 0) * scaleA - (pb.get(k) ?? 0) * scaleB] as const);
-  const fnA = new Map([...a.byFunction].map(([k, v]) => [k, v.us]));
-  const fnB = new Map([...b.byFunction].map(([k, v]) => [k, v.us]));
-  const extra = a.total * scaleA - b.total * scaleB;
-  const ms = (us: number) => Math.round(us / 100) / 10;
   // Shares of all the CPU the `with` run spent per unit: a total difference near zero or below
   // (noise in the socket writes) would make shares of the difference itself meaningless.
   const withPerUnit = a.total * scaleA;
-  const share = (us: number) => (withPerUnit > 0 ? Math.round((us * 1000) / withPerUnit) / 10 : 0);
-  const attribute = options.attribute;
-  let attributed = '';
-  if (attribute) {
-    let us = 0;
-    for (const e of a.byFunction.values()) if (attribute.match(e.name, e.location)) us += e.us;
-    const percent = a.total > 0 ? Math.round((us * 1000) / a.total) / 10 : 0;
-    attributed = ` Self time of ${attribute.label} with ${options.withName}: ${percent}% of the simulator's CPU.`;
-  }
-  const entries: ProfileEntry[] = diff([...fnA.keys(), ...fnB.keys()], fnA, fnB)
-    .sort((x, y) => y[1] - x[1])
-    .slice(0, top)
-    .map(([k, us]) => {
-      const e = (a.byFunction.get(k) ?? b.byFunction.get(k)) as SelfTime;
-      return {
-        functionName: e.name,
-        location: e.location,
-        selfMs: ms(us),
-        selfPercent: share(us),
-      };
-    });
-  const byArea: ProfileArea[] = diff([...a.areas.keys(), ...b.areas.keys()], a.areas, b.areas)
-    .sort((x, y) => y[1] - x[1])
-    .slice(0, 8)
-    .map(([area, us]) => ({ area, selfPercent: share(us) }));
+  let attributed = 0;
+  for (const e of a.byFunction.values()) if (controlPlaneCode(e.name, e.location)) attributed += e.us;
+  const percent = a.total > 0 ? Math.round((attributed * 1000) / a.total) / 10 : 0;
+  const files = [withRun.file, withoutRun.file].map((f) => path.relative(root, f));
   return {
     subject,
-    file: `${path.relative(root, withRun.file)} - ${path.relative(root, withoutRun.file)}`,
-    totalMs: ms(extra),
-    top: entries,
-    byArea,
+    file: files.join(' - '),
+    totalMs: ms(withPerUnit - b.total * scaleB),
+    ...ranked(
+      [
+        [a, scaleA],
+        [b, -scaleB],
+      ],
+      withPerUnit,
+      12,
+    ),
     heading:
-      `Where our simulator spends more with ${options.withName} than ${options.withoutName}: ${subject}. ` +
+      `Where our simulator spends more with the control plane on than off: ${subject}. ` +
       `Difference of two CPU profiles per ${per.toLocaleString('en-US')} ${unit} ` +
-      `(\`${path.relative(root, withRun.file)}\` minus \`${path.relative(root, withoutRun.file)}\`; ` +
-      `profile samples per that work: ${ms(withPerUnit)} ms with, ${ms(b.total * scaleB)} ms without).${attributed} ` +
+      `(\`${files[0]}\` minus \`${files[1]}\`; ` +
+      `profile samples per that work: ${ms(withPerUnit)} ms with, ${ms(b.total * scaleB)} ms without). ` +
+      `Self time of control-plane code (core control/*, prom-client, the callers building journal entries) with the control plane on: ${percent}% of the simulator's CPU. ` +
       "Self ms: a function's self time per that work with, minus without (negative: less with); " +
       'Self %: that difference as a share of all samples per that work with. ' +
       'The sampler follows wall time, so socket writes and time the process waited for a core swing from run to run ' +

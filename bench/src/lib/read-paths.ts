@@ -10,6 +10,12 @@ export interface ReadScenario {
 
 const count = (events: number) => events.toLocaleString('en-US');
 
+/** Pages after lastEventId 1..span, the start points spread over them; `sample` is one in the middle. */
+function walk(path: (lastEventId: number) => string, span: number) {
+  let i = 0;
+  return { next: () => path(((i++ * 7919) % span) + 1), sample: path(Math.floor(span / 2)) };
+}
+
 function firstIdOfDay(day: number, layout: StoreLayout): number {
   return Math.ceil((day * layout.count) / layout.days) + 1;
 }
@@ -17,15 +23,8 @@ function firstIdOfDay(day: number, layout: StoreLayout): number {
 export const PAGING = (events: number): ReadScenario => ({
   label: `GET /customerapi/events?lastEventId=..&limit=100 over ${count(events)} stored events`,
   events,
-  paths: (last) => {
-    // Start points spread over the whole log; each page is full (far enough from the end).
-    const span = Math.max(1, last - 1000);
-    let i = 0;
-    return {
-      next: () => `/customerapi/events?lastEventId=${((i++ * 7919) % span) + 1}&limit=100`,
-      sample: `/customerapi/events?lastEventId=${Math.floor(span / 2)}&limit=100`,
-    };
-  },
+  // Start points spread over the whole log; each page is full (far enough from the end).
+  paths: (last) => walk((id) => `/customerapi/events?lastEventId=${id}&limit=100`, Math.max(1, last - 1000)),
 });
 
 export const FILTERED = (events: number): ReadScenario => ({
@@ -75,13 +74,7 @@ export const SELECTIVE = (events: number): ReadScenario => {
   return {
     label: `GET /customerapi/filtered-events?startDate&endDate&trackId&raceNr (1 event in 20 matches, whole date range) over ${count(events)} stored events`,
     events,
-    paths: (last) => {
-      const span = Math.max(1, last - 2000 * 20);
-      let i = 0;
-      return {
-        next: () => `/customerapi/filtered-events?${query}&lastEventId=${((i++ * 7919) % span) + 1}`,
-        sample: `/customerapi/filtered-events?${query}&lastEventId=${Math.floor(span / 2)}`,
-      };
-    },
+    paths: (last) =>
+      walk((id) => `/customerapi/filtered-events?${query}&lastEventId=${id}`, Math.max(1, last - 2000 * 20)),
   };
 };

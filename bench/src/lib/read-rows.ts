@@ -1,6 +1,6 @@
 import { compare } from './compare';
 import type { Pair, ReadStore, Side } from './read-store';
-import { median, round } from './stats';
+import { median, perRound, round } from './stats';
 import type { Comparison, Figure } from '../types';
 
 /**
@@ -9,7 +9,6 @@ import type { Comparison, Figure } from '../types';
  */
 
 const rates = (side: Side) => side.results.map((r) => r.requestsPerSecond);
-const perRound = (a: readonly number[], b: readonly number[]) => a.map((x, k) => x / (b[k] as number));
 const medianOrNull = (values: readonly number[]) => (values.length > 0 ? median(values) : null);
 const ms = (value: number | null) => (value === null ? '—' : `${round(value, 2)} ms`);
 const bytes = (side: Side) => Math.round(side.results[0]?.bytesPerResponse ?? 0);

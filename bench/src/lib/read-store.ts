@@ -4,11 +4,9 @@ import type { CliSimulator } from './simulator-process';
 import { startStoreSimulator } from './store-simulator';
 import { httpRequest } from './http-client';
 import type { LoadResult } from './load';
-import { JSON_TOKEN } from './payloads';
+import { AUTH } from './payloads';
 import { FILTERED, NO_MATCH, PAGING, SELECTIVE, type ReadScenario } from './read-paths';
-import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
-
-export const AUTH = { authorization: `Bearer ${JSON_TOKEN}` };
+import { seedStore } from './seed-http';
 
 /** One server's part in the paired rounds of read-throughput. */
 export interface Side {
@@ -25,38 +23,15 @@ export interface Side {
   readonly cpu: number[];
 }
 
-/** A read on our simulator and the same read on bare Node. */
-export interface Pair {
-  readonly scenario: ReadScenario;
-  readonly ours: Side;
-  readonly bare: Side;
-  /** One of our answers, for the peers to serve. */
-  readonly sample: Buffer;
-}
-
-/** One store size: its own CLI process, seeded once, with every read the measure makes of it. */
-export interface ReadStore {
-  readonly events: number;
-  readonly sim: CliSimulator;
-  readonly seeded: Seeded;
-  readonly page: Pair;
-  readonly filtered: Pair;
-  /** The filter that matches nothing, against `page.ours` in the same rounds. */
-  readonly noMatch: Side;
-  /** A filter one event in 20 matches, against `page.ours` likewise. */
-  readonly selective: Side;
-}
-
 const side = (
   name: string,
-  port: number,
-  pid: number,
+  server: { readonly port: number; readonly pid: number },
   path: Side['path'],
   extra: Partial<Side> = {},
 ): Side => ({
   name,
-  port,
-  pid,
+  port: server.port,
+  pid: server.pid,
   path,
   headers: AUTH,
   results: [],
@@ -65,7 +40,8 @@ const side = (
 });
 
 /**
- * Bare Node gets the same requests (the same walk of paths with their query strings, the same
+ * A read on our simulator and the same read on bare Node, with one of our answers (for the peers
+ * to serve). Bare Node gets the same requests (the same walk of paths with their query strings, the same
  * header) and sends the bytes of one of our answers; it serves every read of every store, so
  * its page is set before each of its turns.
  */
@@ -89,41 +65,34 @@ async function pair(
   ctx.log(`    ${scenario.label}: ${sample.body.length} B a page`);
   return {
     scenario,
-    ours: side(`ours, ${scenario.events}`, sim.port, sim.pid, paths.next),
-    bare: side(`bare Node, ${scenario.events}`, bare.port, bare.pid, scenario.paths(last).next, {
-      before: setBody,
-    }),
+    ours: side(`ours, ${scenario.events}`, sim, paths.next),
+    bare: side(`bare Node, ${scenario.events}`, bare, scenario.paths(last).next, { before: setBody }),
     sample: sample.body,
   };
 }
 
-export async function openReadStore(
-  ctx: BenchContext,
-  events: number,
-  bare: ChildServer,
-): Promise<ReadStore> {
+/**
+ * One store size: its own CLI process, seeded once, with every read the measure makes of it (the
+ * filter that matches nothing and one that one event in 20 matches are read against `page.ours`
+ * in the same rounds).
+ */
+export async function openReadStore(ctx: BenchContext, events: number, bare: ChildServer) {
   const sim = await startStoreSimulator(ctx, events);
+  const seeded = await seedStore(sim, events);
   try {
-    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
-    if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
     ctx.log(`    seeded ${events} events over HTTP in ${(seeded.wallMs / 1000).toFixed(1)} s`);
-    const noMatch = NO_MATCH(events);
-    const path = noMatch.paths(seeded.lastEventId).sample;
+    const last = seeded.lastEventId;
+    const path = NO_MATCH(events).paths(last).sample;
     const answer = await httpRequest({ port: sim.port, path, headers: AUTH });
     if (answer.status !== 204) throw new Error(`${path}: HTTP ${answer.status}, expected 204`);
     return {
       events,
       sim,
       seeded,
-      page: await pair(ctx, PAGING(events), sim, seeded.lastEventId, bare),
-      filtered: await pair(ctx, FILTERED(events), sim, seeded.lastEventId, bare),
-      noMatch: side(`no match, ${events}`, sim.port, sim.pid, path),
-      selective: side(
-        `selective, ${events}`,
-        sim.port,
-        sim.pid,
-        SELECTIVE(events).paths(seeded.lastEventId).next,
-      ),
+      page: await pair(ctx, PAGING(events), sim, last, bare),
+      filtered: await pair(ctx, FILTERED(events), sim, last, bare),
+      noMatch: side(`no match, ${events}`, sim, path),
+      selective: side(`selective, ${events}`, sim, SELECTIVE(events).paths(last).next),
     };
   } catch (err) {
     await sim.stop();
@@ -139,16 +108,11 @@ export async function openLoggedStore(
   ctx: BenchContext,
   events: number,
 ): Promise<{ sim: CliSimulator; side: Side }> {
-  const sim = await startStoreSimulator(ctx, events, {
-    env: { LOG_REQUESTS: 'true', LOG_LEVEL: 'info' },
-    discardLogs: true,
-  });
-  try {
-    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
-    const next = PAGING(events).paths(seeded.lastEventId).next;
-    return { sim, side: side(`LOG_REQUESTS, ${events}`, sim.port, sim.pid, next) };
-  } catch (err) {
-    await sim.stop();
-    throw err;
-  }
+  const env = { LOG_REQUESTS: 'true', LOG_LEVEL: 'info' };
+  const sim = await startStoreSimulator(ctx, events, { env, discardLogs: true });
+  const { lastEventId } = await seedStore(sim, events);
+  return { sim, side: side(`LOG_REQUESTS, ${events}`, sim, PAGING(events).paths(lastEventId).next) };
 }
+
+export type Pair = Awaited<ReturnType<typeof pair>>;
+export type ReadStore = Awaited<ReturnType<typeof openReadStore>>;

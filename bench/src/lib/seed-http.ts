@@ -2,6 +2,7 @@ import http from 'node:http';
 import { httpRequest } from './http-client';
 import { layoutDays, storedEvent } from './payloads';
 import { chargedTo } from './proc-stats';
+import type { CliSimulator } from './simulator-process';
 
 /**
  * Fills a simulator's store the way a user would in bulk: POST /_sim/events, NDJSON, one
@@ -18,7 +19,7 @@ import { chargedTo } from './proc-stats';
 export const SEED_CHUNK_EVENTS = 25_000;
 
 /** The NDJSON bodies for events 1..count, built before any timing starts. */
-export function seedBodies(count: number, chunk = SEED_CHUNK_EVENTS): Buffer[] {
+function seedBodies(count: number, chunk = SEED_CHUNK_EVENTS): Buffer[] {
   const layout = { count, days: layoutDays(count) };
   const bodies: Buffer[] = [];
   for (let from = 1; from <= count; from += chunk) {
@@ -30,19 +31,26 @@ export function seedBodies(count: number, chunk = SEED_CHUNK_EVENTS): Buffer[] {
   return bodies;
 }
 
-export interface Seeded {
-  readonly seeded: number;
-  readonly lastEventId: number;
-  readonly bytes: number;
-  readonly wallMs: number;
-  /** User + system CPU of the server process over the seeding. */
-  readonly serverCpuMs: number;
-}
+export type Seeded = Awaited<ReturnType<typeof seedOverHttp>>;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** Posts the bodies one after another (each answered 201 before the next), timing the whole. */
-export async function seedOverHttp(port: number, pid: number, bodies: readonly Buffer[]): Promise<Seeded> {
+/**
+ * Fills `sim` with events 1..count, the bodies posted one after another (each answered 201
+ * before the next), timing the whole; stops the simulator when that fails.
+ */
+export async function seedStore(sim: CliSimulator, count: number): Promise<Seeded> {
+  try {
+    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(count));
+    if (seeded.seeded !== count) throw new Error(`seeded ${seeded.seeded} events, not ${count}`);
+    return seeded;
+  } catch (err) {
+    await sim.stop();
+    throw err;
+  }
+}
+
+async function seedOverHttp(port: number, pid: number, bodies: readonly Buffer[]) {
   let seeded = 0;
   let lastEventId = 0;
   const started = performance.now();
@@ -71,6 +79,7 @@ export async function seedOverHttp(port: number, pid: number, bodies: readonly B
     lastEventId,
     bytes: bodies.reduce((sum, b) => sum + b.length, 0),
     wallMs: performance.now() - started,
+    /** User + system CPU of the server process over the seeding. */
     serverCpuMs: cpuMs,
   };
 }

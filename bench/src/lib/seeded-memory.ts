@@ -1,27 +1,16 @@
 import type { BenchContext } from '../context';
-import { heapReading, startStoreSimulator, type HeapReading } from './store-simulator';
+import { heapReading, startStoreSimulator } from './store-simulator';
 import { cpuMs, rssBytes } from './proc-stats';
-import { seedBodies, seedOverHttp, type Seeded } from './seed-http';
-
-export interface MemoryReading extends HeapReading {
-  readonly rss: number;
-}
-
-export interface SeededMemory {
-  readonly events: number;
-  readonly idle: MemoryReading;
-  readonly full: MemoryReading;
-  readonly seeded: Seeded;
-}
+import { seedStore } from './seed-http';
 
 /**
  * The JSON simulator as users run it (the CLI, its own process), idle and then filled with
  * `events` over POST /_sim/events; each reading after two full GCs inside it, RSS from /proc
  * and the heap from its GET /metrics.
  */
-export async function seededMemory(ctx: BenchContext, events: number): Promise<SeededMemory> {
+export async function seededMemory(ctx: BenchContext, events: number) {
   const sim = await startStoreSimulator(ctx, events, { gcHook: true });
-  const reading = async (): Promise<MemoryReading> => {
+  const reading = async () => {
     await sim.collectGarbage();
     // RSS first: answering /metrics allocates a little.
     const rss = rssBytes(sim.pid);
@@ -29,8 +18,7 @@ export async function seededMemory(ctx: BenchContext, events: number): Promise<S
   };
   try {
     const idle = await reading();
-    const seeded = await seedOverHttp(sim.port, sim.pid, seedBodies(events));
-    if (seeded.seeded !== events) throw new Error(`seeded ${seeded.seeded} events, not ${events}`);
+    const seeded = await seedStore(sim, events);
     const full = await reading();
     return { events, idle, full, seeded };
   } finally {
@@ -38,17 +26,14 @@ export async function seededMemory(ctx: BenchContext, events: number): Promise<S
   }
 }
 
-/** A store generated at start by `racedata-sim json --seed N`, against a start without it. */
-export interface StartSeeded {
-  readonly events: number;
-  /** Extra wall time to the banner, and extra CPU time of the process by then (ms). */
-  readonly wallMs: number;
-  readonly cpuMs: number;
-  readonly rssPerEvent: number;
-}
+export type SeededMemory = Awaited<ReturnType<typeof seededMemory>>;
 
-/** The `--seed N` path: what generating the store costs at start, from outside the process. */
-export async function startSeededMemory(ctx: BenchContext, events: number): Promise<StartSeeded> {
+/**
+ * The `--seed N` path: what generating the store costs at start, from outside the process (a
+ * store generated at start against a start without it: extra wall time to the banner, extra CPU
+ * time of the process by then, in ms, and RSS per event).
+ */
+export async function startSeededMemory(ctx: BenchContext, events: number) {
   const start = async (args: string[]) => {
     const started = performance.now();
     const sim = await startStoreSimulator(ctx, events, { gcHook: true, args });

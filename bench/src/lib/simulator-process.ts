@@ -37,24 +37,10 @@ export interface CliSimulatorOptions {
   readonly discardLogs?: boolean;
 }
 
-export interface CliSimulator {
-  readonly kind: SimKind;
-  readonly port: number;
-  readonly pid: number;
-  /** The last 64 KB it printed (warnings, a crash). */
-  output(): string;
-  exited(): boolean;
-  /** Two full collections inside the process; resolves once they are done. */
-  collectGarbage(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type CliSimulator = Awaited<ReturnType<typeof startCliSimulator>>;
 
 /** `racedata-sim <kind> --port 0 --host 127.0.0.1` of `root`, its port read from its banner. */
-export async function startCliSimulator(
-  root: string,
-  kind: SimKind,
-  options: CliSimulatorOptions = {},
-): Promise<CliSimulator> {
+export async function startCliSimulator(root: string, kind: SimKind, options: CliSimulatorOptions = {}) {
   if (!cliBuilt(root)) throw new Error(`${root}: packages/cli is not built (npm run build)`);
   const gcWaiters: Array<() => void> = [];
   const onLine = (line: string) => {
@@ -80,8 +66,10 @@ export async function startCliSimulator(
     kind,
     port: sim.port,
     pid: sim.pid,
+    /** The last 64 KB it printed (warnings, a crash). */
     output: sim.output,
     exited: () => !sim.alive(),
+    /** Two full collections inside the process; resolves once they are done. */
     collectGarbage: () => {
       if (!options.gcHook) return Promise.reject(new Error('started without the GC hook'));
       const done = new Promise<void>((resolve) => gcWaiters.push(resolve));
@@ -123,8 +111,6 @@ export function startProbedSimulator(
   };
   // Another checkout's simulators are loaded from its build (servers/server-setup.ts).
   if (ctx.simRoot !== ctx.root) env.BENCH_SIM_ROOT = ctx.simRoot;
-  // Without a build, tsx resolves @racedata/* to the sources (tsconfig.test.json paths).
-  else if (ctx.simSource === 'src') env.TSX_TSCONFIG_PATH = path.join(ctx.root, 'tsconfig.test.json');
   return startChild({
     name: `${kind} simulator`,
     entry: `bench/src/servers/${kind}-sim-server.ts`,

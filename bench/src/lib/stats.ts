@@ -1,11 +1,3 @@
-export interface Distribution {
-  readonly count: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly mean: number;
-  readonly max: number;
-}
-
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -13,7 +5,7 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
 }
 
-export function distribution(samples: readonly number[] | Float64Array): Distribution {
+export function distribution(samples: readonly number[] | Float64Array) {
   const sorted = Float64Array.from(samples).sort();
   let sum = 0;
   for (const v of sorted) sum += v;
@@ -26,6 +18,8 @@ export function distribution(samples: readonly number[] | Float64Array): Distrib
   };
 }
 
+export type Distribution = ReturnType<typeof distribution>;
+
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -35,6 +29,9 @@ export function median(values: readonly number[]): number {
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
+
+/** Per-round ratios a[k] / b[k] of two sides that ran in the same rounds. */
+export const perRound = (a: readonly number[], b: readonly number[]) => a.map((x, k) => x / (b[k] as number));
 
 /** Rounds for display without losing small figures. */
 export function round(value: number, digits = 2): number {

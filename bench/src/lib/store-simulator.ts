@@ -24,16 +24,11 @@ export function startStoreSimulator(
   });
 }
 
-/** The heap as a whole and without its young generation (prom-client's nodejs_heap_* gauges). */
-export interface HeapReading {
-  readonly heapUsed: number;
-  readonly heapTotal: number;
-  readonly oldUsed: number;
-  readonly oldTotal: number;
-}
-
-/** The simulator's own view of its heap, from GET /metrics. */
-export async function heapReading(port: number): Promise<HeapReading> {
+/**
+ * The simulator's own view of its heap, from GET /metrics: as a whole and without its young
+ * generation (prom-client's nodejs_heap_* gauges).
+ */
+export async function heapReading(port: number) {
   const answer = await httpRequest({ port, path: '/metrics' });
   if (answer.status !== 200) throw new Error(`GET /metrics: HTTP ${answer.status}`);
   const text = answer.body.toString('utf8');

@@ -1,24 +1,50 @@
 import os from 'node:os';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
-import { charged, type Turn } from '../lib/server-cpu-turn';
+import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { httpRequest } from '../lib/http-client';
 import { load } from '../lib/load';
-import { diffProfiles } from '../lib/profile';
-import { profileSim, type ProfiledDrive } from '../lib/profiled';
-import { median, round } from '../lib/stats';
+import { controlPlaneDiff } from '../lib/profile';
+import { profileSim, readDrive, type ProfiledDrive } from '../lib/profiled';
+import { median, perRound } from '../lib/stats';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
-import type { Comparison, MeasureResult, ProfileSummary } from '../types';
-import { PAGING } from './read-throughput';
-import { AUTH } from '../lib/read-store';
-import {
-  JSON_POLLS,
-  JSON_STREAM,
-  LEGACY_STOMP,
-  type Deliveries,
-  type DeliveryScenario,
-} from './control-plane-scenarios';
+import type { Comparison, MeasureBody, ProfileSummary } from '../types';
+import { AUTH } from '../lib/payloads';
+import { PAGING } from '../lib/read-paths';
+import { compare } from '../lib/compare';
+import { jsonEventPolls, jsonStream, stompSubscribers, type Clients } from '../lib/delivery-clients';
+import { DeliveryRounds } from '../lib/delivery-rounds';
+
+/** The deliveries control-plane-cost drives on both sides: one kind of client each. */
+interface DeliveryScenario {
+  readonly label: string;
+  readonly kind: SimKind;
+  clients(ctx: BenchContext): number;
+  /** `from`: the store's last eventId (JSON polls wait for what comes after it). */
+  open(server: ChildServer, clients: number, from: number): Clients;
+}
+
+const JSON_STREAM: DeliveryScenario = {
+  label: 'JSON: transient POST /api/message -> event-stream WebSocket clients',
+  kind: 'json',
+  clients: (ctx) => ctx.config.controlPlane.streamClients,
+  open: jsonStream,
+};
+
+const JSON_POLLS: DeliveryScenario = {
+  label: 'JSON: durable POST /api/message -> held GET /customerapi/events polls',
+  kind: 'json',
+  clients: (ctx) => ctx.config.controlPlane.pollClients,
+  open: jsonEventPolls,
+};
+
+const LEGACY_STOMP: DeliveryScenario = {
+  label: 'legacy: POST NonDurable -> STOMP subscribers',
+  kind: 'legacy',
+  clients: (ctx) => ctx.config.controlPlane.streamClients,
+  open: stompSubscribers,
+};
 
 /**
  * What the control plane (delivery journal, /metrics request wrapper, fault-rule checks) costs:
@@ -34,19 +60,27 @@ const BOUND = 0.9;
 const TARGET = 'on / off >= 0.90 (costs at most 10%)';
 
 type Paired = Record<Side, number[]>;
+type Pair = Record<Side, ChildServer>;
 
 interface PairedTurns {
   readonly rate: Paired;
   readonly cpu: Paired;
 }
 
-/** Runs both sides once per round; which goes first alternates, so drift falls on both alike. */
-async function pairedRounds(rounds: number, run: (side: Side) => Promise<Turn>): Promise<PairedTurns> {
+/**
+ * Runs both sides once per round, each turn charged with the CPU its simulator used meanwhile;
+ * which goes first alternates, so drift falls on both alike.
+ */
+async function pairedRounds(
+  rounds: number,
+  servers: Pair,
+  run: (side: Side) => Promise<{ rate: number; units: number }>,
+): Promise<PairedTurns> {
   const rate: Paired = { on: [], off: [] };
   const cpu: Paired = { on: [], off: [] };
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) {
-      const turn = await run(side);
+      const turn = await charged(servers[side], () => run(side));
       rate[side].push(turn.rate);
       cpu[side].push(turn.cpuMsPer1000);
     }
@@ -74,24 +108,22 @@ function pairedRow(
   note: string,
   target: boolean,
 ): Comparison {
-  const ratios = figures.on.map((on, k) => on / (figures.off[k] as number));
-  const ratio = median(ratios);
-  const ok = Number.isFinite(ratio);
-  const perRound = figures.on
+  const rounds = figures.on
     .map((on, k) => `${Math.round(on)}/${Math.round(figures.off[k] as number)}`)
     .join(', ');
-  return {
+  return compare({
     scenario,
     unit,
-    ours: ok ? round(median(figures.on), 2) : null,
-    baselines: [{ name: 'control plane off', value: ok ? round(median(figures.off), 2) : null }],
-    ratio: ok ? round(ratio, 3) : null,
+    ours: median(figures.on),
+    bare: median(figures.off),
+    bareName: 'control plane off',
+    better: 'higher',
+    bound: BOUND,
+    ...(target && { target: TARGET }),
+    ratios: perRound(figures.on, figures.off),
     ratioLabel: 'on / off, median of paired rounds (min–max)',
-    ...(ok && { ratioSpread: [round(Math.min(...ratios), 3), round(Math.max(...ratios), 3)] as const }),
-    target: target ? TARGET : '—',
-    verdict: !ok ? 'N/A' : !target ? 'INFO' : ratio >= BOUND ? 'PASS' : 'MISS',
-    note: `rounds on/off ${unit}: ${perRound}${note ? `; ${note}` : ''}`,
-  };
+    note: `rounds on/off ${unit}: ${rounds}${note ? `; ${note}` : ''}`,
+  });
 }
 
 /** The throughput row (with the target) and the simulator's CPU per 1000 units of work (INFO). */
@@ -114,12 +146,6 @@ function costRows(
   ];
 }
 
-interface CostDrive {
-  readonly drive: ProfiledDrive;
-  /** Units of work the profiled run did. */
-  units(): number;
-}
-
 /**
  * Profiles both sides under the same drive, one after the other, and adds where the extra CPU
  * of the side with the control plane goes, per unit of work.
@@ -130,35 +156,17 @@ async function profileBoth(
   kind: SimKind,
   unit: string,
   per: number,
-  make: () => CostDrive,
+  drive: () => ProfiledDrive,
 ): Promise<ProfileSummary[]> {
   const runs: Array<{ summary: ProfileSummary; units: number }> = [];
   for (const side of SIDES) {
-    const { drive, units } = make();
-    const summary = await profileSim(ctx, `${label}, control plane ${side}`, kind, CONTROL_API[side], drive);
-    runs.push({ summary, units: units() });
+    runs.push(await profileSim(ctx, `${label}, control plane ${side}`, kind, CONTROL_API[side], drive()));
   }
   const [on, off] = runs as [(typeof runs)[0], (typeof runs)[0]];
   const work = (run: typeof on) => ({ file: path.join(ctx.root, run.summary.file), units: run.units });
-  const diff = diffProfiles(work(on), work(off), {
-    subject: label,
-    root: ctx.root,
-    per,
-    unit,
-    withName: 'the control plane on',
-    withoutName: 'off',
-    attribute: {
-      label: 'control-plane code (core control/*, prom-client, the callers building journal entries)',
-      match: (name, location) =>
-        location.includes('/control/') ||
-        location.includes('node_modules/prom-client/') ||
-        (name === 'delivered' && location.includes('channel-bus')),
-    },
-  });
+  const diff = controlPlaneDiff(work(on), work(off), { subject: label, root: ctx.root, per, unit });
   return [diff, on.summary, off.summary];
 }
-
-type Pair = Record<Side, ChildServer>;
 
 async function runDelivery(
   ctx: BenchContext,
@@ -169,22 +177,17 @@ async function runDelivery(
   const { roundMs, rounds, window } = ctx.config.controlPlane;
   const clients = scenario.clients(ctx);
   ctx.log(`  ${scenario.label}: ${clients} clients, ${rounds} paired rounds of ${roundMs} ms per side`);
-  const opened: Deliveries[] = [];
+  const sides: Partial<Record<Side, DeliveryRounds>> = {};
   try {
-    const sides = {} as Record<Side, Deliveries>;
     for (const side of SIDES) {
-      const deliveries = scenario.open(servers[side], clients, from);
-      opened.push(deliveries);
-      await deliveries.connect();
-      sides[side] = deliveries;
+      sides[side] = new DeliveryRounds(scenario.open(servers[side], clients, from));
+      await sides[side].connect();
     }
-    for (const side of SIDES) await sides[side].round(ctx.config.quick ? 100 : 1000, window);
-    const turns = await pairedRounds(rounds, (side) =>
-      charged(servers[side], async () => {
-        const result = await sides[side].round(roundMs, window);
-        return { rate: result.messagesPerSecond, units: result.messages };
-      }),
-    );
+    for (const side of SIDES) await sides[side]?.round(ctx.config.quick ? 100 : 1000, window);
+    const turns = await pairedRounds(rounds, servers, async (side) => {
+      const result = await (sides[side] as DeliveryRounds).round(roundMs, window);
+      return { rate: result.messagesPerSecond, units: result.messages };
+    });
     const deliveries = (side: Side) => Math.round(median(turns.rate[side]) * clients).toLocaleString('en-US');
     return costRows(
       `${scenario.label} (${clients} clients)`,
@@ -194,30 +197,23 @@ async function runDelivery(
       `each message reaches all ${clients} clients: ${deliveries('on')} / ${deliveries('off')} deliveries/s (on / off, medians)`,
     );
   } finally {
-    for (const deliveries of opened) deliveries.close();
+    for (const side of SIDES) sides[side]?.close();
   }
 }
 
 /** Profiles a missed delivery scenario on fresh simulators (an empty store). */
 function profileDelivery(ctx: BenchContext, scenario: DeliveryScenario): Promise<ProfileSummary[]> {
-  const clients = scenario.clients(ctx);
   const { window } = ctx.config.controlPlane;
   return profileBoth(ctx, scenario.label, scenario.kind, 'messages', 1000, () => {
-    let deliveries: Deliveries | undefined;
-    let messages = 0;
+    let deliveries: DeliveryRounds | undefined;
     return {
-      drive: {
-        setup: async (server) => {
-          deliveries = scenario.open(server, clients, 0);
-          await deliveries.connect();
-          await deliveries.round(1000, window);
-        },
-        run: async () => {
-          messages = (await (deliveries as Deliveries).round(ctx.config.profileMs, window)).messages;
-        },
-        teardown: () => deliveries?.close(),
+      setup: async (server) => {
+        deliveries = new DeliveryRounds(scenario.open(server, scenario.clients(ctx), 0));
+        await deliveries.connect();
+        await deliveries.round(1000, window);
       },
-      units: () => messages,
+      run: async () => (await (deliveries as DeliveryRounds).round(ctx.config.profileMs, window)).messages,
+      teardown: () => deliveries?.close(),
     };
   });
 }
@@ -264,9 +260,7 @@ async function runRead(
     return { rate: result.requestsPerSecond, units: result.requests };
   };
   for (const side of SIDES) await drive(side, ctx.config.quick ? 0.1 : 1);
-  const turns = await pairedRounds(rounds, (side) =>
-    charged(servers[side], () => drive(side, roundMs / 1000)),
-  );
+  const turns = await pairedRounds(rounds, servers, (side) => drive(side, roundMs / 1000));
   const failed = bad.on + bad.off > 0 ? `; failed requests: ${bad.on} on, ${bad.off} off` : '';
   return {
     rows: costRows(scenario.label, 'req/s', 'requests', turns, `${onSample.body.length} B/response${failed}`),
@@ -278,40 +272,16 @@ async function runRead(
 function profileRead(ctx: BenchContext): Promise<ProfileSummary[]> {
   const { readConnections: connections, readEvents } = ctx.config.controlPlane;
   const scenario = PAGING(readEvents);
-  return profileBoth(ctx, scenario.label, 'json', 'requests', 1000, () => {
-    let walk: ReturnType<typeof scenario.paths> | undefined;
-    let requests = 0;
-    const seconds = ctx.config.profileMs / 1000;
-    return {
-      drive: {
-        setup: async (server) => {
-          const loaded = await server.call<{ lastEventId: number }>('preload', { count: readEvents });
-          walk = scenario.paths(loaded.lastEventId);
-          await load({ port: server.port, path: walk.next, headers: AUTH, connections, seconds: 1 });
-        },
-        run: async (server) => {
-          const result = await load({
-            port: server.port,
-            path: (walk as NonNullable<typeof walk>).next,
-            headers: AUTH,
-            connections,
-            seconds,
-          });
-          requests = result.requests;
-        },
-        teardown: () => undefined,
-      },
-      units: () => requests,
-    };
-  });
+  return profileBoth(ctx, scenario.label, 'json', 'requests', 1000, () =>
+    readDrive(scenario, connections, ctx.config.profileMs / 1000, 1),
+  );
 }
 
 async function closePair(servers: Pair): Promise<void> {
   await Promise.all(SIDES.map((side) => servers[side].close()));
 }
 
-export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureBody> {
   const { streamClients, pollClients, window, readConnections, readEvents, roundMs, rounds } =
     ctx.config.controlPlane;
   const notes: string[] = [];
@@ -331,15 +301,11 @@ export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult
   } finally {
     await closePair(json);
   }
-  if (ctx.legacyMissing === undefined) {
-    const legacy = await startPair(ctx, 'legacy');
-    try {
-      rows.set(LEGACY_STOMP, await runDelivery(ctx, LEGACY_STOMP, legacy));
-    } finally {
-      await closePair(legacy);
-    }
-  } else {
-    notes.push(`legacy STOMP not measured: ${ctx.legacyMissing}`);
+  const legacy = await startPair(ctx, 'legacy');
+  try {
+    rows.set(LEGACY_STOMP, await runDelivery(ctx, LEGACY_STOMP, legacy));
+  } finally {
+    await closePair(legacy);
   }
   // Profiles run after the paired rounds, one simulator at a time, on fresh processes.
   const comparisons: Comparison[] = [];
@@ -356,8 +322,6 @@ export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult
     `machine load average (1 min) at the start and the end: ${loadBefore.toFixed(2)} / ${(os.loadavg()[0] ?? 0).toFixed(2)} on ${os.cpus().length} cores`,
   );
   return {
-    id: 'control-plane-cost',
-    title: 'Control-plane cost',
     method: [
       'Two simulators of the same kind, each in its own process, identical but for CONTROL_API (one JSON pair for the three JSON rows, one legacy pair): "Ours" has the control plane on (the default: delivery journal of JOURNAL_MAX entries, the /metrics request wrapper, /_sim/* routes), the baseline has it off. No fault rule is in force on either (rules are checked, none matches).',
       `Both are driven from the harness process with the same request shapes, in ${rounds} paired rounds of ${roundMs} ms per side; which side goes first alternates each round, after a warm-up of each. Each round gives a ratio on / off; the Ratio column is the median of those ratios with their lowest and highest, Ours and the baseline the medians of their rounds.`,
@@ -369,6 +333,5 @@ export async function controlPlaneCost(ctx: BenchContext): Promise<MeasureResult
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

@@ -1,92 +1,98 @@
 import { shouldProfile, type BenchContext } from '../context';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
-import { driveFor, interleavedLatency } from '../lib/latency-run';
-import { pollTarget, wsTarget, type LatencyTarget } from '../lib/latency-targets';
-import { JSON_TOKEN, jsonDurableMessage, legacyMessage } from '../lib/payloads';
-import { postBare, postJson, postLegacy } from '../lib/posts';
+import {
+  barePolls,
+  bareWs,
+  jsonEventPolls,
+  jsonStream,
+  legacyListens,
+  stompSubscribers,
+  type Clients,
+} from '../lib/delivery-clients';
+import { DeliveryRounds } from '../lib/delivery-rounds';
+import { distribution, Samples, type Distribution } from '../lib/stats';
 import { profileSim } from '../lib/profiled';
-import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
 import { startProbedSimulator, type SimKind, type ProbedSimulatorOptions } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import type { Comparison, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, MeasureBody, ProfileSummary } from '../types';
 
 interface Scenario {
   readonly label: string;
   readonly kind: SimKind;
   readonly simOptions: ProbedSimulatorOptions;
-  ours(server: ChildServer, clients: number): LatencyTarget;
-  bare(server: ChildServer, clients: number, body: Buffer): LatencyTarget;
+  ours(server: ChildServer, clients: number): Clients;
+  bare(server: ChildServer, clients: number, body: Buffer): Clients;
 }
 
-function lastEventId(body: Buffer): number {
-  const page = JSON.parse(body.toString('utf8')) as { data: { events: Array<{ eventId: number }> } };
-  return page.data.events[page.data.events.length - 1]?.eventId ?? 0;
+const SCENARIOS = (clients: number): Scenario[] => [
+  {
+    label: 'JSON: POST /api/message -> held GET /customerapi/events',
+    kind: 'json',
+    simOptions: {},
+    ours: jsonEventPolls,
+    bare: barePolls,
+  },
+  {
+    label: 'JSON: POST /api/message -> WebSocket Data',
+    kind: 'json',
+    simOptions: {},
+    ours: jsonStream,
+    bare: bareWs,
+  },
+  {
+    label: 'legacy: POST NonDurable -> STOMP MESSAGE',
+    kind: 'legacy',
+    simOptions: {},
+    ours: stompSubscribers,
+    bare: bareWs,
+  },
+  // One legacy queue per user: 200 users, each with a held listen, so one Durable post to `id` reaches 200 polls.
+  {
+    label: 'legacy: POST Durable -> held GET /customerapi/channels/listen',
+    kind: 'legacy',
+    simOptions: { extraUsers: clients },
+    ours: legacyListens,
+    bare: barePolls,
+  },
+];
+
+/**
+ * Alternates the two targets round by round (which goes first alternates too), so drift in the
+ * machine's speed during the run falls on both sides alike.
+ */
+async function interleavedLatency(
+  ours: DeliveryRounds,
+  bare: DeliveryRounds,
+  plan: { messages: number; rounds: number; warmup: number },
+): Promise<{ ours: Distribution; bare: Distribution }> {
+  const samples = new Map<DeliveryRounds, Samples>([
+    [ours, new Samples()],
+    [bare, new Samples()],
+  ]);
+  let seq = 1_000_000;
+  for (const target of [ours, bare]) {
+    for (let i = 0; i < plan.warmup; i++) await target.deliverOne(seq++, undefined);
+  }
+  const perRound = Math.ceil(plan.messages / plan.rounds);
+  for (let round = 0; round < plan.rounds; round++) {
+    const order = round % 2 === 0 ? [ours, bare] : [bare, ours];
+    for (const target of order) {
+      for (let i = 0; i < perRound; i++) await target.deliverOne(seq++, samples.get(target));
+    }
+  }
+  return {
+    ours: distribution((samples.get(ours) as Samples).values()),
+    bare: distribution((samples.get(bare) as Samples).values()),
+  };
 }
 
-const barePoll = (server: ChildServer, clients: number, body: Buffer) =>
-  pollTarget({
-    name: 'bare forwarder (long poll)',
-    server,
-    clients,
-    initialPath: '/poll',
-    nextPath: () => '/poll',
-    post: () => postBare(server.port, body),
-  });
-
-const bareWs = (server: ChildServer, clients: number, body: Buffer) =>
-  wsTarget(bareWsTarget('bare forwarder (ws)', server.port, clients, body));
-
-const JSON_POLL: Scenario = {
-  label: 'JSON: POST /api/message -> held GET /customerapi/events',
-  kind: 'json',
-  simOptions: {},
-  ours: (server, clients) =>
-    pollTarget({
-      name: 'json /events',
-      server,
-      clients,
-      headers: () => ({ authorization: `Bearer ${JSON_TOKEN}` }),
-      initialPath: '/customerapi/events?lastEventId=0',
-      nextPath: (body) => `/customerapi/events?lastEventId=${lastEventId(body)}`,
-      post: (seq) => postJson(server.port, jsonDurableMessage(seq)),
-    }),
-  bare: barePoll,
-};
-
-const JSON_WS: Scenario = {
-  label: 'JSON: POST /api/message -> WebSocket Data',
-  kind: 'json',
-  simOptions: {},
-  ours: (server, clients) => wsTarget(jsonStreamTarget(server.port, clients)),
-  bare: bareWs,
-};
-
-const LEGACY_STOMP: Scenario = {
-  label: 'legacy: POST NonDurable -> STOMP MESSAGE',
-  kind: 'legacy',
-  simOptions: {},
-  ours: (server, clients) => wsTarget(stompTarget(server.port, clients)),
-  bare: bareWs,
-};
-
-// One legacy queue per user: 200 users, each with a held listen, so one Durable post to `id` reaches 200 polls.
-const LEGACY_LISTEN = (clients: number): Scenario => ({
-  label: 'legacy: POST Durable -> held GET /customerapi/channels/listen',
-  kind: 'legacy',
-  simOptions: { extraUsers: clients },
-  ours: (server) =>
-    pollTarget({
-      name: 'legacy listen',
-      server,
-      clients,
-      headers: (i) => ({ authorization: `Bearer bench-token-${i + 1}` }),
-      initialPath: '/customerapi/channels/listen',
-      nextPath: (_body, path) => path,
-      post: (seq) => postLegacy(server.port, 'Durable', legacyMessage(seq)),
-    }),
-  bare: barePoll,
-});
+/** Drives only our side for a while (a profiled rerun of a missed measure). */
+async function driveFor(target: DeliveryRounds, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  let seq = 2_000_000;
+  while (Date.now() < end) await target.deliverOne(seq++, undefined);
+}
 
 async function runScenario(
   ctx: BenchContext,
@@ -99,21 +105,21 @@ async function runScenario(
     startProbedSimulator(ctx, scenario.kind, scenario.simOptions),
     startBaseline(ctx, 'bare-forwarder'),
   ]);
-  const targets: LatencyTarget[] = [];
+  const targets: DeliveryRounds[] = [];
   let result;
   try {
-    const ours = scenario.ours(sim, clients);
+    const ours = new DeliveryRounds(scenario.ours(sim, clients));
     targets.push(ours);
-    await ours.setup();
+    await ours.connect();
     for (let i = 0; i < warmup; i++) await ours.deliverOne(i, undefined);
-    const body = ours.sampleBody();
+    const body = ours.sample;
     if (!body) throw new Error(`${scenario.label}: no sample body`);
-    const bare = scenario.bare(forwarder, clients, body);
+    const bare = new DeliveryRounds(scenario.bare(forwarder, clients, body));
     targets.push(bare);
-    await bare.setup();
+    await bare.connect();
     result = await interleavedLatency(ours, bare, { messages, rounds, warmup });
   } finally {
-    for (const target of targets) target.teardown();
+    for (const target of targets) target.close();
     await Promise.all([sim.close(), forwarder.close()]);
   }
   const note = `${result.ours.count} / ${result.bare.count} deliveries (ours / bare); means ${result.ours.mean.toFixed(2)} / ${result.bare.mean.toFixed(2)} ms`;
@@ -137,36 +143,30 @@ async function runScenario(
     }),
   ];
   if (!shouldProfile(ctx, rows[1]?.verdict ?? '')) return { rows };
-  let target: LatencyTarget | undefined;
-  const profile = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
+  let target: DeliveryRounds | undefined;
+  const { summary: profile } = await profileSim(ctx, scenario.label, scenario.kind, scenario.simOptions, {
     setup: async (server) => {
-      target = scenario.ours(server, clients);
-      await target.setup();
+      target = new DeliveryRounds(scenario.ours(server, clients));
+      await target.connect();
     },
-    run: () => driveFor(target as LatencyTarget, ctx.config.profileMs),
-    teardown: () => target?.teardown(),
+    run: () => driveFor(target as DeliveryRounds, ctx.config.profileMs),
+    teardown: () => target?.close(),
   });
   return { rows, profile };
 }
 
-export async function deliveryLatency(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function deliveryLatency(ctx: BenchContext): Promise<MeasureBody> {
   const { clients, messages, rounds } = ctx.config.latency;
-  const scenarios: Scenario[] = [JSON_POLL, JSON_WS];
   const notes: string[] = [];
-  if (ctx.legacyMissing === undefined) scenarios.push(LEGACY_STOMP, LEGACY_LISTEN(clients));
-  else notes.push(`legacy scenarios not measured: ${ctx.legacyMissing}`);
   if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of SCENARIOS(clients)) {
     const { rows, profile } = await runScenario(ctx, scenario);
     comparisons.push(...rows);
     if (profile) profiles.push(profile);
   }
   return {
-    id: 'delivery-latency',
-    title: 'Delivery latency',
     method: [
       `${clients} connected clients per side; ${messages} messages per side, one at a time, each timed from the start of its POST until each client has it (every delivery is a sample).`,
       `Ours and the bare forwarder alternate in ${rounds} rounds within the run; before each long-poll message the harness waits until the server holds all ${clients} polls.`,
@@ -176,6 +176,5 @@ export async function deliveryLatency(ctx: BenchContext): Promise<MeasureResult>
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

@@ -2,47 +2,48 @@ import { shouldProfile, type BenchContext } from '../context';
 import { charged } from '../lib/server-cpu-turn';
 import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
-import type { FanOutTarget } from '../lib/fan-out-run';
-import { OpenLoopClients, type OpenLoopRound } from '../lib/open-loop-fan-out';
-import { OpenLoopTally, perRound } from '../lib/open-loop-tally';
+import { bareWs, jsonStream, stompSubscribers, type Clients } from '../lib/delivery-clients';
+import { OpenLoopClients } from '../lib/open-loop-fan-out';
+import { OpenLoopTally } from '../lib/open-loop-tally';
 import { profileSim } from '../lib/profiled';
-import { round } from '../lib/stats';
-import { bareWsTarget, jsonStreamTarget, stompTarget } from '../lib/socket-targets';
+import { perRound, round } from '../lib/stats';
 import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import type { Comparison, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, MeasureBody, ProfileSummary } from '../types';
 
 interface Scenario {
   readonly label: string;
   readonly kind: SimKind;
-  ours(server: ChildServer, clients: number): FanOutTarget;
+  ours(server: ChildServer, clients: number): Clients;
 }
 
 const JSON_STREAM: Scenario = {
   label: 'JSON: transient /api/message -> WebSocket clients',
   kind: 'json',
-  ours: (server, clients) => jsonStreamTarget(server.port, clients),
+  ours: jsonStream,
 };
 
 const LEGACY_STOMP: Scenario = {
   label: 'legacy: NonDurable -> STOMP subscribers',
   kind: 'legacy',
-  ours: (server, clients) => stompTarget(server.port, clients),
+  ours: stompSubscribers,
 };
 
+/** One side's clients, its server, and its rounds. */
 interface Side {
   readonly clients: OpenLoopClients;
   readonly server: ChildServer;
+  readonly tally: OpenLoopTally;
 }
 
 /** One open-loop round of a side, charged with the CPU its server process used meanwhile. */
-async function turn(side: Side, rate: number, ms: number): Promise<OpenLoopRound & { cpuUs: number }> {
+async function turn(side: Side, rate: number, ms: number): Promise<void> {
   const result = await charged(side.server, async () => {
     const r = await side.clients.round(rate, ms);
     return { ...r, rate: r.deliveredPerSecond, units: r.deliveries };
   });
   // charged() gives ms per 1,000 units, which is µs per delivery.
-  return { ...result, cpuUs: result.cpuMsPer1000 };
+  side.tally.add(result, result.cpuMsPer1000);
 }
 
 /** Delivered / offered that counts as keeping up. */
@@ -133,69 +134,54 @@ async function runScenario(
   ctx: BenchContext,
   scenario: Scenario,
 ): Promise<{ rows: Comparison[]; notes: string[]; profile?: ProfileSummary }> {
-  const { clients, rates, roundMs, rounds, warmupMs } = ctx.config.fanOut;
+  const { clients, rate, roundMs, rounds, warmupMs } = ctx.config.fanOut;
   ctx.log(
-    `  ${scenario.label}: ${clients} clients, ${rates.join(' and ')} msg/s, ${rounds} paired rounds of ${roundMs} ms per side`,
+    `  ${scenario.label}: ${clients} clients, ${rate} msg/s, ${rounds} paired rounds of ${roundMs} ms per side`,
   );
   const [sim, broadcast] = await Promise.all([
     startProbedSimulator(ctx, scenario.kind),
     startBaseline(ctx, 'bare-broadcast'),
   ]);
-  const opened: OpenLoopClients[] = [];
-  const out: Comparison[] = [];
+  const sides: Side[] = [];
   const notes: string[] = [];
+  const label = `${scenario.label} (${clients} clients, ${rate} msg/s offered)`;
+  const open = async (server: ChildServer, clients: Clients) => {
+    const side = { clients: new OpenLoopClients(clients), server, tally: new OpenLoopTally() };
+    sides.push(side);
+    await side.clients.connect();
+    await side.clients.round(rate, warmupMs);
+    return side;
+  };
+  let out: Comparison[];
   try {
-    const ours: Side = {
-      clients: new OpenLoopClients(scenario.ours(sim, clients)),
-      server: sim,
-    };
-    opened.push(ours.clients);
-    await ours.clients.connect();
-    await ours.clients.round(rates[0] as number, warmupMs);
+    const ours = await open(sim, scenario.ours(sim, clients));
     const sample = ours.clients.sample;
     if (!sample) throw new Error(`${scenario.label}: no frame received`);
-    const bare: Side = {
-      clients: new OpenLoopClients(bareWsTarget('bare ws broadcast', broadcast.port, clients, sample)),
-      server: broadcast,
-    };
-    opened.push(bare.clients);
-    await bare.clients.connect();
-    await bare.clients.round(rates[0] as number, warmupMs);
-    for (const rate of rates) {
-      const tally = new Map<Side, OpenLoopTally>([
-        [ours, new OpenLoopTally()],
-        [bare, new OpenLoopTally()],
-      ]);
-      // Paired rounds: ours and bare back to back, which goes first alternating, so drift and
-      // other load on the machine fall on both alike.
-      for (let r = 0; r < rounds; r++) {
-        for (const side of r % 2 === 0 ? [ours, bare] : [bare, ours]) {
-          const result = await turn(side, rate, roundMs);
-          tally.get(side)?.add(result, result.cpuUs);
-        }
-      }
-      const o = tally.get(ours) as OpenLoopTally;
-      const b = tally.get(bare) as OpenLoopTally;
-      const label = `${scenario.label} (${clients} clients, ${rate} msg/s offered)`;
-      out.push(...rows(label, rate, o, b, sample.length));
-      if (o.lost + b.lost > 0) notes.push(`${label}: ${lostNote(o, b)}`);
-      // Then the limit is the machine or the load generator, not the simulator: say so.
-      if ((b.deliveredMedian ?? 0) < KEEP_UP * rate) {
-        notes.push(
-          `${label}: the bare baseline did not keep up either (${round(b.deliveredMedian ?? 0, 1)} msg/s): the machine or the load generator limits this run, so its ratios say little about the simulator`,
-        );
-      }
-      ctx.log(
-        `    ${rate} msg/s: CPU/delivery ${round(o.cpuPerDelivery ?? NaN, 2)} / ${round(b.cpuPerDelivery ?? NaN, 2)} µs, p99 ${round(o.latency(99) ?? NaN, 1)} / ${round(b.latency(99) ?? NaN, 1)} ms (ours / bare)`,
+    const bare = await open(broadcast, bareWs(broadcast, clients, sample));
+    // Paired rounds: ours and bare back to back, which goes first alternating, so drift and
+    // other load on the machine fall on both alike.
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 === 0 ? [ours, bare] : [bare, ours]) await turn(side, rate, roundMs);
+    }
+    const [o, b] = [ours.tally, bare.tally];
+    out = rows(label, rate, o, b, sample.length);
+    if (o.lost + b.lost > 0) notes.push(`${label}: ${lostNote(o, b)}`);
+    // Then the limit is the machine or the load generator, not the simulator: say so.
+    if ((b.deliveredMedian ?? 0) < KEEP_UP * rate) {
+      notes.push(
+        `${label}: the bare baseline did not keep up either (${round(b.deliveredMedian ?? 0, 1)} msg/s): the machine or the load generator limits this run, so its ratios say little about the simulator`,
       );
     }
+    ctx.log(
+      `    ${rate} msg/s: CPU/delivery ${round(o.cpuPerDelivery ?? NaN, 2)} / ${round(b.cpuPerDelivery ?? NaN, 2)} µs, p99 ${round(o.latency(99) ?? NaN, 1)} / ${round(b.latency(99) ?? NaN, 1)} ms (ours / bare)`,
+    );
   } finally {
-    for (const side of opened) side.close();
+    for (const side of sides) side.clients.close();
     await Promise.all([sim.close(), broadcast.close()]);
   }
   if (!out.some((row) => shouldProfile(ctx, row.verdict))) return { rows: out, notes };
   let side: OpenLoopClients | undefined;
-  const profile = await profileSim(
+  const { summary: profile } = await profileSim(
     ctx,
     scenario.label,
     scenario.kind,
@@ -205,36 +191,28 @@ async function runScenario(
         side = new OpenLoopClients(scenario.ours(server, clients));
         await side.connect();
       },
-      run: async () => {
-        await side?.round(rates[0] as number, ctx.config.profileMs);
-      },
+      run: async () => void (await side?.round(rate, ctx.config.profileMs)),
       teardown: () => side?.close(),
     },
   );
   return { rows: out, notes, profile };
 }
 
-export async function fanOut(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
-  const { clients, rates, roundMs, rounds, warmupMs } = ctx.config.fanOut;
-  const scenarios: Scenario[] = [JSON_STREAM];
+export async function fanOut(ctx: BenchContext): Promise<MeasureBody> {
+  const { clients, rate, roundMs, rounds, warmupMs } = ctx.config.fanOut;
   const notes: string[] = [];
-  if (ctx.legacyMissing === undefined) scenarios.push(LEGACY_STOMP);
-  else notes.push(`legacy STOMP fan-out not measured: ${ctx.legacyMissing}`);
   if (ctx.profileMode === 'never') notes.push('quick mode: no profile is taken on a miss');
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of [JSON_STREAM, LEGACY_STOMP]) {
     const result = await runScenario(ctx, scenario);
     comparisons.push(...result.rows);
     notes.push(...result.notes);
     if (result.profile) profiles.push(result.profile);
   }
   return {
-    id: 'fan-out',
-    title: 'Fan-out',
     method: [
-      `Open loop: ${clients} WebSocket clients per side (STOMP: ${clients} subscribers) in the harness process, each server in its own process. Transient messages are posted at a fixed offered rate (${rates.join(' and ')} msg/s) on a schedule that never waits for answers or deliveries: message k is due at t0 + k / rate, so a server that falls behind shows as latency and as a lower delivered rate.`,
+      `Open loop: ${clients} WebSocket clients per side (STOMP: ${clients} subscribers) in the harness process, each server in its own process. Transient messages are posted at a fixed offered rate (${rate} msg/s) on a schedule that never waits for answers or deliveries: message k is due at t0 + k / rate, so a server that falls behind shows as latency and as a lower delivered rate.`,
       `Paired rounds: ${rounds} rounds of ${roundMs} ms of posting per side (then the drain of the last deliveries), each running ours and the bare baseline back to back, which goes first alternating each round, after a discarded ${warmupMs} ms warm-up of each. The Ratio column is the median of the per-round ratios ours / bare with their lowest and highest; Ours and bare are over every delivery of every round.`,
       'Server CPU per delivery: user + system time of the server process (process.cpuUsage() over IPC, before and after each turn) divided by the deliveries the clients counted.',
       "Latency: each client stamps every delivery on arrival; latency = arrival - the moment that message's post was issued (a client's n-th frame is the n-th message: the server sends every message to every client, in order on each connection). p50 and p99 over every delivery, none sampled away. How late the posts were against their schedule is reported apart, as is the harness's own CPU, since the harness receives every delivery of both sides.",
@@ -244,6 +222,5 @@ export async function fanOut(ctx: BenchContext): Promise<MeasureResult> {
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

@@ -1,5 +1,4 @@
 import type { BenchContext } from '../context';
-import type { ChildServer } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { absoluteRow } from '../lib/absolute-row';
 import { inject } from '../lib/load';
@@ -8,7 +7,7 @@ import { seededMemory, startSeededMemory, type SeededMemory } from '../lib/seede
 import { SEED_CHUNK_EVENTS } from '../lib/seed-http';
 import { startProbedSimulator, type SimKind } from '../lib/simulator-process';
 import { startBaseline } from '../baselines/start-baseline';
-import type { Comparison, MeasureResult } from '../types';
+import type { Comparison, MeasureBody } from '../types';
 
 const MB = 1024 * 1024;
 
@@ -43,26 +42,46 @@ async function queued(
   }
 }
 
-interface CapRun {
-  readonly samples: Array<{ injected: number; rss: number }>;
-  readonly bad: number;
-  readonly kept: number;
-}
+/** What each kind is injected, and which cap holds it. */
+const CAPS = {
+  json: {
+    label: 'JSON durable store',
+    setting: 'EVENT_STORE_MAX',
+    settings: (cap: number) => ({ eventStoreMax: cap }),
+    path: '/api/message',
+    body: jsonDurableMessage(1),
+    contentType: 'application/json',
+  },
+  legacy: {
+    label: 'legacy queue',
+    setting: 'LEGACY_QUEUE_MAX',
+    settings: (cap: number) => ({ legacyQueueMax: cap }),
+    path: '/customerapi/channel/id/Durable?payloadKey=bench',
+    body: legacyXml(1),
+    contentType: 'application/xml',
+  },
+};
 
 /**
  * Sustained injection over HTTP (autocannon POSTs) of `multiple` x the cap, in steps of one cap,
- * reading RSS (after GC) between steps.
+ * reading RSS (after GC) between steps: RSS must stop growing, and exactly the cap be kept.
  */
-async function capped(ctx: BenchContext, kind: SimKind, cap: number, multiple: number): Promise<CapRun> {
-  const settings = kind === 'json' ? { eventStoreMax: cap } : { legacyQueueMax: cap };
-  const server = await startProbedSimulator(ctx, kind, { settings });
-  const samples: CapRun['samples'] = [];
+async function capRow(ctx: BenchContext, kind: SimKind, cap: number, multiple: number): Promise<Comparison> {
+  const { label, setting, settings, path, body, contentType } = CAPS[kind];
+  const server = await startProbedSimulator(ctx, kind, { settings: settings(cap) });
+  const samples: Array<{ injected: number; rss: number }> = [];
   let bad = 0;
   let kept = 0;
   try {
-    const target = injection(kind, server);
     for (let step = 1; step <= multiple; step++) {
-      const result = await inject({ ...target, amount: cap, connections: 8 });
+      const result = await inject({
+        port: server.port,
+        path,
+        body,
+        contentType,
+        amount: cap,
+        connections: 8,
+      });
       bad += result.bad;
       const memory = await server.call<Memory & { stored?: number; queued?: number }>('memory');
       kept = memory.stored ?? memory.queued ?? 0;
@@ -71,34 +90,13 @@ async function capped(ctx: BenchContext, kind: SimKind, cap: number, multiple: n
   } finally {
     await server.close();
   }
-  return { samples, bad, kept };
-}
-
-function injection(kind: SimKind, server: ChildServer) {
-  return kind === 'json'
-    ? {
-        port: server.port,
-        path: '/api/message',
-        body: jsonDurableMessage(1),
-        contentType: 'application/json',
-      }
-    : {
-        port: server.port,
-        path: '/customerapi/channel/id/Durable?payloadKey=bench',
-        body: legacyXml(1),
-        contentType: 'application/xml',
-      };
-}
-
-function capRow(label: string, setting: string, cap: number, run: CapRun): Comparison {
-  const at2 = run.samples.find((s) => s.injected >= 2 * cap) ?? run.samples[0];
-  const last = run.samples[run.samples.length - 1];
+  const at2 = samples.find((s) => s.injected >= 2 * cap) ?? samples[0];
+  const last = samples[samples.length - 1];
   const growth = at2 && last ? last.rss / at2.rss : null;
-  const trail = run.samples.map((s) => mb(s.rss)).join(' -> ');
-  const keptOk = run.kept === cap;
-  const ok = growth !== null && growth <= 1.1 && keptOk;
+  const trail = samples.map((s) => mb(s.rss)).join(' -> ');
+  const ok = growth !== null && growth <= 1.1 && kept === cap;
   return {
-    scenario: `${label}: ${setting}=${cap.toLocaleString('en-US')}, ${(run.samples.length * cap).toLocaleString('en-US')} injected over HTTP`,
+    scenario: `${label}: ${setting}=${cap.toLocaleString('en-US')}, ${(samples.length * cap).toLocaleString('en-US')} injected over HTTP`,
     unit: 'x',
     ours: growth === null ? null : Math.round(growth * 1000) / 1000,
     baselines: [],
@@ -106,7 +104,7 @@ function capRow(label: string, setting: string, cap: number, run: CapRun): Compa
     ratioLabel: 'RSS after all / RSS after 2x cap',
     target: 'RSS stops growing: <= 1.10x from 2x cap to the end, and exactly the cap kept',
     verdict: growth === null ? 'N/A' : ok ? 'PASS' : 'MISS',
-    note: `RSS MB after each cap's worth: ${trail}; kept ${run.kept.toLocaleString('en-US')}${run.bad > 0 ? `; ${run.bad} failed posts` : ''}`,
+    note: `RSS MB after each cap's worth: ${trail}; kept ${kept.toLocaleString('en-US')}${bad > 0 ? `; ${bad} failed posts` : ''}`,
   };
 }
 
@@ -125,14 +123,14 @@ function seededRows(run: SeededMemory, targeted: boolean): Comparison[] {
       scenario: `${label}: RSS per stored event`,
       unit: 'B',
       ours: perEvent,
-      ...(targeted && { target: { text: '<= 400 B', ok: (v: number) => v <= 400 } }),
+      ...(targeted && { target: ['<= 400 B', perEvent <= 400] as const }),
       note: `RSS ${mb(idle.rss)} MB idle -> ${mb(full.rss)} MB full, after GC; heap ${Math.round((full.heapUsed - idle.heapUsed) / events)} B per event; ${Math.round(seeded.bytes / events)} B of NDJSON an event`,
     }),
     absoluteRow({
       scenario: `${label}: heapTotal / heapUsed, old generation`,
       unit: 'x',
       ours: full.oldTotal / full.oldUsed,
-      ...(targeted && { target: { text: '<= 1.5', ok: (v: number) => v <= 1.5 } }),
+      ...(targeted && { target: ['<= 1.5', full.oldTotal / full.oldUsed <= 1.5] as const }),
       note: `old generation (every heap space but the young one) ${mb(full.oldUsed)} MB used of ${mb(full.oldTotal)} MB after GC (idle: ${mb(idle.oldUsed)} / ${mb(idle.oldTotal)} MB), from GET /metrics`,
     }),
     absoluteRow({
@@ -145,19 +143,18 @@ function seededRows(run: SeededMemory, targeted: boolean): Comparison[] {
       scenario: `${label}: seeding rate (wall)`,
       unit: 'events/s',
       ours: (events * 1000) / seeded.wallMs,
-      ...(targeted && { target: { text: '>= 200,000 events/s', ok: (v: number) => v >= 200_000 } }),
+      ...(targeted && {
+        target: ['>= 200,000 events/s', (events * 1000) / seeded.wallMs >= 200_000] as const,
+      }),
       note: `${(seeded.wallMs / 1000).toFixed(2)} s wall; server CPU ${(seeded.serverCpuMs / 1000).toFixed(2)} s, ${count(Math.round(cpuRate))} events per CPU second; ${mb(seeded.bytes)} MB of NDJSON in ${Math.ceil(events / SEED_CHUNK_EVENTS)} bodies`,
     }),
   ];
 }
 
-export async function memory(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function memory(ctx: BenchContext): Promise<MeasureBody> {
   const { storeSizes, legacyMessages, eventCap, legacyCap, capMultiple } = ctx.config.memory;
   const comparisons: Comparison[] = [];
   const notes: string[] = [];
-  const legacy = ctx.legacyMissing === undefined;
-  if (!legacy) notes.push(`legacy memory not measured: ${ctx.legacyMissing}`);
 
   const bare = await startBaseline(ctx, 'bare-forwarder');
   const bareIdle = await bare.call<Memory>('memory');
@@ -192,50 +189,32 @@ export async function memory(ctx: BenchContext): Promise<MeasureResult> {
       note: `${(atStart.cpuMs / 1000).toFixed(2)} s more CPU and ${(atStart.wallMs / 1000).toFixed(2)} s more wall time to the banner than a start without --seed; RSS ${Math.round(atStart.rssPerEvent)} B per generated event after GC`,
     }),
   );
-  if (legacy) {
-    ctx.log(`  ${legacyMessages} legacy messages queued`);
-    const legacyRun = await queued(ctx, legacyMessages);
-    comparisons.push(
-      compare({
-        scenario: 'legacy simulator idle RSS',
-        unit: 'MB',
-        ours: mb(legacyRun.idle.rss),
-        bare: mb(bareIdle.rss),
-        better: 'lower',
-      }),
-      compare({
-        scenario: `legacy simulator RSS with ${count(legacyMessages)} queued messages`,
-        unit: 'MB',
-        ours: mb(legacyRun.full.rss),
-        bare: null,
-        better: 'lower',
-        note: `${Math.round(legacyRun.perItem)} B RSS / ${Math.round(legacyRun.heapPerItem)} B heap per queued message`,
-      }),
-    );
-  }
+  ctx.log(`  ${legacyMessages} legacy messages queued`);
+  const legacyRun = await queued(ctx, legacyMessages);
+  comparisons.push(
+    compare({
+      scenario: 'legacy simulator idle RSS',
+      unit: 'MB',
+      ours: mb(legacyRun.idle.rss),
+      bare: mb(bareIdle.rss),
+      better: 'lower',
+    }),
+    compare({
+      scenario: `legacy simulator RSS with ${count(legacyMessages)} queued messages`,
+      unit: 'MB',
+      ours: mb(legacyRun.full.rss),
+      bare: null,
+      better: 'lower',
+      note: `${Math.round(legacyRun.perItem)} B RSS / ${Math.round(legacyRun.heapPerItem)} B heap per queued message`,
+    }),
+  );
   ctx.log(`  caps under sustained injection (${capMultiple}x)`);
   comparisons.push(
-    capRow(
-      'JSON durable store',
-      'EVENT_STORE_MAX',
-      eventCap,
-      await capped(ctx, 'json', eventCap, capMultiple),
-    ),
+    await capRow(ctx, 'json', eventCap, capMultiple),
+    await capRow(ctx, 'legacy', legacyCap, capMultiple),
   );
-  if (legacy) {
-    comparisons.push(
-      capRow(
-        'legacy queue',
-        'LEGACY_QUEUE_MAX',
-        legacyCap,
-        await capped(ctx, 'legacy', legacyCap, capMultiple),
-      ),
-    );
-  }
   const sizes = storeSizes.map(count).join(', ');
   return {
-    id: 'memory',
-    title: 'Memory',
     method: [
       `JSON store: the simulator as users run it, \`node --expose-gc --require bench/src/servers/gc-on-signal.cjs packages/cli/bin/racedata-sim.js json --port 0 --host 127.0.0.1 --no-replay\`, a fresh process per store size (${sizes} events; EVENT_STORE_MAX the size, EVENT_STORE_MAX_BYTES raised so the count alone decides). The preloaded hook does nothing but run two full GCs on SIGUSR2 and say so on stderr; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics. The heapTotal / heapUsed target is held on the old generation (the heap less the young generation's spaces, nodejs_heap_space_size_*_bytes{space="new"} and "new_large_object"): fragmentation of what is kept shows there, while the young generation is a reserve of up to 32 MB that V8 sizes to the allocation rate whatever the store holds (the whole heap's ratio is reported beside it).`,
       `The store is filled over HTTP with POST /_sim/events: NDJSON, ${count(SEED_CHUNK_EVENTS)} events a body, one body after another (start-list entries of about 340 bytes of JSON, a line each, spread over race days and all eight durable channels; built before the timing starts). RSS per stored event = (RSS full - RSS idle) / count. Seeding rate = events / wall time from the first body sent to the last answer; server CPU is the process's user + system time over it, from /proc/<pid>/stat. The targets hold from the second size up: at the smallest, fixed costs and a megabyte of noise swamp a per-event figure.`,
@@ -247,6 +226,5 @@ export async function memory(ctx: BenchContext): Promise<MeasureResult> {
     comparisons,
     notes,
     profiles: [],
-    durationMs: Date.now() - started,
   };
 }

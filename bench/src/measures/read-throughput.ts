@@ -1,19 +1,15 @@
 import { shouldProfile, type BenchContext } from '../context';
-import type { ChildServer } from '../lib/child-server';
 import { load } from '../lib/load';
-import { profileSim } from '../lib/profiled';
+import { profileSim, readDrive } from '../lib/profiled';
 import { chargedTo } from '../lib/proc-stats';
 import { NO_MATCH, SELECTIVE, type ReadScenario } from '../lib/read-paths';
 import { againstPageRow, flatnessRow, pairRows } from '../lib/read-rows';
-import { AUTH, openLoggedStore, openReadStore, type ReadStore, type Side } from '../lib/read-store';
+import { openLoggedStore, openReadStore, type ReadStore, type Side } from '../lib/read-store';
 import { median } from '../lib/stats';
 import { startBaseline } from '../baselines/start-baseline';
 import { peerDataFiles, startPeer, type RunningPeer } from '../peer-tools/peer-run';
 import { PEER_NAMES, PEER_PAGE_PATH, type PeerName } from '../peer-tools/peer-servers';
-import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
-
-/** control-plane-cost reads the same pages. */
-export { PAGING, type ReadScenario } from '../lib/read-paths';
+import type { Comparison, Figure, MeasureBody, ProfileSummary } from '../types';
 
 /** The issue's bound on a page read against bare Node: looser at 1,000,000 stored events. */
 const pageBound = (events: number) => (events >= 1_000_000 ? 0.6 : 0.7);
@@ -56,34 +52,12 @@ function peerFigures(ctx: BenchContext, sides: readonly Side[]): Figure[] {
 }
 
 /** Reruns a missed read on the in-process simulator under V8's profiler (the CLI has no hook for it). */
-function profileRead(ctx: BenchContext, scenario: ReadScenario): Promise<ProfileSummary> {
-  let next: () => string = () => '/';
-  return profileSim(
-    ctx,
-    scenario.label,
-    'json',
-    { maxOldSpaceMb: 8192 },
-    {
-      setup: async (server: ChildServer) => {
-        const loaded = await server.call<{ lastEventId: number }>('preload', { count: scenario.events });
-        next = scenario.paths(loaded.lastEventId).next;
-      },
-      run: async (server: ChildServer) => {
-        await load({
-          port: server.port,
-          path: () => next(),
-          headers: AUTH,
-          connections: ctx.config.read.connections,
-          seconds: ctx.config.profileMs / 1000,
-        });
-      },
-      teardown: () => undefined,
-    },
-  );
+async function profileRead(ctx: BenchContext, scenario: ReadScenario): Promise<ProfileSummary> {
+  const drive = readDrive(scenario, ctx.config.read.connections, ctx.config.profileMs / 1000);
+  return (await profileSim(ctx, scenario.label, 'json', { maxOldSpaceMb: 8192 }, drive)).summary;
 }
 
-export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function readThroughput(ctx: BenchContext): Promise<MeasureBody> {
   const { connections, roundSeconds, rounds, sizes } = ctx.config.read;
   const comparisons: Comparison[] = [];
   const profiles: ProfileSummary[] = [];
@@ -188,8 +162,6 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
   }
   const sizeList = sizes.map((n) => n.toLocaleString('en-US')).join(', ');
   return {
-    id: 'read-throughput',
-    title: 'Read throughput',
     method: [
       `Ours is the JSON simulator as users run it: \`node packages/cli/bin/racedata-sim.js json --port 0 --host 127.0.0.1 --no-replay\` (the port read from its start banner), one process per store size (${sizeList} events), with EVENT_STORE_MAX set to the size and EVENT_STORE_MAX_BYTES raised so the count alone decides what is kept. Each is filled once, over HTTP, with POST /_sim/events (NDJSON, ${'25,000'} events a body; start-list entries of about 340 bytes of JSON spread over race days and all eight durable channels), before any reads; the stores stay up side by side for the whole measure.`,
       `autocannon in the harness process (apart from every server), ${connections} connections, no pipelining; ${rounds} rounds of ${roundSeconds} s turns (after a warm-up of each side: 0.5 s, 0.1 s in quick mode). A round runs, for each store, the no-match query, our page read, bare Node's page read, our filtered read, bare Node's filtered read and the selective query back to back (and, for the reference store, the page read of a second simulator of the same store that logs every request, LOG_REQUESTS=true at LOG_LEVEL=info, its log lines sent to /dev/null); every other round runs the whole sequence reversed, so each pair's order alternates. The Ratio column is the median of the per-round ratios with their lowest and highest; Ours and the baselines are the medians of their rounds. Peers run after each round.`,
@@ -201,6 +173,5 @@ export async function readThroughput(ctx: BenchContext): Promise<MeasureResult> 
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

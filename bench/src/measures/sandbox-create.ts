@@ -1,7 +1,7 @@
 import type { BenchContext } from '../context';
 import { startCliSimulator } from '../lib/simulator-process';
 import { percentile, round } from '../lib/stats';
-import type { Comparison, MeasureResult } from '../types';
+import type { Comparison, MeasureBody } from '../types';
 
 const TARGET_MS = 5;
 
@@ -21,12 +21,10 @@ async function timed(url: string, init?: RequestInit): Promise<{ ms: number; bod
  * same server's GET /health, timed the same way and interleaved, shows what the round trip alone
  * costs.
  */
-export async function sandboxCreate(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function sandboxCreate(ctx: BenchContext): Promise<MeasureBody> {
   const { creates } = ctx.config.sandboxes;
   const comparisons: Comparison[] = [];
-  const kinds = ctx.legacyMissing === undefined ? (['json', 'legacy'] as const) : (['json'] as const);
-  for (const kind of kinds) {
+  for (const kind of ['json', 'legacy'] as const) {
     const sim = await startCliSimulator(ctx.simRoot, kind);
     try {
       const base = `http://127.0.0.1:${sim.port}`;
@@ -62,8 +60,6 @@ export async function sandboxCreate(ctx: BenchContext): Promise<MeasureResult> {
     }
   }
   return {
-    id: 'sandbox-create',
-    title: 'Sandbox creation',
     method: [
       'The real CLI (`racedata-sim json` / `legacy`) in its own process; the harness creates a sandbox, deletes it, and repeats.',
       'Each create is timed from the client, HTTP round trip included; GET /health on the same server, interleaved, is the round trip alone.',
@@ -71,6 +67,5 @@ export async function sandboxCreate(ctx: BenchContext): Promise<MeasureResult> {
     comparisons,
     notes: [],
     profiles: [],
-    durationMs: Date.now() - started,
   };
 }

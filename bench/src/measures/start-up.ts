@@ -1,16 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { shouldProfile, type BenchContext } from '../context';
-import { newestProfile, summariseProfile } from '../lib/profile';
+import { summariseProfile } from '../lib/profile';
 import { trackProcess } from '../lib/child-server';
 import { compare } from '../lib/compare';
 import { freePort } from '../lib/http-client';
-import { cliBuilt, startCliSimulator, type SimKind } from '../lib/simulator-process';
+import { startCliSimulator, type SimKind } from '../lib/simulator-process';
 import { median } from '../lib/stats';
 import { peerDataFiles, stopProcess, waitForHealth } from '../peer-tools/peer-run';
 import { PEER_NAMES, spawnPeer } from '../peer-tools/peer-servers';
-import type { Comparison, Figure, MeasureResult, ProfileSummary } from '../types';
+import type { Comparison, Figure, MeasureBody, ProfileSummary } from '../types';
 
 interface Subject {
   readonly name: string;
@@ -57,17 +57,10 @@ function simulator(root: string, kind: SimKind): Subject {
   };
 }
 
-export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
-  const started = Date.now();
+export async function startUp(ctx: BenchContext): Promise<MeasureBody> {
   const { repeats } = ctx.config.startUp;
   const notes: string[] = [];
-  const ours: Subject[] = [];
-  if (cliBuilt(ctx.simRoot)) {
-    const kinds = ctx.legacyMissing === undefined ? (['json', 'legacy'] as const) : (['json'] as const);
-    for (const kind of kinds) ours.push(simulator(ctx.simRoot, kind));
-  } else {
-    notes.push('simulators not measured: packages/cli is not built (npm run build)');
-  }
+  const ours = (['json', 'legacy'] as const).map((kind) => simulator(ctx.simRoot, kind));
   const bare = spawned('bare Node', (port) =>
     trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' })),
   );
@@ -106,16 +99,13 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
       }
     }
   }
-  const med = (name: string): number | null => {
-    const t = times.get(name) ?? [];
-    return t.length > 0 ? median(t) : null;
-  };
+  const med = (name: string) => (times.get(name)?.length ? median(times.get(name) as number[]) : null);
   const peerFigures: Figure[] = PEER_NAMES.map((name) => ({
     name,
     value: med(name),
     ...(med(name) === null && { note: ctx.peers ? 'failed' : 'not installed' }),
   }));
-  const comparisons: Comparison[] = (ours.length > 0 ? ours.map((s) => s.name) : ['json']).map((name) =>
+  const comparisons: Comparison[] = ours.map(({ name }) =>
     compare({
       scenario: `${name} simulator (racedata-sim ${name}), median of ${repeats}`,
       unit: 'ms',
@@ -150,19 +140,12 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     const dir = mkdtempSync(path.join(ctx.rawDir, 'profiles', `start-up-${subject.name}-`));
     // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
     await subject.timeStart(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    const file = newestProfile(dir);
-    if (file)
-      profiles.push(
-        summariseProfile(
-          file,
-          `start of racedata-sim ${subject.name} (whole process, node --cpu-prof)`,
-          ctx.root,
-        ),
-      );
+    // The only file there: the profile --cpu-prof wrote at the exit.
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    const what = `start of racedata-sim ${subject.name} (whole process, node --cpu-prof)`;
+    if (file) profiles.push(summariseProfile(path.join(dir, file), what, ctx.root));
   }
   return {
-    id: 'start-up',
-    title: 'Start-up',
     method: [
       'From spawning the process until GET /health on its port answers 200 (polled every 3 ms), each subject started as a user would: `node packages/cli/bin/racedata-sim.js json|legacy --port 0 --host 127.0.0.1` (built code, default settings; the port read from its banner), `node -e` with a bare http server, `mockoon-cli start --data env.json`, `json-server db.json`.',
       `${repeats} starts per subject, the order rotating each round; the figure is the median.`,
@@ -171,6 +154,5 @@ export async function startUp(ctx: BenchContext): Promise<MeasureResult> {
     comparisons,
     notes,
     profiles,
-    durationMs: Date.now() - started,
   };
 }

@@ -4,11 +4,7 @@ import { freePort, httpRequest, sleep } from '../lib/http-client';
 import type { PeerTools } from './peer-install';
 import { spawnPeer, writeJsonServerDb, writeMockoonData, type PeerName } from './peer-servers';
 
-export interface RunningPeer {
-  readonly name: PeerName;
-  readonly port: number;
-  stop(): Promise<void>;
-}
+export type RunningPeer = Awaited<ReturnType<typeof startPeer>>;
 
 /** Resolves once GET /health answers 200; the time it took is the start-up figure. */
 export async function waitForHealth(port: number, alive: () => boolean, timeoutMs: number): Promise<void> {
@@ -46,7 +42,7 @@ export function peerDataFiles(dir: string, body: string): Record<PeerName, strin
   };
 }
 
-export async function startPeer(peers: PeerTools, name: PeerName, dataFile: string): Promise<RunningPeer> {
+export async function startPeer(peers: PeerTools, name: PeerName, dataFile: string) {
   const port = await freePort();
   const child = spawnPeer(peers, name, dataFile, port);
   try {

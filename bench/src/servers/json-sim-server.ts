@@ -1,5 +1,5 @@
 import type { JsonSimulatorProbe } from '@racedata/json-sim';
-import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
+import { measuredMemory, serveIpc } from '../lib/child-ipc';
 import { layoutDays, storedEvent } from '../lib/payloads';
 import { benchSettings, simPackage } from './server-setup';
 
@@ -31,10 +31,7 @@ async function main(): Promise<void> {
     },
     memory: () => ({ ...measuredMemory(), stored: store.size }),
     waiting: () => polls.size,
-    close: async () => {
-      await sim.close();
-      return exitSoon();
-    },
+    close: () => sim.close(),
   });
 }
 

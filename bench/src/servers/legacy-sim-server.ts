@@ -1,6 +1,6 @@
 import type { UserSpec } from '@racedata/core';
 import type { LegacySimulatorProbe } from '@racedata/legacy-sim';
-import { exitSoon, measuredMemory, serveIpc } from '../lib/child-ipc';
+import { measuredMemory, serveIpc } from '../lib/child-ipc';
 import { legacyXml } from '../lib/payloads';
 import { benchSettings, simPackage } from './server-setup';
 
@@ -53,10 +53,7 @@ async function main(): Promise<void> {
     memory: () => ({ ...measuredMemory(), queued: queues.totalDepth }),
     /** Held listens: polls waiting on the queues. */
     waiting: () => queues.totalWaiting,
-    close: async () => {
-      await sim.close();
-      return exitSoon();
-    },
+    close: () => sim.close(),
   });
 }
 

@@ -1,14 +1,17 @@
 import type WebSocket from 'ws';
-import { PollClients } from '../lib/poll-clients';
+import { EARLY_HANG_UP_MS, PollClients } from '../lib/poll-clients';
 import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
-import type { BroadcastLedger, EventLogLedger, QueueLedger } from './ledger';
+import type { ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
+import type { SoakConfig } from './config';
 import type { SoakUser } from './users';
 
 /** Client i belongs to user i mod n: the clients are spread evenly over the users. */
-export const roundRobin = (users: number) => (client: number) => client % users;
-
-const bearer = (user: SoakUser) => ({ authorization: `Bearer ${user.token}` });
+const tokenOf = (users: readonly SoakUser[], client: number) =>
+  (users[client % users.length] as SoakUser).token;
+const bearer = (users: readonly SoakUser[], client: number) => ({
+  authorization: `Bearer ${tokenOf(users, client)}`,
+});
 
 /** Answers that were neither data nor an empty long poll (401, 500, unparsable bodies). */
 export interface OddAnswers {
@@ -16,24 +19,22 @@ export interface OddAnswers {
   last?: string;
 }
 
-export interface LegacyPollersOptions {
-  readonly port: number;
-  readonly count: number;
-  readonly users: readonly SoakUser[];
-  readonly ledger: QueueLedger;
-  readonly hangUpShare: number;
-  readonly hangUpStyle: 'close' | 'reset';
-  readonly longPollTimeoutMs: number;
-  /** Whether hang-ups are still on (the final drain switches them off). */
-  readonly hangingUp: () => boolean;
-  readonly odd: OddAnswers;
+function noteOdd(odd: OddAnswers, what: string, text: string): void {
+  odd.count++;
+  odd.last = `${what}: ${text.slice(0, 200)}`;
 }
 
-/** Hang-ups this soon after sending destroy the socket (PollClients' destroyWithinMs). */
-const EARLY_HANG_UP_MS = 20;
+/** A JSON document, or undefined for a text that is not one. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
-export function hangsUp(i: number, share: number): boolean {
+function hangsUp(i: number, share: number): boolean {
   return Math.floor((i + 1) * share) > Math.floor(i * share);
 }
 
@@ -42,37 +43,38 @@ export function hangsUp(i: number, share: number): boolean {
  * their polls and poll again at once: half of those at a random moment before the long-poll
  * timeout, half 0-20 ms after sending (destroying the socket before any byte of the answer).
  */
-export function legacyPollers(options: LegacyPollersOptions): PollClients {
-  const userOf = roundRobin(options.users.length);
-  const { ledger, odd } = options;
+export function legacyPollers(
+  port: number,
+  config: SoakConfig,
+  users: readonly SoakUser[],
+  ledger: ReceiptLedger,
+  odd: OddAnswers,
+  /** Whether hang-ups are still on (the final drain switches them off). */
+  hangingUp: () => boolean,
+): PollClients {
   return new PollClients({
-    port: options.port,
-    count: options.count,
-    headers: (i) => bearer(options.users[userOf(i)] as SoakUser),
+    port,
+    count: config.clients.legacyPollers,
+    headers: (i) => bearer(users, i),
     initialPath: '/customerapi/channels/listen',
     nextPath: (_body, current) => current,
-    hangUpStyle: options.hangUpStyle,
-    destroyWithinMs: EARLY_HANG_UP_MS,
+    hangUpStyle: config.hangUpStyle,
     hangUpAfter: (i) =>
-      options.hangingUp() && hangsUp(i, options.hangUpShare) && Math.random() < 0.5
-        ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : options.longPollTimeoutMs)
+      hangingUp() && hangsUp(i, config.hangUpShare) && Math.random() < 0.5
+        ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : config.longPollTimeoutMs)
         : undefined,
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
-      let xml: unknown;
-      try {
-        xml = status === 200 ? JSON.parse(body.toString('utf8')) : undefined;
-      } catch {
-        xml = undefined;
-      }
-      if (typeof xml !== 'string') {
-        odd.count++;
-        odd.last = `legacy listen ${status}: ${body.toString('utf8').slice(0, 200)}`;
-        return;
-      }
+      const xml = status === 200 ? parsed(body.toString('utf8')) : undefined;
+      if (typeof xml !== 'string') return noteOdd(odd, `legacy listen ${status}`, body.toString('utf8'));
       const seq = seqOfXml(xml);
       const target = ledger.posts.target[seq];
-      ledger.record(userOf(client), seq, at, target !== undefined && xml === soakXml('Durable', seq, target));
+      ledger.record(
+        client % users.length,
+        seq,
+        at,
+        target !== undefined && xml === soakXml('Durable', seq, target),
+      );
     },
   });
 }
@@ -88,126 +90,102 @@ export function jsonPollers(
   port: number,
   count: number,
   users: readonly SoakUser[],
-  ledger: EventLogLedger,
+  ledger: ReceiptLedger,
   odd: OddAnswers,
 ): PollClients {
-  const userOf = roundRobin(users.length);
   const next = new Float64Array(count);
   const pathFrom = (id: number) => `/customerapi/events?lastEventId=${id}&limit=500`;
   return new PollClients({
     port,
     count,
-    headers: (i) => bearer(users[userOf(i)] as SoakUser),
+    headers: (i) => bearer(users, i),
     initialPath: pathFrom(0),
     nextPath: (_body, _current, client) => pathFrom(next[client] as number),
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
-      let events: StoredEventBody[] | undefined;
-      try {
-        const page = JSON.parse(body.toString('utf8')) as { data?: { events?: StoredEventBody[] } };
-        events = status === 200 ? page.data?.events : undefined;
-      } catch {
-        events = undefined;
-      }
-      if (!Array.isArray(events)) {
-        odd.count++;
-        odd.last = `JSON events ${status}: ${body.toString('utf8').slice(0, 200)}`;
-        return;
-      }
+      const page = parsed(body.toString('utf8')) as { data?: { events?: StoredEventBody[] } } | undefined;
+      const events = status === 200 ? page?.data?.events : undefined;
+      if (!Array.isArray(events)) return noteOdd(odd, `JSON events ${status}`, body.toString('utf8'));
       for (const event of events) {
         const eventId = Number(event.eventId);
-        ledger.record(client, eventId, String(event.channel), Number(event.payload?.seq), at);
+        const seq = Number(event.payload?.seq);
+        const first = ledger.record(client, seq, at, ledger.posts.target[seq] === event.channel);
         if (eventId > (next[client] as number)) next[client] = eventId;
+        else if (first) ledger.outOfOrder++;
       }
     },
   });
 }
 
-/** Connected WebSocket clients of one kind, closed together at the end. */
-export interface SocketClients {
-  readonly sockets: readonly WebSocket[];
-  close(): void;
-}
+/** Receipts of the posted messages in one text a WebSocket client received. */
+type Reader = (
+  text: string,
+  ledger: ReceiptLedger,
+  odd: OddAnswers,
+) => Array<[seq: number, matches: boolean]>;
 
-function watch(
-  sockets: WebSocket[],
-  ledger: BroadcastLedger,
-  onText: (client: number, text: string, at: number) => void,
-): SocketClients {
+/** JSON event-stream Data messages carry the posted channel and payload. */
+const readEventStream: Reader = (text, ledger, odd) => {
+  const message = parsed(text) as {
+    type?: string;
+    data?: { channel?: unknown; payload?: { seq?: unknown } };
+  };
+  if (message === undefined) noteOdd(odd, 'event-stream', text);
+  if (message?.type !== 'Data') return [];
+  const seq = Number(message.data?.payload?.seq);
+  return [[seq, ledger.posts.target[seq] === message.data?.channel]];
+};
+
+/** A legacy STOMP MESSAGE body is JSON {channel, payloadKey, payload, timestamp}. */
+const readStomp: Reader = (text, ledger, odd) =>
+  text.split('\0').flatMap((frame): Array<[number, boolean]> => {
+    const start = frame.indexOf('MESSAGE\n');
+    if (start < 0) return [];
+    const body = parsed(frame.slice(frame.indexOf('\n\n', start) + 2)) as
+      { channel?: unknown; payloadKey?: unknown; payload?: unknown } | undefined;
+    if (body === undefined) {
+      noteOdd(odd, 'STOMP', frame);
+      return [];
+    }
+    const seq = seqOfPayloadKey(body.payloadKey);
+    const target = ledger.posts.target[seq];
+    return [
+      [
+        seq,
+        target !== undefined &&
+          body.channel === target &&
+          body.payload === soakXml('NonDurable', seq, target),
+      ],
+    ];
+  });
+
+/** Legacy STOMP subscribers or JSON event-stream clients, spread over the users, closed together. */
+export async function streamClients(
+  kind: 'stomp' | 'event-stream',
+  port: number,
+  count: number,
+  users: readonly SoakUser[],
+  ledger: ReceiptLedger,
+  odd: OddAnswers,
+): Promise<{ close(): void }> {
+  const [connect, read] =
+    kind === 'stomp' ? [connectStomp, readStomp] : [connectEventStream, readEventStream];
+  const sockets = await connectMany(count, (i) => connect(port, tokenOf(users, i)));
   let closing = false;
   sockets.forEach((ws, i) => {
-    ws.on('message', (data: WebSocket.RawData) => onText(i, String(data), performance.now()));
+    ws.on('message', (data: WebSocket.RawData) => {
+      const at = performance.now();
+      for (const [seq, matches] of read(String(data), ledger, odd)) ledger.record(i, seq, at, matches);
+    });
     ws.on('close', () => {
       if (!closing) ledger.disconnects++;
     });
     ws.on('error', () => undefined);
   });
   return {
-    sockets,
     close() {
       closing = true;
       closeAll(sockets);
     },
   };
-}
-
-/** JSON event-stream clients; Data messages carry the posted channel and payload. */
-export async function eventStreamClients(
-  port: number,
-  count: number,
-  users: readonly SoakUser[],
-  ledger: BroadcastLedger,
-  odd: OddAnswers,
-): Promise<SocketClients> {
-  const userOf = roundRobin(users.length);
-  const sockets = await connectMany(count, (i) =>
-    connectEventStream(port, (users[userOf(i)] as SoakUser).token),
-  );
-  return watch(sockets, ledger, (client, text, at) => {
-    let message: { type?: string; data?: { channel?: unknown; payload?: { seq?: unknown } } };
-    try {
-      message = JSON.parse(text) as typeof message;
-    } catch {
-      odd.count++;
-      odd.last = `event-stream: ${text.slice(0, 200)}`;
-      return;
-    }
-    if (message.type !== 'Data') return;
-    const seq = Number(message.data?.payload?.seq);
-    ledger.record(client, seq, at, ledger.posts.target[seq] === message.data?.channel);
-  });
-}
-
-/** Legacy STOMP subscribers; a MESSAGE body is JSON {channel, payloadKey, payload, timestamp}. */
-export async function stompClients(
-  port: number,
-  count: number,
-  users: readonly SoakUser[],
-  ledger: BroadcastLedger,
-  odd: OddAnswers,
-): Promise<SocketClients> {
-  const userOf = roundRobin(users.length);
-  const sockets = await connectMany(count, (i) => connectStomp(port, (users[userOf(i)] as SoakUser).token));
-  return watch(sockets, ledger, (client, text, at) => {
-    for (const frame of text.split('\0')) {
-      const start = frame.indexOf('MESSAGE\n');
-      if (start < 0) continue;
-      const bodyAt = frame.indexOf('\n\n', start);
-      let body: { channel?: unknown; payloadKey?: unknown; payload?: unknown };
-      try {
-        body = JSON.parse(frame.slice(bodyAt + 2)) as typeof body;
-      } catch {
-        odd.count++;
-        odd.last = `STOMP: ${frame.slice(0, 200)}`;
-        continue;
-      }
-      const seq = seqOfPayloadKey(body.payloadKey);
-      const target = ledger.posts.target[seq];
-      const matches =
-        target !== undefined &&
-        body.channel === target &&
-        body.payload === soakXml('NonDurable', seq, target);
-      ledger.record(client, seq, at, matches);
-    }
-  });
 }

@@ -4,10 +4,7 @@ import { startChild } from '../lib/child-server';
 /** Each simulator's /health samples: latency (ms), when each was sent (Date.now()), failures. */
 export type ProbeResult = Record<string, { samples: number[]; sentAt: number[]; failed: number }>;
 
-export interface HealthProbe {
-  /** Stops probing and hands over the samples (none if the probe process does not answer). */
-  stop(): Promise<ProbeResult>;
-}
+export type HealthProbe = Awaited<ReturnType<typeof startHealthProbe>>;
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -16,7 +13,7 @@ export async function startHealthProbe(
   sims: ReadonlyArray<{ kind: string; port: number }>,
   everyMs: number,
   maxMs: number,
-): Promise<HealthProbe> {
+) {
   const child = await startChild({
     name: 'health probe',
     entry: 'bench/src/soak/probe-worker.ts',
@@ -27,5 +24,6 @@ export async function startHealthProbe(
       PROBE_MAX_MS: String(maxMs),
     },
   });
-  return { stop: () => child.call<ProbeResult>('stop', {}, 10_000).catch(() => ({})) };
+  // Stops probing and hands over the samples (none if the probe process does not answer).
+  return { stop: () => child.call<ProbeResult>('stop', {}, 10_000).catch((): ProbeResult => ({})) };
 }

@@ -1,4 +1,5 @@
 import { Samples, median } from '../lib/stats';
+import { KINDS, type MessageKind, type SoakConfig } from './config';
 import { receives, type SoakUser } from './users';
 
 /**
@@ -10,16 +11,12 @@ export class PostLog {
   readonly sentAt: Float64Array;
   readonly target: string[] = [''];
   readonly ok: Uint8Array;
-  /** JSON durable only: the eventId the simulator gave each message. */
-  readonly eventId: Float64Array;
   count = 0;
   failed = 0;
-  answered = 0;
 
   constructor(readonly max: number) {
     this.sentAt = new Float64Array(max + 1);
     this.ok = new Uint8Array(max + 1);
-    this.eventId = new Float64Array(max + 1);
   }
 
   /** Registers the next message before its POST goes out; returns its sequence number. */
@@ -30,11 +27,9 @@ export class PostLog {
     return seq;
   }
 
-  settle(seq: number, ok: boolean, eventId?: number): void {
-    this.answered++;
+  settle(seq: number, ok: boolean): void {
     if (ok) this.ok[seq] = 1;
     else this.failed++;
-    if (eventId !== undefined) this.eventId[seq] = eventId;
   }
 
   known(seq: number): boolean {
@@ -50,230 +45,104 @@ export class PostLog {
   }
 }
 
-/** Counts shared by every delivery check. */
-export interface DeliveryCounts {
-  deliveries: number;
-  duplicated: number;
-  foreign: number;
-  /** A delivery whose content does not match what was posted under its sequence number. */
-  corrupt: number;
-}
+/** Counts of every delivery check; corrupt: content that does not match the post of its sequence number. */
+const newCounts = () => ({ deliveries: 0, duplicated: 0, foreign: 0, corrupt: 0 });
 
-function newCounts(): DeliveryCounts {
-  return { deliveries: 0, duplicated: 0, foreign: 0, corrupt: 0 };
-}
-
-/**
- * Legacy durable messages: each must reach every matching user exactly once, through any one
- * of that user's pollers. Receipts are counted per (message, user).
- */
-export class QueueLedger {
-  readonly counts = newCounts();
-  readonly latency = new Samples();
-  private readonly received: Uint8Array;
-
-  constructor(
-    readonly posts: PostLog,
-    readonly users: readonly SoakUser[],
-  ) {
-    this.received = new Uint8Array((posts.max + 1) * users.length);
-  }
-
-  record(user: number, seq: number, at: number, matches: boolean): void {
-    this.counts.deliveries++;
-    if (!this.posts.known(seq) || !matches) {
-      this.counts.corrupt++;
-      return;
-    }
-    if (!receives(this.users[user] as SoakUser, this.posts.target[seq] as string)) this.counts.foreign++;
-    const cell = seq * this.users.length + user;
-    const seen = this.received[cell] as number;
-    if (seen > 0) this.counts.duplicated++;
-    else this.latency.push(at - (this.posts.sentAt[seq] as number));
-    this.received[cell] = Math.min(255, seen + 1);
-  }
-
-  /** Accepted (message, user) pairs no poller of the user has received; `into` gets the first few. */
-  missing(into?: Array<{ seq: number; user: string; target: string }>): number {
-    let lost = 0;
-    const n = this.users.length;
-    for (let seq = 1; seq <= this.posts.count; seq++) {
-      if (!this.posts.ok[seq]) continue;
-      const target = this.posts.target[seq] as string;
-      for (let u = 0; u < n; u++) {
-        if (this.received[seq * n + u] === 0 && receives(this.users[u] as SoakUser, target)) {
-          lost++;
-          if (into && into.length < 10) into.push({ seq, user: (this.users[u] as SoakUser).key, target });
-        }
-      }
-    }
-    return lost;
-  }
-
-  expectedPairs(): number {
-    return this.users.reduce((sum, user) => sum + this.posts.expectedFor(user), 0);
-  }
-}
-
-export interface Spread {
-  readonly min: number;
-  readonly median: number;
-  readonly max: number;
-}
-
-export function spread(values: readonly number[]): Spread {
+export function spread(values: readonly number[]) {
   if (values.length === 0) return { min: Number.NaN, median: Number.NaN, max: Number.NaN };
   return { min: Math.min(...values), median: median(values), max: Math.max(...values) };
 }
 
 /**
- * Transient messages to connected clients (STOMP, event stream): every client connected for
- * the whole run should get each message of its subscription once.
+ * Messages that must reach each receiver once: legacy durable messages per user (through any
+ * one of that user's pollers), JSON durable events per poller of
+ * /events, transient messages per connected client (STOMP, event stream; every client connected
+ * for the whole run gets each message of its subscription). Receipts are counted per
+ * (receiver, message).
  */
-export class BroadcastLedger {
+export class ReceiptLedger {
   readonly counts = newCounts();
   readonly latency = new Samples();
-  private readonly received: Uint8Array[];
-  readonly perClient: Uint32Array;
+  private readonly received: Uint8Array;
+  /** First receipts per receiver. */
+  readonly perReceiver: Uint32Array;
   disconnects = 0;
+  /** JSON events: an eventId not above the one before it that the poller had not seen yet. */
+  outOfOrder = 0;
 
+  /** Receiver r is a client of user r mod users (the users themselves when there are as many). */
   constructor(
     readonly posts: PostLog,
     readonly users: readonly SoakUser[],
-    readonly userOf: (client: number) => number,
-    readonly clients: number,
+    readonly receivers: number,
   ) {
-    this.received = Array.from({ length: clients }, () => new Uint8Array(posts.max + 1));
-    this.perClient = new Uint32Array(clients);
+    this.received = new Uint8Array((posts.max + 1) * receivers);
+    this.perReceiver = new Uint32Array(receivers);
   }
 
-  record(client: number, seq: number, at: number, matches: boolean): void {
+  private user(receiver: number): SoakUser {
+    return this.users[receiver % this.users.length] as SoakUser;
+  }
+
+  /** Counts a receipt; true when it is the first of that message by that receiver. */
+  record(receiver: number, seq: number, at: number, matches: boolean): boolean {
     this.counts.deliveries++;
     if (!this.posts.known(seq) || !matches) {
       this.counts.corrupt++;
-      return;
+      return false;
     }
-    const user = this.users[this.userOf(client)] as SoakUser;
-    if (!receives(user, this.posts.target[seq] as string)) this.counts.foreign++;
-    const row = this.received[client] as Uint8Array;
-    const seen = row[seq] as number;
+    if (!receives(this.user(receiver), this.posts.target[seq] as string)) this.counts.foreign++;
+    const cell = receiver * (this.posts.max + 1) + seq;
+    const seen = this.received[cell] as number;
     if (seen > 0) this.counts.duplicated++;
     else {
-      this.perClient[client] = (this.perClient[client] as number) + 1;
+      this.perReceiver[receiver] = (this.perReceiver[receiver] as number) + 1;
       this.latency.push(at - (this.posts.sentAt[seq] as number));
     }
-    row[seq] = Math.min(255, seen + 1);
+    this.received[cell] = Math.min(255, seen + 1);
+    return seen === 0;
   }
 
-  expected(client: number): number {
-    return this.posts.expectedFor(this.users[this.userOf(client)] as SoakUser);
-  }
-
-  /** Accepted messages of a client's subscription it never got. */
-  missing(): number {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    let missing = 0;
-    for (let c = 0; c < this.clients; c++) {
-      const row = this.received[c] as Uint8Array;
-      const user = this.users[this.userOf(c)] as SoakUser;
-      let got = 0;
-      for (let seq = 1; seq <= this.posts.count; seq++) {
-        if (row[seq] && this.posts.ok[seq] && receives(user, this.posts.target[seq] as string)) got++;
-      }
-      missing += (perUser[this.userOf(c)] as number) - got;
-    }
-    return missing;
-  }
-
-  complete(): boolean {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    for (let c = 0; c < this.clients; c++) {
-      if ((this.perClient[c] as number) < (perUser[this.userOf(c)] as number)) return false;
-    }
-    return true;
-  }
-
-  deliveriesPerClient(): { received: Spread; expected: Spread } {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    return {
-      received: spread(Array.from(this.perClient)),
-      expected: spread(Array.from({ length: this.clients }, (_, c) => perUser[this.userOf(c)] as number)),
-    };
-  }
-}
-
-/**
- * JSON durable events read through /events: every poller must see every event of its user's
- * subscription, in eventId order, none twice, none of another channel.
- */
-export class EventLogLedger {
-  readonly counts = newCounts();
-  readonly latency = new Samples();
-  /** An eventId not above the one before it that the poller had not seen yet. */
-  outOfOrder = 0;
-  readonly lastId: Float64Array;
-  private readonly ids: number[][];
-
-  constructor(
-    readonly posts: PostLog,
-    readonly users: readonly SoakUser[],
-    readonly userOf: (poller: number) => number,
-    readonly pollers: number,
-  ) {
-    this.lastId = new Float64Array(pollers);
-    this.ids = Array.from({ length: pollers }, () => []);
-  }
-
-  record(poller: number, eventId: number, channel: string, seq: number, at: number): void {
-    this.counts.deliveries++;
-    const user = this.users[this.userOf(poller)] as SoakUser;
-    if (!receives(user, channel)) this.counts.foreign++;
-    if (!this.posts.known(seq) || this.posts.target[seq] !== channel) this.counts.corrupt++;
-    const ids = this.ids[poller] as number[];
-    if (eventId <= (this.lastId[poller] as number)) {
-      if (ids.includes(eventId)) this.counts.duplicated++;
-      else this.outOfOrder++;
-      ids.push(eventId);
-      return;
-    }
-    this.lastId[poller] = eventId;
-    ids.push(eventId);
-    if (this.posts.known(seq)) this.latency.push(at - (this.posts.sentAt[seq] as number));
-  }
-
-  /** The eventIds of accepted posts a user should read, ascending. */
-  private expectedIds(user: SoakUser): number[] {
-    const ids: number[] = [];
+  /** Accepted (receiver, message) pairs never received; `into` gets the first few. */
+  missing(into?: Array<{ seq: number; user: string; target: string }>): number {
+    let lost = 0;
     for (let seq = 1; seq <= this.posts.count; seq++) {
-      if (this.posts.ok[seq] && receives(user, this.posts.target[seq] as string))
-        ids.push(this.posts.eventId[seq] as number);
+      if (!this.posts.ok[seq]) continue;
+      const target = this.posts.target[seq] as string;
+      for (let r = 0; r < this.receivers; r++) {
+        const user = this.user(r);
+        if (this.received[r * (this.posts.max + 1) + seq] !== 0 || !receives(user, target)) continue;
+        lost++;
+        if (into && into.length < 10) into.push({ seq, user: user.key, target });
+      }
     }
-    return ids.sort((a, b) => a - b);
+    return lost;
   }
 
-  missing(): number {
-    const perUser = this.users.map((user) => this.expectedIds(user));
-    let missing = 0;
-    for (let p = 0; p < this.pollers; p++) {
-      const got = new Set(this.ids[p]);
-      for (const id of perUser[this.userOf(p)] as number[]) if (!got.has(id)) missing++;
-    }
-    return missing;
-  }
-
-  /** Every poller has read up to the last accepted event of its subscription. */
-  complete(): boolean {
-    const last = this.users.map((user) => this.expectedIds(user).at(-1) ?? 0);
-    for (let p = 0; p < this.pollers; p++) {
-      if ((this.lastId[p] as number) < (last[this.userOf(p)] as number)) return false;
-    }
-    return true;
-  }
-
-  expectedDeliveries(): number {
+  /** Accepted messages each receiver is meant to get. */
+  expected(): number[] {
     const perUser = this.users.map((user) => this.posts.expectedFor(user));
-    let n = 0;
-    for (let p = 0; p < this.pollers; p++) n += perUser[this.userOf(p)] as number;
-    return n;
+    return Array.from({ length: this.receivers }, (_, r) => perUser[r % this.users.length] as number);
   }
 }
+
+/** The posts of each kind, and a ledger of the receipts of each transport. */
+export function soakLedgers(
+  maxPosts: number,
+  users: Record<'legacy' | 'json', readonly SoakUser[]>,
+  clients: SoakConfig['clients'],
+) {
+  const posts = Object.fromEntries(KINDS.map((k) => [k, new PostLog(maxPosts)])) as Record<
+    MessageKind,
+    PostLog
+  >;
+  return {
+    posts,
+    queue: new ReceiptLedger(posts.legacyDurable, users.legacy, users.legacy.length),
+    events: new ReceiptLedger(posts.jsonDurable, users.json, clients.jsonPollers),
+    stomp: new ReceiptLedger(posts.legacyNonDurable, users.legacy, clients.stomp),
+    stream: new ReceiptLedger(posts.jsonTransient, users.json, clients.eventStream),
+  };
+}
+
+export type Ledgers = ReturnType<typeof soakLedgers>;

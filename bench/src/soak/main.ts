@@ -1,9 +1,8 @@
-import { killAllChildren } from '../lib/child-server';
-import { flag, killChildrenOnSignal, numberFlag, usageError } from '../lib/command-line';
+import { flag, numberFlag, runMain, usageError } from '../lib/command-line';
 import { runSoak } from './run-soak';
 
 /** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--hang-up-style close|reset] [--out DIR]` */
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const minutes = numberFlag(args, '--minutes', 0.1, 120);
@@ -13,50 +12,43 @@ async function main(): Promise<void> {
   if (hangUpStyle !== undefined && hangUpStyle !== 'close' && hangUpStyle !== 'reset') {
     usageError(`--hang-up-style must be close or reset, got ${hangUpStyle}`);
   }
-  killChildrenOnSignal();
-  try {
-    const { report, files } = await runSoak({
-      quick,
-      ...(minutes !== undefined && { minutes }),
-      ...(hangUpShare !== undefined && { hangUpShare }),
-      ...(outDir !== undefined && { outDir }),
-      ...(hangUpStyle !== undefined && { hangUpStyle }),
-    });
-    const t = report.totals;
-    console.log('');
-    console.log(
-      `posted ${t.posted}; lost ${t.lost}; duplicated ${t.duplicated}; foreign-channel ${t.foreign}; transient missed ${t.transientMissing}`,
-    );
-    for (const [name, d] of Object.entries(report.latency)) {
-      console.log(`latency ${name}: p50 ${d.p50} ms, p99 ${d.p99} ms (${d.count} deliveries)`);
-    }
-    for (const [name, s] of Object.entries({
-      'legacy STOMP': report.legacyStomp,
-      'JSON event-stream': report.jsonEventStream,
-    })) {
-      const r = s.perClient.received;
-      const e = s.perClient.expected;
-      console.log(
-        `transient ${name}: per client min/median/max ${r.min}/${r.median}/${r.max}, expected ${e.min}/${e.median}/${e.max}`,
-      );
-    }
-    for (const [name, r] of Object.entries(report.rss)) {
-      const p = report.probe[name];
-      console.log(
-        `${name}: RSS start ${(r.startKb / 1024).toFixed(1)} MB, after warm-up ${(r.warmUpKb / 1024).toFixed(1)} MB, peak ${(r.peakKb / 1024).toFixed(1)} MB, end ${(r.endKb / 1024).toFixed(1)} MB; /health probe p50 ${p?.p50} ms p99 ${p?.p99} ms`,
-      );
-    }
-    console.log('');
-    for (const v of report.verdicts) {
-      console.log(`${v.pass ? 'PASS' : 'MISS'}  ${v.name}: ${v.value} (target ${v.target})`);
-    }
-    console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
-    process.exit(report.pass ? 0 : 1);
-  } catch (err) {
-    console.error(`soak failed: ${(err as Error).stack ?? String(err)}`);
-    killAllChildren();
-    process.exit(2);
+  const { report, files } = await runSoak({
+    quick,
+    ...(minutes !== undefined && { minutes }),
+    ...(hangUpShare !== undefined && { hangUpShare }),
+    ...(outDir !== undefined && { outDir }),
+    ...(hangUpStyle !== undefined && { hangUpStyle }),
+  });
+  const t = report.totals;
+  console.log('');
+  console.log(
+    `posted ${t.posted}; lost ${t.lost}; duplicated ${t.duplicated}; foreign-channel ${t.foreign}; transient missed ${t.transientMissing}`,
+  );
+  for (const [name, d] of Object.entries(report.latency)) {
+    console.log(`latency ${name}: p50 ${d.p50} ms, p99 ${d.p99} ms (${d.count} deliveries)`);
   }
+  for (const [name, s] of Object.entries({
+    'legacy STOMP': report.legacyStomp,
+    'JSON event-stream': report.jsonEventStream,
+  })) {
+    const r = s.perClient.received;
+    const e = s.perClient.expected;
+    console.log(
+      `transient ${name}: per client min/median/max ${r.min}/${r.median}/${r.max}, expected ${e.min}/${e.median}/${e.max}`,
+    );
+  }
+  for (const [name, r] of Object.entries(report.rss)) {
+    const p = report.probe[name];
+    console.log(
+      `${name}: RSS start ${(r.startKb / 1024).toFixed(1)} MB, after warm-up ${(r.warmUpKb / 1024).toFixed(1)} MB, peak ${(r.peakKb / 1024).toFixed(1)} MB, end ${(r.endKb / 1024).toFixed(1)} MB; /health probe p50 ${p?.p50} ms p99 ${p?.p99} ms`,
+    );
+  }
+  console.log('');
+  for (const v of report.verdicts) {
+    console.log(`${v.pass ? 'PASS' : 'MISS'}  ${v.name}: ${v.value} (target ${v.target})`);
+  }
+  console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
+  return report.pass ? 0 : 1;
 }
 
-void main();
+runMain('soak', main);

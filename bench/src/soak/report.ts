@@ -1,108 +1,12 @@
 import { writeReportFiles } from '../results/write-results';
-import type { Distribution } from '../lib/stats';
-import type { Spread } from './ledger';
-import type { Check, MachineInfo } from '../types';
+import type { Check } from '../types';
+import type { RssFigures, SoakFigures, TransientFigures } from './figures';
 
-export interface TransientFigures {
-  readonly clients: number;
-  readonly deliveries: number;
-  readonly missing: number;
-  readonly duplicated: number;
-  readonly foreign: number;
-  readonly corrupt: number;
-  readonly disconnects: number;
-  readonly perClient: { readonly received: Spread; readonly expected: Spread };
-}
-
-export interface RssFigures {
-  readonly pid: number;
-  readonly samples: ReadonlyArray<{ readonly atMs: number; readonly kb: number }>;
-  readonly startKb: number;
-  readonly warmUpKb: number;
-  readonly peakKb: number;
-  /** At the end of the load (what the flat-RSS verdict compares with the warm-up figure). */
-  readonly endKb: number;
-  /** After the final drain, with the load gone. */
-  readonly drainedKb: number;
-}
-
-/** Probes sent after the warm-up (what the verdict uses), and over the whole run. */
-export interface ProbeFigures extends Distribution {
-  readonly failed: number;
-  readonly wholeRun: Distribution;
-}
-
-export interface SoakReport {
-  readonly mode: 'quick' | 'full';
-  readonly machine: MachineInfo;
-  readonly settings: {
-    readonly loadMs: number;
-    readonly warmUpMs: number;
-    readonly drainMs: number;
-    readonly postsPerSecondEachKind: number;
-    readonly longPollTimeoutMs: number;
-    readonly clients: Record<string, number>;
-    readonly legacyUsers: number;
-    readonly jsonUsers: number;
-    readonly hangUpShare: number;
-    readonly hangUpStyle: 'close' | 'reset';
-  };
-  readonly posted: Record<
-    string,
-    { readonly posted: number; readonly accepted: number; readonly failed: number }
-  >;
-  readonly legacyDurable: {
-    readonly expected: number;
-    readonly deliveries: number;
-    readonly lost: number;
-    readonly duplicated: number;
-    readonly foreign: number;
-    readonly corrupt: number;
-    readonly hangUps: number;
-    readonly pollErrors: number;
-    readonly lastPollError?: string;
-    /** The first few lost (message, user) pairs: sequence number, user key, posted target. */
-    readonly lostExamples: ReadonlyArray<{
-      readonly seq: number;
-      readonly user: string;
-      readonly target: string;
-    }>;
-  };
-  readonly jsonDurable: {
-    readonly expected: number;
-    readonly deliveries: number;
-    readonly lost: number;
-    readonly duplicated: number;
-    readonly outOfOrder: number;
-    readonly foreign: number;
-    readonly corrupt: number;
-    readonly pollErrors: number;
-    readonly lastPollError?: string;
-  };
-  readonly legacyStomp: TransientFigures;
-  readonly jsonEventStream: TransientFigures;
-  readonly oddAnswers: { readonly count: number; readonly last?: string };
-  readonly totals: {
-    readonly posted: number;
-    readonly lost: number;
-    readonly duplicated: number;
-    readonly foreign: number;
-    readonly transientMissing: number;
-  };
-  /** post -> receipt in ms, per transport. */
-  readonly latency: Record<string, Distribution>;
-  readonly rss: Record<string, RssFigures>;
-  /** GET /health latency from a separate prober process, in ms. */
-  readonly probe: Record<string, ProbeFigures>;
-  readonly probeLabel: string;
-  /** The load process's own event-loop delay p99 (ms): how far to trust its latency figures. */
-  readonly loadEventLoopP99Ms: number;
-  readonly drainMs: number;
-  readonly drainComplete: boolean;
+export type SoakReport = SoakFigures & {
   readonly verdicts: readonly Check[];
   readonly pass: boolean;
   readonly durationMs: number;
-}
+};
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
@@ -113,7 +17,7 @@ function transientRow(name: string, t: TransientFigures): string {
   return `| ${name} | ${t.clients} | ${r.min} / ${r.median} / ${r.max} | ${e.min} / ${e.median} / ${e.max} | ${t.missing} | ${t.duplicated} | ${t.foreign} | ${t.disconnects} |`;
 }
 
-export function soakMarkdown(report: SoakReport): string {
+function soakMarkdown(report: SoakReport): string {
   const s = report.settings;
   const lines = [
     `# Soak run (${report.mode})`,

@@ -3,21 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { killAllChildren } from '../lib/child-server';
-import { openFilesLimit, rssKb } from '../lib/proc-stats';
+import { requireOpenFiles, rssKb } from '../lib/proc-stats';
 import { startHealthProbe, type HealthProbe } from './health-probe';
-import { roundDistribution, rssFigures, transientFigures, verdicts } from './verdicts';
 import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
-import { sleep } from '../lib/http-client';
-import type { PollClients } from '../lib/poll-clients';
-import { distribution, round } from '../lib/stats';
-import { machineInfo } from '../machine';
-import { eventStreamClients, jsonPollers, legacyPollers, roundRobin, stompClients } from './clients';
-import type { OddAnswers, SocketClients } from './clients';
-import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
-import { BroadcastLedger, EventLogLedger, PostLog, QueueLedger } from './ledger';
+import { sleep, type HttpResult } from '../lib/http-client';
+import { round } from '../lib/stats';
 import { postJson, postLegacy } from '../lib/posts';
-import { eventIdOf, soakJson, soakLegacyMessage } from './messages';
-import { writeSoakReport, type ProbeFigures, type SoakReport } from './report';
+import { jsonPollers, legacyPollers, streamClients } from './clients';
+import type { OddAnswers } from './clients';
+import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
+import { soakFigures, verdicts } from './figures';
+import { soakLedgers, type PostLog } from './ledger';
+import { soakJson, soakLegacyMessage } from './messages';
+import { writeSoakReport, type SoakReport } from './report';
 import {
   JSON_DURABLE,
   JSON_TRANSIENT,
@@ -34,45 +32,40 @@ export interface RunSoakOptions extends SoakOptions {
   readonly log?: (message: string) => void;
 }
 
-const PROBE_LABEL =
-  'GET /health probe latency after warm-up (from a separate process; the simulators expose no event-loop figure)';
+type Ports = Record<'json' | 'legacy', number>;
+type Post = (ports: Ports, target: string, seq: number) => Promise<HttpResult>;
+const legacyPost =
+  (kind: 'Durable' | 'NonDurable'): Post =>
+  (ports, target, seq) =>
+    postLegacy(ports.legacy, kind, soakLegacyMessage(kind, target, seq));
+const jsonPost: Post = (ports, target, seq) => postJson(ports.json, soakJson(target, seq));
 
-interface Ledgers {
-  posts: Record<MessageKind, PostLog>;
-  queue: QueueLedger;
-  events: EventLogLedger;
-  stomp: BroadcastLedger;
-  stream: BroadcastLedger;
-}
+/** Each kind's targets (taken in turn) and its post of message `seq` to `target`. */
+const POSTS: Record<MessageKind, readonly [targets: readonly string[], post: Post]> = {
+  legacyDurable: [LEGACY_DURABLE_TARGETS, legacyPost('Durable')],
+  legacyNonDurable: [LEGACY_TRANSIENT_TARGETS, legacyPost('NonDurable')],
+  jsonDurable: [JSON_DURABLE, jsonPost],
+  jsonTransient: [JSON_TRANSIENT, jsonPost],
+};
 
 /** Posts one message of each kind every 1000/rate ms until the load time or the counts are used up. */
 async function postLoad(
   config: SoakConfig,
-  sims: { json: CliSimulator; legacy: CliSimulator },
-  ledgers: Ledgers,
+  ports: Ports,
+  posts: Record<MessageKind, PostLog>,
 ): Promise<void> {
   const pending = new Set<Promise<void>>();
-  const inFlight: Record<MessageKind, number> = {
-    legacyDurable: 0,
-    legacyNonDurable: 0,
-    jsonDurable: 0,
-    jsonTransient: 0,
-  };
-  const send = (
-    kind: MessageKind,
-    target: string,
-    post: (seq: number) => Promise<{ status: number; body: Buffer }>,
-  ) => {
-    const log = ledgers.posts[kind];
+  const inFlight = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<MessageKind, number>;
+  const send = (kind: MessageKind, tick: number) => {
+    const log = posts[kind];
     // A simulator that stops answering must not pile up requests without bound.
     if (log.count >= log.max || inFlight[kind] >= 32) return;
+    const [targets, post] = POSTS[kind];
+    const target = targets[tick % targets.length] as string;
     const seq = log.next(target, performance.now());
     inFlight[kind]++;
-    const p = post(seq).then(
-      (res) => {
-        const ok = res.status >= 200 && res.status < 300;
-        log.settle(seq, ok, kind === 'jsonDurable' && ok ? eventIdOf(res.body) : undefined);
-      },
+    const p = post(ports, target, seq).then(
+      (res) => log.settle(seq, res.status >= 200 && res.status < 300),
       () => log.settle(seq, false),
     );
     const tracked = p.finally(() => {
@@ -88,29 +81,7 @@ async function postLoad(
     if (due - started >= config.loadMs) break;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    send('legacyDurable', LEGACY_DURABLE_TARGETS[tick % LEGACY_DURABLE_TARGETS.length] as string, (seq) =>
-      postLegacy(
-        sims.legacy.port,
-        'Durable',
-        soakLegacyMessage('Durable', ledgers.posts.legacyDurable.target[seq] as string, seq),
-      ),
-    );
-    send(
-      'legacyNonDurable',
-      LEGACY_TRANSIENT_TARGETS[tick % LEGACY_TRANSIENT_TARGETS.length] as string,
-      (seq) =>
-        postLegacy(
-          sims.legacy.port,
-          'NonDurable',
-          soakLegacyMessage('NonDurable', ledgers.posts.legacyNonDurable.target[seq] as string, seq),
-        ),
-    );
-    send('jsonDurable', JSON_DURABLE[tick % JSON_DURABLE.length] as string, (seq) =>
-      postJson(sims.json.port, soakJson(ledgers.posts.jsonDurable.target[seq] as string, seq)),
-    );
-    send('jsonTransient', JSON_TRANSIENT[tick % JSON_TRANSIENT.length] as string, (seq) =>
-      postJson(sims.json.port, soakJson(ledgers.posts.jsonTransient.target[seq] as string, seq)),
-    );
+    for (const kind of KINDS) send(kind, tick);
   }
   await Promise.all(pending);
 }
@@ -124,12 +95,7 @@ export async function runSoak(
   const log = options.log ?? ((m: string) => console.log(m));
   const c = config.clients;
   const sockets = c.legacyPollers + c.jsonPollers + c.eventStream + c.stomp;
-  const limit = openFilesLimit();
-  if (limit !== undefined && limit < sockets + 256) {
-    throw new Error(
-      `open-file limit ${limit} is below the ${sockets + 256} this run needs: raise it (ulimit -n 8192)`,
-    );
-  }
+  requireOpenFiles(sockets + 256);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'racedata-soak-'));
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
   const closers: Array<() => void> = [];
@@ -148,34 +114,16 @@ export async function runSoak(
     );
 
     const maxPosts = Math.ceil((config.postsPerSecond * config.loadMs) / 1000) + 1;
-    const posts = Object.fromEntries(KINDS.map((k) => [k, new PostLog(maxPosts)])) as Record<
-      MessageKind,
-      PostLog
-    >;
-    const ledgers: Ledgers = {
-      posts,
-      queue: new QueueLedger(posts.legacyDurable, users.legacy),
-      events: new EventLogLedger(posts.jsonDurable, users.json, roundRobin(users.json.length), c.jsonPollers),
-      stomp: new BroadcastLedger(
-        posts.legacyNonDurable,
-        users.legacy,
-        roundRobin(users.legacy.length),
-        c.stomp,
-      ),
-      stream: new BroadcastLedger(
-        posts.jsonTransient,
-        users.json,
-        roundRobin(users.json.length),
-        c.eventStream,
-      ),
-    };
+    const ledgers = soakLedgers(maxPosts, users, c);
+    const { posts } = ledgers;
     const odd: OddAnswers = { count: 0 };
 
     prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
     log(`  connecting ${c.stomp} STOMP and ${c.eventStream} event-stream clients`);
-    const stomp: SocketClients = await stompClients(legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
+    const stomp = await streamClients('stomp', legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
     closers.push(() => stomp.close());
-    const stream: SocketClients = await eventStreamClients(
+    const stream = await streamClients(
+      'event-stream',
       json.port,
       c.eventStream,
       users.json,
@@ -184,18 +132,8 @@ export async function runSoak(
     );
     closers.push(() => stream.close());
     let hangingUp = true;
-    const listen: PollClients = legacyPollers({
-      port: legacy.port,
-      count: c.legacyPollers,
-      users: users.legacy,
-      ledger: ledgers.queue,
-      hangUpShare: config.hangUpShare,
-      hangUpStyle: config.hangUpStyle,
-      longPollTimeoutMs: config.longPollTimeoutMs,
-      hangingUp: () => hangingUp,
-      odd,
-    });
-    const events: PollClients = jsonPollers(json.port, c.jsonPollers, users.json, ledgers.events, odd);
+    const listen = legacyPollers(legacy.port, config, users.legacy, ledgers.queue, odd, () => hangingUp);
+    const events = jsonPollers(json.port, c.jsonPollers, users.json, ledgers.events, odd);
     closers.push(
       () => listen.stop(),
       () => events.stop(),
@@ -237,7 +175,7 @@ export async function runSoak(
 
     loadDelay.enable();
     log(`  posting ${config.postsPerSecond}/s of each kind for ${config.loadMs / 1000} s`);
-    await postLoad(config, { json, legacy }, ledgers);
+    await postLoad(config, { json: json.port, legacy: legacy.port }, posts);
     const loadEndMs = performance.now() - loadStart;
     sampleRss();
 
@@ -245,10 +183,7 @@ export async function runSoak(
     hangingUp = false;
     const drainStart = performance.now();
     const complete = () =>
-      ledgers.queue.missing() === 0 &&
-      ledgers.events.complete() &&
-      ledgers.stomp.complete() &&
-      ledgers.stream.complete();
+      [ledgers.queue, ledgers.events, ledgers.stomp, ledgers.stream].every((l) => l.missing() === 0);
     let drained = complete();
     while (!drained && performance.now() - drainStart < config.drainMs) {
       await sleep(250);
@@ -262,101 +197,26 @@ export async function runSoak(
     const probes = await prober.stop();
     prober = undefined;
 
-    const lostSamples: Array<{ seq: number; user: string; target: string }> = [];
-    const queueLost = ledgers.queue.missing(lostSamples);
-    const eventsLost = ledgers.events.missing();
-    const legacyStomp = transientFigures(ledgers.stomp);
-    const jsonEventStream = transientFigures(ledgers.stream);
-    const qc = ledgers.queue.counts;
-    const ec = ledgers.events.counts;
-    const probe: Record<string, ProbeFigures> = {};
-    for (const sim of sims) {
-      const p = probes[sim.kind];
-      const afterWarmUp = (p?.samples ?? []).filter((_, k) => (p?.sentAt[k] ?? 0) >= warmUpEndWall);
-      probe[sim.kind] = {
-        ...roundDistribution(distribution(afterWarmUp)),
-        failed: p?.failed ?? 0,
-        wholeRun: roundDistribution(distribution(p?.samples ?? [])),
-      };
-    }
-    const body: Omit<SoakReport, 'verdicts' | 'pass'> = {
-      mode: config.quick ? 'quick' : 'full',
-      machine: machineInfo(),
-      settings: {
-        loadMs: config.loadMs,
-        warmUpMs: config.warmUpMs,
-        drainMs: config.drainMs,
-        postsPerSecondEachKind: config.postsPerSecond,
-        longPollTimeoutMs: config.longPollTimeoutMs,
-        clients: { ...c },
-        legacyUsers: config.legacyUsers,
-        jsonUsers: config.jsonUsers,
-        hangUpShare: config.hangUpShare,
-        hangUpStyle: config.hangUpStyle,
-      },
-      posted: Object.fromEntries(
-        KINDS.map((k) => [
-          k,
-          { posted: posts[k].count, accepted: posts[k].count - posts[k].failed, failed: posts[k].failed },
-        ]),
-      ),
-      legacyDurable: {
-        expected: ledgers.queue.expectedPairs(),
-        deliveries: qc.deliveries,
-        lost: queueLost,
-        duplicated: qc.duplicated,
-        foreign: qc.foreign,
-        corrupt: qc.corrupt,
-        hangUps: listen.hangUps,
-        pollErrors: listen.errors,
-        ...(listen.lastError !== undefined && { lastPollError: listen.lastError }),
-        lostExamples: lostSamples,
-      },
-      jsonDurable: {
-        expected: ledgers.events.expectedDeliveries(),
-        deliveries: ec.deliveries,
-        lost: eventsLost,
-        duplicated: ec.duplicated,
-        outOfOrder: ledgers.events.outOfOrder,
-        foreign: ec.foreign,
-        corrupt: ec.corrupt,
-        pollErrors: events.errors,
-        ...(events.lastError !== undefined && { lastPollError: events.lastError }),
-      },
-      legacyStomp,
-      jsonEventStream,
-      oddAnswers: { ...odd },
-      totals: {
-        posted: KINDS.reduce((sum, k) => sum + posts[k].count, 0),
-        lost: queueLost + eventsLost,
-        duplicated: qc.duplicated + ec.duplicated + legacyStomp.duplicated + jsonEventStream.duplicated,
-        foreign: qc.foreign + ec.foreign + legacyStomp.foreign + jsonEventStream.foreign,
-        transientMissing: legacyStomp.missing + jsonEventStream.missing,
-      },
-      latency: {
-        'legacy listen (Durable)': roundDistribution(distribution(ledgers.queue.latency.values())),
-        'legacy STOMP (NonDurable)': roundDistribution(distribution(ledgers.stomp.latency.values())),
-        'JSON /events (durable)': roundDistribution(distribution(ledgers.events.latency.values())),
-        'JSON event-stream (transient)': roundDistribution(distribution(ledgers.stream.latency.values())),
-      },
-      rss: {
-        legacy: rssFigures(legacy.pid, rss.legacy ?? [], config.warmUpMs, loadEndMs),
-        json: rssFigures(json.pid, rss.json ?? [], config.warmUpMs, loadEndMs),
-      },
-      probe,
-      probeLabel: PROBE_LABEL,
+    const figures = soakFigures(config, ledgers, {
+      listen,
+      events,
+      odd,
+      pids: { legacy: legacy.pid, json: json.pid },
+      rss,
+      probes,
+      warmUpEndWall,
+      loadEndMs,
       loadEventLoopP99Ms: round(loadDelay.percentile(99) / 1e6),
-      drainMs: Math.round(drainMs),
+      drainMs,
       drainComplete: drained,
-      durationMs: 0,
-    };
+    });
     for (const sim of sims) {
       if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.output()}`);
     }
     await Promise.all(sims.map((s) => s.stop()));
-    const list = verdicts(body);
+    const list = verdicts(figures);
     const report: SoakReport = {
-      ...body,
+      ...figures,
       verdicts: list,
       pass: list.every((v) => v.pass),
       durationMs: Date.now() - started,

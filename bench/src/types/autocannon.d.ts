@@ -26,18 +26,10 @@ declare module 'autocannon' {
       body?: string | Buffer;
       requests?: Request[];
     }
-    interface Histogram {
-      average: number;
-      mean: number;
-      total: number;
-      p50: number;
-      p99: number;
-      max: number;
-    }
     interface Result {
-      requests: Histogram;
-      throughput: Histogram;
-      latency: Histogram;
+      requests: { total: number };
+      throughput: { total: number };
+      latency: { p50: number; p99: number };
       duration: number;
       errors: number;
       timeouts: number;
