@@ -1,13 +1,10 @@
 import { STOMP_PATHS } from '@racedata/legacy-sim';
 import type { CheckResult, Scenario, ScenarioContext } from '../../types';
-import { authentications, succeeded } from '../session/auth';
 import { evidenceOf, secs, verdict } from '../session/evidence';
+import { FIRST_SESSION_MS, gradeFirstAuthentication } from '../session/first-session';
 import { awaitOpen, type SessionOpen } from '../session/sessions';
 import { upgradesTo } from '../session/upgrades';
 import { STOMP_CHECKS } from './checks';
-
-/** How long a starting client has to open its first session (a node process starts slowly on shared cores). */
-export const FIRST_SESSION_MS = 15_000;
 
 /** The first connection: how the client got its token and where it put it. */
 export const connectScenario: Scenario = {
@@ -16,47 +13,12 @@ export const connectScenario: Scenario = {
   async run(ctx) {
     // A STOMP session opens on the upgrade: only a valid bearer token on it gets that far.
     const open = await awaitOpen(ctx, 'stomp', FIRST_SESSION_MS);
-    return [gradeAuth(ctx, open), gradeBearer(ctx, open)];
+    return [
+      gradeFirstAuthentication(ctx, STOMP_CHECKS.authKeySecret, open, 'its STOMP session'),
+      gradeBearer(ctx, open),
+    ];
   },
 };
-
-function gradeAuth(ctx: ScenarioContext, open: SessionOpen | undefined): CheckResult {
-  const info = STOMP_CHECKS.authKeySecret;
-  const tried = authentications(ctx, 0, open?.at ?? ctx.now());
-  const ok = succeeded(tried);
-  const evidence = [...tried.map(evidenceOf), ...(open ? [evidenceOf(open)] : [])];
-  if (open && ok[0]) {
-    return verdict(
-      info,
-      'pass',
-      `authenticated with its key and secret, then connected ${secs(open.at - ok[0].at)} later`,
-      evidence,
-    );
-  }
-  if (open)
-    return verdict(
-      info,
-      'fail',
-      'connected with a token it never asked for: no successful authentication',
-      evidence,
-    );
-  if (ok.length > 0)
-    return verdict(
-      info,
-      'fail',
-      `authenticated, but opened no STOMP session within ${secs(FIRST_SESSION_MS)}`,
-      evidence,
-    );
-  const statuses = tried.map((e) => e.status).join(', ');
-  return verdict(
-    info,
-    'fail',
-    tried.length > 0
-      ? `authentication never succeeded (answered ${statuses})`
-      : `never authenticated within ${secs(FIRST_SESSION_MS)}`,
-    evidence,
-  );
-}
 
 function gradeBearer(ctx: ScenarioContext, open: SessionOpen | undefined): CheckResult {
   const info = STOMP_CHECKS.connectsWithBearer;
