@@ -36,7 +36,11 @@ export function repollScenario(kind: LongPollKind): Scenario {
     // With nothing to deliver, a poll that started within the limit ends 204 after the hold time.
     const noContent = await nextClientRequest(
       ctx,
-      (event) => kind.isPoll(event) && event.status === 204 && event.at >= last.endedAt - L.clockToleranceMs,
+      (event) =>
+        kind.isPoll(event) &&
+        event.status === 204 &&
+        event.at > last.at &&
+        event.at >= last.endedAt - L.clockToleranceMs,
       ctx.timings.longPollTimeoutMs + L.repollWithinMs + L.deliveryTimeoutMs,
     );
     if (noContent) {

@@ -30,7 +30,10 @@ export function wholeRunScenario(kind: LongPollKind, extra: readonly WholeRunChe
       const noContent = await nextClientRequest(
         ctx,
         (event) =>
-          kind.isPoll(event) && event.status === 204 && event.at >= answer.endedAt - L.clockToleranceMs,
+          kind.isPoll(event) &&
+          event.status === 204 &&
+          event.at > answer.at &&
+          event.at >= answer.endedAt - L.clockToleranceMs,
         ctx.timings.longPollTimeoutMs + L.repollWithinMs + L.deliveryTimeoutMs,
       );
       if (noContent) {
