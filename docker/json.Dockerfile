@@ -15,6 +15,7 @@ COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/control/package.json packages/control/
 COPY packages/recorder/package.json packages/recorder/
+COPY packages/certify/package.json packages/certify/
 COPY packages/legacy-sim/package.json packages/legacy-sim/
 COPY packages/json-sim/package.json packages/json-sim/
 COPY packages/testkit/package.json packages/testkit/

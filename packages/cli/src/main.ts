@@ -5,6 +5,7 @@ import { envValue } from './env';
 import { registerRecordCommand } from './record/record-command';
 import { registerReplayCommand } from './replay/replay-command';
 import { registerAnonymiseCommand } from './anonymise/anonymise-command';
+import { registerCertifyCommand } from './certify/certify-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
 import { productVersion } from './version';
@@ -63,6 +64,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerReplayCommand(program, ctx);
   registerRecordCommand(program, ctx);
   registerAnonymiseCommand(program, ctx);
+  registerCertifyCommand(program, ctx);
   program.addHelpText(
     'after',
     `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,

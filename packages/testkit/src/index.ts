@@ -26,3 +26,5 @@ export {
   type TestkitErrorCode,
 } from './errors';
 export type * from './control-types';
+export { certify, type CertifyClientOptions, type CertifyReport } from './certify-client';
+export { CertifyError, type CheckResult, type CheckStatus, type Evidence } from '@racedata/certify';

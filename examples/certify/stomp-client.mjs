@@ -1,0 +1,62 @@
+// A legacy STOMP consumer (RACEDATA_STOMP_URL, RACEDATA_STOMP_DESTINATION), written the way
+// certify's `stomp` suite asks: `racedata-sim certify stomp --echo stdout -- node examples/certify/stomp-client.mjs`.
+// It prints the payloadKey of every MESSAGE on stdout and everything else on stderr.
+import { pathToFileURL } from 'node:url';
+import { Client, ReconnectionTimeMode } from '@stomp/stompjs';
+import WebSocket from 'ws';
+import { authenticate, certifyEnv } from './authenticate.mjs';
+
+/**
+ * `mistakes` exist only so certify's own tests can run broken variants of this client
+ * (examples/certify/broken/); a real client has none.
+ */
+export function runStompClient(mistakes = {}) {
+  const env = certifyEnv([
+    'RACEDATA_URL',
+    'RACEDATA_KEY',
+    'RACEDATA_SECRET',
+    'RACEDATA_STOMP_URL',
+    'RACEDATA_STOMP_DESTINATION',
+  ]);
+  let token;
+  let connections = 0;
+  const client = new Client({
+    // The token goes on the upgrade request; the CONNECT frame carries none.
+    webSocketFactory: () =>
+      new WebSocket(env.RACEDATA_STOMP_URL, ['v12.stomp'], { headers: { authorization: `Bearer ${token}` } }),
+    // A fresh token before every attempt: the last one may be why the session was closed.
+    beforeConnect: async () => {
+      try {
+        token = await authenticate(env.RACEDATA_URL, env.RACEDATA_KEY, env.RACEDATA_SECRET);
+      } catch (err) {
+        process.stderr.write(`authentication failed: ${err.message}\n`);
+      }
+    },
+    // 500 ms, then 1 s, 2 s, 4 s while refused (at most 2 attempts a second); back to 500 ms once in.
+    reconnectDelay: mistakes.neverReconnect ? 0 : 500,
+    reconnectTimeMode: ReconnectionTimeMode.EXPONENTIAL,
+    maxReconnectDelay: 4000,
+    // Offering to beat every second: the negotiated interval is the larger of this and what the
+    // server wants, so this suits any server (STOMP 1.2 "Heart-beating"). The server's beats are
+    // asked for every 5 s only: a client that closes after two missed ones on a busy machine
+    // would drop a healthy session.
+    heartbeatOutgoing: 1000,
+    heartbeatIncoming: 5000,
+    onConnect: () => {
+      connections++;
+      if (mistakes.subscribeOnce && connections > 1) return;
+      client.subscribe(env.RACEDATA_STOMP_DESTINATION, (message) => {
+        const { payloadKey } = JSON.parse(message.body);
+        process.stdout.write(`${payloadKey}\n`);
+      });
+    },
+    onStompError: (frame) => process.stderr.write(`STOMP ERROR: ${frame.headers.message}\n`),
+    onWebSocketClose: (event) => process.stderr.write(`STOMP socket closed (${event.code})\n`),
+  });
+  process.once('SIGTERM', () => {
+    void client.deactivate().then(() => process.exit(0));
+  });
+  client.activate();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) runStompClient();

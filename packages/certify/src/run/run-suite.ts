@@ -1,0 +1,208 @@
+import { startClient, type ClientExit, type ClientProcess } from '../client/client-process';
+import { startCertifyServer, type CertifyServer } from '../server/certify-server';
+import type { CertifyTimings, CheckResult, ScenarioContext, SuiteDefinition } from '../types';
+import { clientVariables } from './client-variables';
+import type { ProgressEvent } from './progress';
+import { notGraded, playScenario, type NotGraded } from './scenario-play';
+import type { Selection } from './selection';
+
+/** The client to start for each suite, or none with --attach. */
+export interface ClientSpec {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** What the client inherits; the RACEDATA_* variables are added to it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  readonly killAfterMs?: number;
+  readonly onOutput?: (stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+export interface SuiteRunOptions {
+  readonly definition: SuiteDefinition;
+  readonly selection: Selection;
+  readonly timings: CertifyTimings;
+  readonly client?: ClientSpec;
+  readonly attach?: { readonly port: number; readonly host?: string };
+  readonly echo: boolean;
+  /** Aborted (with a NotGraded as reason) on Ctrl-C or when the run's --timeout passes. */
+  readonly signal: AbortSignal;
+  /** How long a started client has to make its first request before the suite is abandoned. */
+  readonly startupTimeoutMs: number;
+  readonly now: () => number;
+  readonly progress: (event: ProgressEvent) => void;
+}
+
+export interface SuiteOutcome {
+  readonly checks: CheckResult[];
+  readonly aborted?: string;
+}
+
+/**
+ * One suite: a fresh certify server, the client started against it (or awaited, with --attach),
+ * the scenarios played in order, then the client stopped and the server closed, whatever happened.
+ */
+export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
+  const { definition, selection, now } = options;
+  const suite = definition.suite;
+  const server = await startCertifyServer({
+    simulator: definition.simulator,
+    timings: options.timings,
+    ...(options.attach && { port: options.attach.port, host: options.attach.host }),
+    now,
+  });
+  const stop = new AbortController();
+  const onOuter = () => stop.abort(options.signal.reason);
+  if (options.signal.aborted) onOuter();
+  else options.signal.addEventListener('abort', onOuter, { once: true });
+  const variables = clientVariables(suite, server);
+  options.progress({
+    type: 'suite-start',
+    suite,
+    timings: options.timings,
+    variables,
+    attach: !options.client,
+  });
+  let client: ClientProcess | undefined;
+  const checks: CheckResult[] = [];
+  try {
+    if (options.client) {
+      client = startClient({
+        ...options.client,
+        env: { ...options.client.env, ...variables },
+        echo: options.echo,
+        record: (event) => server.traffic.record(event),
+        now,
+      });
+      void client.exited.then((exit) => {
+        if (!stop.signal.aborted)
+          stop.abort(clientEnded(exit, client?.startedAt ?? exit.at, client?.stderrTail() ?? []));
+      });
+    }
+    const silent = await awaitClient(server, options, stop.signal, client);
+    if (silent && !stop.signal.aborted) stop.abort(silent);
+    const ctx = scenarioContext(options, server, stop.signal);
+    const reason = () => (stop.signal.aborted ? (stop.signal.reason as NotGraded) : undefined);
+    for (const scenario of definition.scenarios) {
+      const keep = (check: { id: string }) => selection.includes(suite, check.id);
+      if (!scenario.checks.some(keep)) continue;
+      options.progress({
+        type: 'scenario-start',
+        suite,
+        name: scenario.name,
+        checks: scenario.checks.filter(keep),
+      });
+      const stoppedBefore = reason();
+      const results = stoppedBefore
+        ? scenario.checks.filter(keep).map((check) => notGraded(check, stoppedBefore))
+        : await playScenario(scenario, ctx, keep, reason);
+      for (const result of results) {
+        const expected = result.status === 'fail' && selection.expected(suite, result.id);
+        const shown = { ...result, ...(expected && { expectedFailure: true as const }) };
+        checks.push(shown);
+        options.progress({ type: 'check', suite, result: shown });
+      }
+    }
+  } finally {
+    options.signal.removeEventListener('abort', onOuter);
+    const ended = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
+    if (!stop.signal.aborted) stop.abort();
+    await client?.stop();
+    await server.close();
+    options.progress({ type: 'suite-end', suite, ...(ended !== undefined && { aborted: ended }) });
+  }
+  const aborted = abortedLine(stop.signal.reason);
+  return { checks, ...(aborted !== undefined && { aborted }) };
+}
+
+/** Waits for the client's first request or upgrade: scenarios play against a client that is up. */
+async function awaitClient(
+  server: CertifyServer,
+  options: SuiteRunOptions,
+  signal: AbortSignal,
+  client: ClientProcess | undefined,
+): Promise<NotGraded | undefined> {
+  // From the client's start: a quick client's first request may come before this wait begins.
+  const since = client?.startedAt ?? options.now();
+  // With --attach a person starts the client, so only the run's --timeout bounds the wait.
+  const timeoutMs = client ? options.startupTimeoutMs : 2_147_483_647;
+  const first = await Promise.race([
+    server.traffic.next('request', () => true, { timeoutMs, since }),
+    server.traffic.next('upgrade', () => true, { timeoutMs, since }),
+    new Promise<undefined>((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    }),
+  ]);
+  if (first) {
+    options.progress({ type: 'client-ready', suite: options.definition.suite, afterMs: first.at - since });
+    return undefined;
+  }
+  if (signal.aborted) return undefined;
+  const seconds = Math.round(options.startupTimeoutMs / 100) / 10;
+  return {
+    status: 'fail',
+    summary: `not graded: the client made no request within ${seconds} s of its start`,
+    evidence: [{ at: new Date(options.now()).toISOString(), what: `no request or upgrade in ${seconds} s` }],
+  };
+}
+
+function scenarioContext(
+  options: SuiteRunOptions,
+  server: CertifyServer,
+  signal: AbortSignal,
+): ScenarioContext {
+  return {
+    suite: options.definition.suite,
+    base: server.base,
+    wsBase: server.wsBase,
+    user: { key: server.user.key, secret: server.user.secret },
+    timings: options.timings,
+    traffic: server.traffic,
+    control: server.control,
+    now: options.now,
+    wait: (ms) =>
+      new Promise<boolean>((resolve) => {
+        if (signal.aborted) return resolve(false);
+        const onAbort = () => {
+          clearTimeout(timer);
+          resolve(false);
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(true);
+        }, ms);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    echo: options.echo,
+    signal,
+  };
+}
+
+function clientEnded(
+  exit: ClientExit,
+  startedAt: number,
+  stderr: readonly string[],
+): NotGraded & { stderr: readonly string[] } {
+  const after = `after ${Math.max(0, exit.at - startedAt)} ms`;
+  const how =
+    exit.error !== undefined
+      ? `client did not start (${exit.error})`
+      : exit.signal !== null
+        ? `client was killed by ${exit.signal} ${after}`
+        : `client exited with code ${exit.code} ${after}`;
+  const at = new Date(exit.at).toISOString();
+  return {
+    status: 'fail',
+    summary: `not graded: ${how}`,
+    evidence: [{ at, what: how }],
+    stderr,
+  };
+}
+
+function abortedLine(reason: unknown): string | undefined {
+  const ended = reason as (NotGraded & { stderr?: readonly string[] }) | undefined;
+  if (ended?.summary === undefined) return undefined;
+  const head = ended.summary.replace(/^not graded: /, '');
+  const lines = (ended.stderr ?? []).map((line) => `  ${line}`);
+  return lines.length > 0 ? `${head}; its last stderr lines:\n${lines.join('\n')}` : head;
+}

@@ -1,0 +1,80 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { TrafficEvent } from '../types';
+import { captureBody, readEventsPage } from './answer-capture';
+import { nameCredential, safeQuery, type KnownUsers } from './credential-names';
+
+/** The header certify's own calls carry (with a per-run value) so they are not the client's traffic. */
+export const OWN_CALL_HEADER = 'x-racedata-certify';
+
+const JSON_EVENTS_PATH = '/customerapi/events';
+const LISTEN_PATH = '/customerapi/channels/listen';
+
+export interface RecorderDeps {
+  readonly users: KnownUsers;
+  /** The value of OWN_CALL_HEADER on certify's own requests. */
+  readonly ownCallToken: string;
+  readonly record: (event: TrafficEvent) => void;
+  readonly now: () => number;
+}
+
+type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * Stands in front of the mounted simulator and writes down every request and upgrade the client
+ * makes: times, route, query, auth scheme and status, and for long-poll pages what they carried.
+ * The simulator itself is unchanged: this only watches what passes.
+ */
+export function recordRequests(inner: RequestListener, deps: RecorderDeps): RequestListener {
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://certify.invalid');
+    const path = url.pathname;
+    if (path.startsWith('/_sim/') || isOwnCall(req, deps)) {
+      inner(req, res);
+      return;
+    }
+    const at = deps.now();
+    const method = req.method ?? '';
+    const { auth, user } = nameCredential(req, deps.users);
+    const route = path.toLowerCase().replace(/\/$/, '');
+    const longPoll = method === 'GET' && (route === JSON_EVENTS_PATH || route === LISTEN_PATH);
+    const body = longPoll ? captureBody(res) : undefined;
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 'aborted';
+      const answered =
+        status === 200 && body
+          ? route === LISTEN_PATH
+            ? { messages: 1, eventIds: [] }
+            : readEventsPage(body())
+          : undefined;
+      deps.record({
+        kind: 'request',
+        at,
+        endedAt: deps.now(),
+        method,
+        path,
+        query: safeQuery(url.searchParams),
+        auth,
+        ...(user !== undefined && { user }),
+        status,
+        ...(answered !== undefined && { answered }),
+      });
+    });
+    inner(req, res);
+  };
+}
+
+export function recordUpgrades(inner: UpgradeListener, deps: RecorderDeps): UpgradeListener {
+  return (req, socket, head) => {
+    if (!isOwnCall(req, deps)) {
+      const { auth, user } = nameCredential(req, deps.users);
+      const path = new URL(req.url ?? '/', 'http://certify.invalid').pathname;
+      deps.record({ kind: 'upgrade', at: deps.now(), path, auth, ...(user !== undefined && { user }) });
+    }
+    inner(req, socket, head);
+  };
+}
+
+function isOwnCall(req: IncomingMessage, deps: RecorderDeps): boolean {
+  return req.headers[OWN_CALL_HEADER] === deps.ownCallToken;
+}

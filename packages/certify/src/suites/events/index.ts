@@ -1,0 +1,29 @@
+/**
+ * The events suite: a JSON long-poll consumer of GET /customerapi/events, certified against the
+ * JSON simulator. The scenarios run in this order; each plays its own traffic, so any of them
+ * also runs alone (--only).
+ */
+import type { SuiteDefinition } from '../../types';
+import { authScenario } from '../long-poll/auth-scenario';
+import { backoffScenario } from '../long-poll/backoff-scenario';
+import { reauthScenario } from '../long-poll/reauth-scenario';
+import { repollScenario } from '../long-poll/repoll-scenario';
+import { resetScenario } from '../long-poll/reset-scenario';
+import { wholeRunScenario } from '../long-poll/whole-run-scenario';
+import { backlogScenario } from './backlog-scenario';
+import { eventsKind } from './events-kind';
+import { followsLastEventId } from './follows-last-event-id';
+
+export const EVENTS_SUITE: SuiteDefinition = {
+  suite: 'events',
+  simulator: 'json',
+  scenarios: [
+    authScenario(eventsKind),
+    repollScenario(eventsKind),
+    backlogScenario,
+    reauthScenario(eventsKind),
+    backoffScenario(eventsKind),
+    resetScenario(eventsKind),
+    wholeRunScenario(eventsKind, [followsLastEventId]),
+  ],
+};

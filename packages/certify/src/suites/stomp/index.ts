@@ -1,0 +1,26 @@
+import type { SuiteDefinition } from '../../types';
+import { connectScenario } from './connect';
+import { heartBeatsScenario } from './heart-beats';
+import { reconnectScenario } from './reconnect';
+import { refusedScenario } from './refused';
+import { subscribeScenario } from './subscribe';
+import { transientScenario } from './transient';
+
+/**
+ * The legacy STOMP consumer. The first session is probed and watched while nothing disturbs
+ * it; the scenarios that close it follow, the one that refuses upgrades last.
+ */
+export const STOMP_SUITE: SuiteDefinition = {
+  suite: 'stomp',
+  simulator: 'legacy',
+  scenarios: [
+    connectScenario,
+    subscribeScenario,
+    transientScenario,
+    heartBeatsScenario,
+    reconnectScenario,
+    refusedScenario,
+  ],
+};
+
+export { STOMP_CHECKS } from './checks';
