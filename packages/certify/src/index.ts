@@ -19,6 +19,7 @@ export {
   type CertifyOptions,
 } from './run/runner';
 export type { ClientSpec } from './run/run-suite';
+export { CertificationBoard, type BoardOptions } from './run/certification-board';
 export type { ProgressEvent, ClientVariables } from './run/progress';
 export { parseIdList, parseSuite } from './run/selection';
 export { buildReport, countsAsFailure, exitCodeOf } from './report/build-report';

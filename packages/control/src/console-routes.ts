@@ -41,7 +41,7 @@ function isConsolePath(path: string): boolean {
  * With CONTROL_API=off none of this exists and `/` keeps answering as before.
  */
 export function withConsole(inner: RequestListener, options: ConsoleOptions): ConsoleHandler {
-  const { journal, clock, users, kind, settings, replay } = options;
+  const { journal, clock, users, kind, settings, replay, certification } = options;
   const samples = new ChannelSamples(options.catalog, options.recordings);
   const recordingsLoaded = async (): Promise<void> => {
     await options.loadRecordings?.();
@@ -51,6 +51,7 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
     clock,
     logger: options.logger,
     state: consoleState(options, replay),
+    stateChanges: certification && ((listener) => certification.onChange(listener)),
     maxClients: settings.consoleStreamsMax,
     maxBufferedBytes: settings.consoleStreamMaxBufferedBytes,
   });

@@ -24,6 +24,11 @@ export interface ConsoleStreamOptions {
    * a state re-sent each second only for it cost every console tab the whole state a second.
    */
   state: () => object;
+  /**
+   * Subscribes to changes the stream should not wait STREAM_STATE_MS for (a certification grading
+   * its checks); returns the unsubscribe. The state is still sent only when it differs.
+   */
+  stateChanges?: ((listener: () => void) => () => void) | undefined;
   /** CONSOLE_STREAMS_MAX: one more client is answered 429. */
   maxClients: number;
   /**
@@ -41,6 +46,9 @@ export interface ConsoleStreamOptions {
 export class ConsoleStream {
   private readonly clients = new Set<ServerResponse>();
   private unlisten: (() => void) | undefined;
+  private unlistenState: (() => void) | undefined;
+  /** A state send is queued for the end of the current task. */
+  private stateQueued = false;
   private timer: TimerHandle | undefined;
   /** The state as last sent, without its time. */
   private lastState = '';
@@ -90,8 +98,9 @@ export class ConsoleStream {
     }
   }
 
-  /** Ends every stream (the simulator is closing). */
+  /** Ends every stream (the simulator is closing), after the state as it ended. */
   close(): void {
+    if (this.clients.size > 0) this.sendState();
     for (const res of [...this.clients]) res.end();
     this.stopIfIdle();
   }
@@ -101,6 +110,20 @@ export class ConsoleStream {
     const { journal, clock } = this.options;
     this.unlisten = journal.onEntry((record) => this.onEntry(record));
     this.timer = clock.setInterval(() => this.tick(), STREAM_STATE_MS);
+    this.unlistenState = this.options.stateChanges?.(() => this.stateChanged());
+  }
+
+  /**
+   * Changes made together (a scenario's checks graded one after another) leave as one state:
+   * the send waits for the end of the current task.
+   */
+  private stateChanged(): void {
+    if (this.stateQueued) return;
+    this.stateQueued = true;
+    queueMicrotask(() => {
+      this.stateQueued = false;
+      if (this.clients.size > 0) this.sendState();
+    });
   }
 
   private onEntry(record: JournalRecord): void {
@@ -192,6 +215,8 @@ export class ConsoleStream {
     if (this.clients.size > 0) return;
     this.unlisten?.();
     this.unlisten = undefined;
+    this.unlistenState?.();
+    this.unlistenState = undefined;
     this.timer?.cancel();
     this.timer = undefined;
   }

@@ -34,6 +34,7 @@ import {
   parseJournalWaitQuery,
   parseResetRequest,
 } from './control-params';
+import { certificationSummary, type CertificationSource } from './certification-source';
 import type { Journal } from './journal';
 import type { OffsetClock } from './offset-clock';
 import type { ControlHooks } from './simulator-types';
@@ -59,6 +60,8 @@ export interface ControlPlaneOptions {
   logger: Logger;
   /** Absent inside a sandbox and with SANDBOX_MAX=0. */
   sandboxes?: Sandboxes | undefined;
+  /** Only on a simulator racedata-sim certify runs. */
+  certification?: CertificationSource | undefined;
 }
 
 /**
@@ -133,6 +136,7 @@ function controlRoutes(options: ControlPlaneOptions) {
       case 'GET /_sim/asyncapi.json':
         return sendJson(res, 200, options.docs.asyncapi);
       case 'GET /_sim/state': {
+        const certification = options.certification?.current();
         const state: ControlState = {
           simulator: kind,
           time: new Date(clock.now()).toISOString(),
@@ -145,8 +149,16 @@ function controlRoutes(options: ControlPlaneOptions) {
             waiters: journal.waiterCount,
           },
           transports,
+          ...(certification && { certification: certificationSummary(certification) }),
         };
         return sendJson(res, 200, state);
+      }
+      case 'GET /_sim/certification': {
+        const certification = options.certification?.current();
+        if (!certification) {
+          throw coreError('NOT_FOUND', 'no certification runs on this simulator (racedata-sim certify)');
+        }
+        return sendJson(res, 200, certification);
       }
       case 'POST /_sim/reset': {
         const request = parseResetRequest(await body(req));

@@ -21,3 +21,4 @@ export * from './console-assets';
 export * from './console-stream';
 export * from './console-routes';
 export * from './docs/index';
+export * from './certification-source';

@@ -15,6 +15,7 @@ import {
   TokenService,
   type UserTable,
 } from '@racedata/core';
+import type { CertificationSource } from './certification-source';
 import type { ConsoleAssets } from './console-assets';
 import { FaultRoutes } from './fault-routes';
 import { Faults } from './faults';
@@ -31,6 +32,11 @@ export interface SimulatorServicesDeps {
   consoleAssets?: ConsoleAssets;
   /** The product's version, reported by GET /health (the CLI passes the package's). */
   version?: string;
+  /**
+   * The certification this simulator serves (racedata-sim certify): GET /_sim/certification and
+   * the console show it. Absent on every other simulator.
+   */
+  certification?: CertificationSource;
 }
 
 /** GET /health: liveness, which simulator, which build, and how long it has been up. */
@@ -68,6 +74,8 @@ export interface SimulatorServices {
   readonly realClock: Clock;
   /** The built QA console served at /_sim/ui; absent, the page is 404. */
   readonly consoleAssets: ConsoleAssets | undefined;
+  /** The certification this simulator serves; undefined on every other simulator. */
+  readonly certification: CertificationSource | undefined;
 }
 
 /** A simulator's services, with the defaults its description declares unless deps replace them. */
@@ -123,5 +131,6 @@ export function simulatorServices(
     health,
     realClock: real,
     consoleAssets: deps.consoleAssets,
+    certification: deps.certification,
   };
 }

@@ -181,6 +181,8 @@ export interface ControlState extends SimulatorState {
   };
   /** The simulator's customer transports, as its description declares them. */
   readonly transports: readonly TransportInfo[];
+  /** Only on a simulator `racedata-sim certify` runs: where its certification is. */
+  readonly certification?: CertificationSummary;
 }
 
 /** What a simulator cleared on reset, by name (events, queuedMessages, heldPolls, sockets...). */
@@ -219,6 +221,8 @@ export interface ConsoleState extends Omit<SimulatorState, 'replay'> {
   readonly replay: ReplayView;
   readonly faults: readonly ConsoleFaultRule[];
   readonly journal: { readonly entries: number; readonly max: number; readonly lastSeq: number };
+  /** Only on a simulator `racedata-sim certify` runs: its certification, checks and evidence. */
+  readonly certification?: CertificationState;
 }
 
 /** The state event as the console stream sends it: the state with the simulator's time then. */
@@ -261,4 +265,74 @@ export interface SandboxInfo {
   readonly users: SandboxUser[];
   readonly createdAt: string;
   readonly lastUsedAt: string;
+}
+
+// ---- A certification (GET /_sim/certification, the console stream's state on a certify simulator)
+
+/** A check of the certification: `pending` until its scenario grades it. */
+export type CertificationCheckStatus = 'pending' | 'pass' | 'fail' | 'warn' | 'skip';
+
+export interface CertificationCheck {
+  readonly id: string;
+  /** The scenario that grades it. */
+  readonly scenario: string;
+  readonly required: boolean;
+  readonly status: CertificationCheckStatus;
+  /** What the client must do while pending; what it did, or did not do, once graded. */
+  readonly summary: string;
+  /** A failure listed in --expected-failures: shown, but it does not fail the run. */
+  readonly expectedFailure?: boolean;
+  /** What decided the verdict (at most 60 lines); empty while pending. */
+  readonly evidence: ReadonlyArray<{ readonly at: string; readonly what: string }>;
+}
+
+/**
+ * Where the certification is: `waiting` for the client's first request, `playing` a scenario,
+ * `finished` with every selected check graded, or `aborted` early (the client exited, the run
+ * timed out, Ctrl-C), with the reason in `aborted`.
+ */
+export type CertificationPhase = 'waiting' | 'playing' | 'finished' | 'aborted';
+
+/** The simulator timings the certification runs with (short, so a suite takes under a minute). */
+export interface CertificationTimings {
+  readonly longPollTimeoutMs: number;
+  readonly pingIntervalMs: number;
+  readonly authTimeoutMs: number;
+  readonly tokenTtlSeconds: number;
+  readonly stompHeartBeatMs: number;
+}
+
+/** GET /_sim/certification: the certification this simulator serves, as it goes. */
+export interface CertificationState {
+  /** The suite this simulator plays (`events`, `stream`, `listen`, `stomp`). */
+  readonly suite: string;
+  /** The client command line, or `attached` for a client started by hand (--attach). */
+  readonly client: string;
+  readonly attached: boolean;
+  readonly timings: CertificationTimings;
+  readonly startedAt: string;
+  readonly phase: CertificationPhase;
+  /** The scenario playing now (phase `playing`). */
+  readonly scenario?: string;
+  /** How long after its start the client made its first request. */
+  readonly clientReadyAfterMs?: number;
+  /** Every check the run selected, in the order they are played; pending ones included. */
+  readonly checks: readonly CertificationCheck[];
+  /** Checks graded pass. */
+  readonly passed: number;
+  /** Required checks that failed and were not expected to (what fails the run). */
+  readonly failed: number;
+  /** Why the suite ended early: `client exited with code 3 after 812 ms`, `interrupted`... */
+  readonly aborted?: string;
+}
+
+/** GET /_sim/state's `certification`: where it is, without the checks. */
+export interface CertificationSummary {
+  readonly suite: string;
+  readonly phase: CertificationPhase;
+  readonly scenario?: string;
+  readonly checks: number;
+  readonly graded: number;
+  readonly passed: number;
+  readonly failed: number;
 }

@@ -74,6 +74,8 @@ export function createJsonSimulator(
         ...deps,
         users: sandboxUsers,
         probe: undefined,
+        // A certification is the simulator's own, not its sandboxes'.
+        certification: undefined,
         seeder: undefined,
       }).mount(),
     shutdown: async () => {

@@ -125,7 +125,12 @@ export function createLegacySimulator(
       dropped: () => queues.droppedCount,
     },
     sandboxFactory: (sandboxSettings, sandboxUsers) =>
-      createLegacySimulator(sandboxSettings, { ...deps, users: sandboxUsers, probe: undefined }).mount(),
+      createLegacySimulator(sandboxSettings, {
+        ...deps,
+        users: sandboxUsers,
+        probe: undefined,
+        certification: undefined,
+      }).mount(),
     shutdown: async () => {
       queues.close();
       await stomp.close();

@@ -15,6 +15,7 @@ export function progressLine(event: ProgressEvent): string | undefined {
       } else {
         lines.push(`  client started with RACEDATA_URL=${event.variables.RACEDATA_URL ?? ''}`);
       }
+      if (event.console !== undefined) lines.push(`  console: ${event.console}`);
       return lines.join('\n');
     }
     case 'client-ready':

@@ -12,6 +12,8 @@ export type ProgressEvent =
       readonly variables: ClientVariables;
       /** Whether certify waits for a client started by hand (--attach). */
       readonly attach: boolean;
+      /** The QA console's address on this suite's simulator, when the console is served. */
+      readonly console?: string;
     }
   | { readonly type: 'client-ready'; readonly suite: Suite; readonly afterMs: number }
   | {

@@ -1,6 +1,8 @@
 import { startClient, type ClientExit, type ClientProcess } from '../client/client-process';
+import type { ConsoleAssets } from '@racedata/control';
 import { startCertifyServer, type CertifyServer } from '../server/certify-server';
 import type { CertifyTimings, CheckResult, ScenarioContext, SuiteDefinition } from '../types';
+import { CertificationBoard } from './certification-board';
 import { clientVariables } from './client-variables';
 import type { ProgressEvent } from './progress';
 import { notGraded, playScenario, type NotGraded } from './scenario-play';
@@ -30,6 +32,10 @@ export interface SuiteRunOptions {
   readonly startupTimeoutMs: number;
   readonly now: () => number;
   readonly progress: (event: ProgressEvent) => void;
+  /** The client command line as given, for the console; undefined with --attach. */
+  readonly clientLine?: string;
+  /** The built console: served on the suite's simulator with the certification shown. */
+  readonly consoleAssets?: ConsoleAssets;
 }
 
 export interface SuiteOutcome {
@@ -44,23 +50,38 @@ export interface SuiteOutcome {
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
   const { definition, selection, now } = options;
   const suite = definition.suite;
+  const keep = (check: { id: string }) => selection.includes(suite, check.id);
+  const board = new CertificationBoard({
+    suite,
+    client: options.client ? (options.clientLine ?? options.client.command) : undefined,
+    timings: options.timings,
+    scenarios: definition.scenarios.map((s) => ({ name: s.name, checks: s.checks.filter(keep) })),
+    now,
+  });
+  const progress = (event: ProgressEvent) => {
+    board.fold(event);
+    options.progress(event);
+  };
   const server = await startCertifyServer({
     simulator: definition.simulator,
     timings: options.timings,
     ...(options.attach && { port: options.attach.port, host: options.attach.host }),
     now,
+    certification: board,
+    ...(options.consoleAssets && { consoleAssets: options.consoleAssets }),
   });
   const stop = new AbortController();
   const onOuter = () => stop.abort(options.signal.reason);
   if (options.signal.aborted) onOuter();
   else options.signal.addEventListener('abort', onOuter, { once: true });
   const variables = clientVariables(suite, server);
-  options.progress({
+  progress({
     type: 'suite-start',
     suite,
     timings: options.timings,
     variables,
     attach: !options.client,
+    ...(server.console !== undefined && { console: server.console }),
   });
   let client: ClientProcess | undefined;
   const checks: CheckResult[] = [];
@@ -78,14 +99,13 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
           stop.abort(clientEnded(exit, client?.startedAt ?? exit.at, client?.stderrTail() ?? []));
       });
     }
-    const silent = await awaitClient(server, options, stop.signal, client);
+    const silent = await awaitClient(server, { ...options, progress }, stop.signal, client);
     if (silent && !stop.signal.aborted) stop.abort(silent);
     const ctx = scenarioContext(options, server, stop.signal);
     const reason = () => (stop.signal.aborted ? (stop.signal.reason as NotGraded) : undefined);
     for (const scenario of definition.scenarios) {
-      const keep = (check: { id: string }) => selection.includes(suite, check.id);
       if (!scenario.checks.some(keep)) continue;
-      options.progress({
+      progress({
         type: 'scenario-start',
         suite,
         name: scenario.name,
@@ -99,16 +119,17 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
         const expected = result.status === 'fail' && selection.expected(suite, result.id);
         const shown = { ...result, ...(expected && { expectedFailure: true as const }) };
         checks.push(shown);
-        options.progress({ type: 'check', suite, result: shown });
+        progress({ type: 'check', suite, result: shown });
       }
     }
   } finally {
     options.signal.removeEventListener('abort', onOuter);
     const ended = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
     if (!stop.signal.aborted) stop.abort();
+    // Before the server closes: the console on its simulator shows how the suite ended.
+    progress({ type: 'suite-end', suite, ...(ended !== undefined && { aborted: ended }) });
     await client?.stop();
     await server.close();
-    options.progress({ type: 'suite-end', suite, ...(ended !== undefined && { aborted: ended }) });
   }
   const aborted = abortedLine(stop.signal.reason);
   return { checks, ...(aborted !== undefined && { aborted }) };

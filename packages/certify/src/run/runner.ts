@@ -1,3 +1,4 @@
+import type { ConsoleAssets } from '@racedata/control';
 import { CertifyError } from '../errors';
 import { CERTIFY_TIMINGS } from '../timings';
 import { resolveCommand } from '../client/resolve-command';
@@ -31,6 +32,11 @@ export interface CertifyOptions {
   readonly timings?: CertifyTimings;
   /** Real time, ms since the epoch. */
   readonly now?: () => number;
+  /**
+   * The built QA console ('@racedata/console', as the CLI passes it): each suite's simulator
+   * serves it at /_sim/ui with the certification shown live. Without it there is no page.
+   */
+  readonly consoleAssets?: ConsoleAssets;
 }
 
 export const DEFAULT_SUITE_TIMEOUT_MS = 120_000;
@@ -110,6 +116,8 @@ export async function certify(options: CertifyOptions): Promise<Report> {
         startupTimeoutMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
         now,
         progress: options.progress ?? (() => undefined),
+        ...(options.client && { clientLine: [options.client.command, ...options.client.args].join(' ') }),
+        ...(options.consoleAssets && { consoleAssets: options.consoleAssets }),
       });
       checks.push(...outcome.checks.map((c) => qualify(suite, selection.qualified, c)));
       if (outcome.aborted !== undefined) {

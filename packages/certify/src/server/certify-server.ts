@@ -3,13 +3,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CertifyError } from '../errors';
 import type { CertifyTimings, ControlCalls } from '../types';
-import { mountCertifySimulator, newCertifiedUser, type CertifiedUser } from './certify-simulator';
+import {
+  mountCertifySimulator,
+  newCertifiedUser,
+  type CertifiedUser,
+  type CertifyConsole,
+} from './certify-simulator';
 import { controlCalls } from './control-calls';
 import { sessionLogger } from './session-logger';
 import { TrafficLog } from './traffic-log';
 import { recordRequests, recordUpgrades } from './traffic-recorder';
 
-export interface CertifyServerOptions {
+export interface CertifyServerOptions extends CertifyConsole {
   readonly simulator: 'json' | 'legacy';
   readonly timings: CertifyTimings;
   /** 0 (the default) for a free port; --attach gives a fixed one. */
@@ -28,6 +33,8 @@ export interface CertifyServer {
   readonly user: CertifiedUser;
   readonly traffic: TrafficLog;
   readonly control: ControlCalls;
+  /** The QA console's address, when the console's assets were given. */
+  readonly console: string | undefined;
   /** Ends the traffic log's waits, the simulator (held polls answered, sockets closed) and the server. */
   close(): Promise<void>;
 }
@@ -45,7 +52,13 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
   const user = newCertifiedUser();
   const traffic = new TrafficLog();
   const record = traffic.record.bind(traffic);
-  const mounted = mountCertifySimulator(options.simulator, options.timings, user, sessionLogger(record, now));
+  const mounted = mountCertifySimulator(
+    options.simulator,
+    options.timings,
+    user,
+    sessionLogger(record, now),
+    options,
+  );
   const deps = {
     users: { keys: new Set([user.key]), fixedTokens: new Map([[user.fixedToken, user.key]]) },
     ownCallToken: randomBytes(12).toString('hex'),
@@ -80,6 +93,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     simulator: options.simulator,
     base,
     wsBase: `ws://${hostPort}`,
+    console: options.consoleAssets ? `${base}/_sim/ui` : undefined,
     port: address.port,
     user,
     traffic,

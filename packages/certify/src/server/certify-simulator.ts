@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { UserTable, type Logger, type SimulatorSettings } from '@racedata/core';
-import type { MountedSimulator } from '@racedata/control';
+import type { CertificationSource, ConsoleAssets, MountedSimulator } from '@racedata/control';
 import { createJsonSimulator, jsonChannelCatalog } from '@racedata/json-sim';
 import { createLegacySimulator, legacyChannelCatalog } from '@racedata/legacy-sim';
 import type { CertifyTimings } from '../types';
@@ -23,6 +23,14 @@ export function newCertifiedUser(): CertifiedUser {
   };
 }
 
+/** What the simulator shows besides the client's traffic: the console and the certification. */
+export interface CertifyConsole {
+  /** The built console, for /_sim/ui; without it the page is 404. */
+  readonly consoleAssets?: ConsoleAssets | undefined;
+  /** GET /_sim/certification and the console's Certification panel read it. */
+  readonly certification?: CertificationSource | undefined;
+}
+
 /**
  * A simulator of the suite's kind with certify timings, mounted (it opens no port of its own):
  * JWTs so tokens can expire, session lines on for the traffic log, every channel for the user.
@@ -32,6 +40,7 @@ export function mountCertifySimulator(
   timings: CertifyTimings,
   user: CertifiedUser,
   logger: Logger,
+  shown: CertifyConsole = {},
 ): MountedSimulator {
   const settings: Partial<SimulatorSettings> = {
     longPollTimeoutMs: timings.longPollTimeoutMs,
@@ -47,13 +56,21 @@ export function mountCertifySimulator(
   ];
   if (kind === 'json') {
     const users = UserTable.fromJSON(spec, jsonChannelCatalog(), 'certify user');
-    return createJsonSimulator(settings, { users, logger }).mount();
+    return createJsonSimulator(settings, { users, logger, ...consoleDeps(shown) }).mount();
   }
   const users = UserTable.fromJSON(spec, legacyChannelCatalog(), 'certify user');
   const beat = timings.stompHeartBeatMs;
   return createLegacySimulator(settings, {
     users,
     logger,
+    ...consoleDeps(shown),
     stomp: { heartBeat: { send: beat, receive: beat } },
   }).mount();
+}
+
+function consoleDeps(shown: CertifyConsole): CertifyConsole {
+  return {
+    ...(shown.consoleAssets && { consoleAssets: shown.consoleAssets }),
+    ...(shown.certification && { certification: shown.certification }),
+  };
 }

@@ -9,6 +9,7 @@ import {
   writeReports,
   type Report,
 } from '@racedata/certify';
+import { consoleAssets } from '@racedata/console';
 import type { CliContext } from '../context';
 import { EXIT_FAILED } from '../errors';
 import { addCertifyOptions, resolveCertifyOptions } from './certify-options';
@@ -74,6 +75,8 @@ export function registerCertifyCommand(program: Command, ctx: CliContext): void 
           expectedFailures: options.expectedFailures,
           ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
           signal: interrupt.signal,
+          // Each suite's simulator serves the console, with the certification shown live.
+          consoleAssets,
           progress: (event) => {
             const line = progressLine(event);
             if (line !== undefined) say(line);

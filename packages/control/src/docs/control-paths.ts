@@ -67,7 +67,7 @@ function journalFilter(ctx: DocsContext): Parameter[] {
 
 function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
   const userKeys = ctx.users.users.map((u) => u.key);
-  return objectSchema({
+  const properties: Record<string, JsonSchema> = {
     simulator: { const: ctx.kind },
     time: { type: 'string', format: 'date-time', description: "The simulator's clock" },
     clockOffsetMs: integer(
@@ -100,7 +100,10 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
       description: "The simulator's customer transports, as its description declares them",
       items: schemaRef('TransportInfo'),
     },
-  });
+  };
+  // Only a certify simulator has it; every other field is always there.
+  const required = Object.keys(properties);
+  return objectSchema({ ...properties, certification: schemaRef('CertificationSummary') }, required);
 }
 
 /** One entry of GET /_sim/state's `transports` (description.ts TransportInfo). */

@@ -1,3 +1,4 @@
+import { certificationPaths } from './certification-paths';
 import { controlPaths, type ControlStateShape } from './control-paths';
 import {
   type Components,
@@ -63,6 +64,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     controlPaths(ctx, input.state),
     faultPaths(ctx),
     sandboxPaths(ctx),
+    certificationPaths(),
     { paths: {}, components: ERROR_COMPONENTS },
   ];
   const paths = {};
