@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock } from '@racedata/core';
+import { ManualClock, systemClock } from '@racedata/core';
 import { ConsoleStream } from '../src/console-stream';
 import { Journal } from '../src/journal';
 import { OffsetClock } from '../src/offset-clock';
@@ -77,5 +77,84 @@ describe('ConsoleStream', () => {
     const client = await open();
     await client.next((e) => e.event === 'state');
     expect(client.entries().map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('ConsoleStream state changes pushed by the simulator (a certification)', () => {
+  it('sends a changed state at once, once for changes made together, and never an unchanged one', async () => {
+    // A clock whose timers never fire: only the pushed change can send the state here.
+    const clock = new OffsetClock(new ManualClock());
+    const journal = new Journal(clock, 100);
+    let state = { n: 0 };
+    const listeners = new Set<() => void>();
+    const changed = () => listeners.forEach((listener) => listener());
+    const stream = new ConsoleStream({
+      journal,
+      clock,
+      logger: silentLogger(),
+      state: () => state,
+      stateChanges: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      maxClients: 10,
+      maxBufferedBytes: 1024 * 1024,
+    });
+    const server: Server = createServer((req, res) =>
+      stream.handle(req, res, new URL(req.url ?? '/', 'http://x')),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closeAfterTest({
+      close: () => {
+        stream.close();
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    });
+    expect(listeners.size).toBe(0);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const client = closeAfterTest(await SseClient.open(url));
+    await client.next((e) => e.event === 'state');
+    expect(listeners.size).toBe(1);
+
+    state = { n: 1 };
+    changed();
+    changed();
+    await client.next((e) => e.event === 'state' && e.data.endsWith('"n":1}'));
+    changed();
+    state = { n: 2 };
+    changed();
+    await client.next((e) => e.event === 'state' && e.data.endsWith('"n":2}'));
+    const sent = client.events.filter((e) => e.event === 'state').map((e) => JSON.parse(e.data).n);
+    expect(sent).toEqual([0, 1, 2]);
+
+    client.close();
+    await waitFor(() => stream.clientCount === 0, 'the client to be dropped');
+    expect(listeners.size).toBe(0);
+  });
+
+  it('sends the state as it ended before the streams close with the simulator', async () => {
+    const clock = new OffsetClock(new ManualClock());
+    let state = { phase: 'playing' };
+    const stream = new ConsoleStream({
+      journal: new Journal(clock, 10),
+      clock,
+      logger: silentLogger(),
+      state: () => state,
+      maxClients: 10,
+      maxBufferedBytes: 1024 * 1024,
+    });
+    const server: Server = createServer((req, res) =>
+      stream.handle(req, res, new URL(req.url ?? '/', 'http://x')),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closeAfterTest({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const client = closeAfterTest(
+      await SseClient.open(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`),
+    );
+    await client.next((e) => e.event === 'state');
+    state = { phase: 'finished' };
+    stream.close();
+    await client.next((e) => e.event === 'state' && e.data.includes('"phase":"finished"'));
   });
 });
