@@ -82,6 +82,9 @@ describe('racedata-sim certify', () => {
     ]);
     expect(await run.exited).toBe(0);
     expect(run.stdout()).toMatch(/^certify events: long-poll timeout 2000 ms, ping interval 1000 ms/);
+    // The console of the suite's simulator, on the port the client was given.
+    const url = /\n {2}client started with RACEDATA_URL=(\S+)\n {2}console: (\S+)\n/.exec(run.stdout());
+    expect(url?.[2]).toBe(`${url?.[1]}/_sim/ui`);
     expect(run.stdout()).toMatch(/\n {4}pass +sees-event: read event 1\n/);
     expect(run.stdout()).toMatch(/\nsees-event +pass +read event 1\n/);
     const report = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as Record<string, unknown>;
@@ -201,6 +204,19 @@ describe('racedata-sim certify', () => {
       'RACEDATA_URL',
       'RACEDATA_WS_URL',
     ]);
+    // With --attach the console is on the port given, and shows the certification waiting.
+    const shown = await run.seen(/\n {2}console: (http:\/\/127\.0\.0\.1:\d+)\/_sim\/ui\n/);
+    expect(shown[1]).toBe(variables.RACEDATA_URL);
+    const page = await fetch(`${shown[1]}/_sim/ui`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const watched = await fetch(`${shown[1]}/_sim/certification`);
+    expect(await watched.json()).toMatchObject({
+      suite: 'events',
+      client: 'attached',
+      attached: true,
+      phase: 'waiting',
+      checks: [{ id: 'sees-event', status: 'pending' }],
+    });
     const byHand = spawn(process.execPath, [path.join(fixtures, 'clients', 'poller.mjs')], {
       env: { ...process.env, ...variables },
       stdio: 'ignore',
