@@ -37,7 +37,8 @@ describe('GET /_sim/certification on a certify server', () => {
   it.each(['json', 'legacy'] as const)(
     '%s: answers the board as it is, and GET /_sim/state carries its summary',
     async (simulator) => {
-      const board = newBoard(simulator === 'json' ? 'events' : 'stomp');
+      const suite = simulator === 'json' ? 'events' : 'stomp';
+      const board = newBoard(suite);
       const server = await serve(simulator, board);
       const first = await fetch(`${server.base}/_sim/certification`);
       expect(first.status).toBe(200);
@@ -49,7 +50,6 @@ describe('GET /_sim/certification on a certify server', () => {
           { id: 'no-hot-loop', status: 'pending' },
         ],
       });
-      const suite = board.current().suite;
       board.fold({ type: 'scenario-start', suite, name: 'authenticates', checks: [] });
       board.fold({
         type: 'check',

@@ -4,7 +4,8 @@ import type { ConsoleStateEvent, AnyJournalEntry } from '../../control/src/wire'
 /** Entries kept in the page's memory; the table renders only the newest of them. */
 export const KEPT_ENTRIES = 5000;
 
-export type FeedStatus = 'connecting' | 'live' | 'reconnecting';
+/** `ended`: a certification's simulator closed after its run; the page keeps its last state. */
+export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'ended';
 
 export interface FeedSnapshot {
   entries: readonly AnyJournalEntry[];
@@ -35,7 +36,16 @@ export class LiveFeed {
     const source = new EventSource(streamUrl());
     this.source = source;
     source.addEventListener('open', () => this.setStatus('live'));
-    source.addEventListener('error', () => this.setStatus('reconnecting'));
+    source.addEventListener('error', () => {
+      // A certification's simulator closes when its suite ends: nothing comes back to reconnect to.
+      const phase = this.state?.certification?.phase;
+      if (phase === 'finished' || phase === 'aborted') {
+        source.close();
+        this.setStatus('ended');
+        return;
+      }
+      this.setStatus('reconnecting');
+    });
     source.addEventListener('entry', (event) => {
       const entry = JSON.parse((event as MessageEvent<string>).data) as AnyJournalEntry;
       // A reconnect replays what the server still holds; keep each entry once.

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, getJson, simulatorKind } from './api';
+import { CertificationPanel } from './certification-panel';
 import { FaultControls, ReplayControls } from './controls';
 import { LiveFeed, type FeedSnapshot } from './live-feed';
 import { LiveView } from './live-view';
@@ -68,6 +69,7 @@ function App() {
           />
         )}
         <aside>
+          {state?.certification && <CertificationPanel certification={state.certification} />}
           <UsersPanel users={users} state={state} stateAt={snapshot?.stateAt ?? 0} />
           <div class="tabs" role="tablist" aria-label="Actions">
             <button
