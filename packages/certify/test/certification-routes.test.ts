@@ -4,6 +4,7 @@
  * state event soon after the board changes.
  */
 import { SseClient } from '@racedata/test-support/sse';
+import { consoleAssets } from '@racedata/console';
 import { closeAfterTest, closeAll } from '@racedata/test-support';
 import { CertificationBoard } from '../src/run/certification-board';
 import { startCertifyServer } from '../src/server/certify-server';
@@ -122,5 +123,24 @@ describe('the console stream of a certify server', () => {
     });
     // The two folds of one task left as one state event.
     expect(stream.events.filter((e) => e.event === 'state')).toHaveLength(2);
+  });
+});
+
+describe('the console on a certify server', () => {
+  it('is served, and a person opening it is not traffic of the client under certification', async () => {
+    const server = closeAfterTest(
+      await startCertifyServer({ simulator: 'json', timings: CERTIFY_TIMINGS, consoleAssets }),
+    );
+    expect(server.console).toBe(`${server.base}/_sim/ui`);
+    const root = await fetch(`${server.base}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, './_sim/ui']);
+    for (const asset of ['/_sim/ui', '/_sim/ui/console.js', '/_sim/ui/console.css']) {
+      expect((await fetch(`${server.base}${asset}`)).status).toBe(200);
+    }
+    expect(server.traffic.all()).toEqual([]);
+    await fetch(`${server.base}/customerapi/events`);
+    const recorded = await server.traffic.next('request', () => true, { timeoutMs: 5000, since: 0 });
+    expect([recorded?.path, recorded?.status]).toEqual(['/customerapi/events', 401]);
+    expect(server.traffic.all()).toHaveLength(1);
   });
 });

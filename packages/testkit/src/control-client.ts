@@ -1,5 +1,6 @@
 import type {
   CatalogChannel,
+  CertificationState,
   ClockAdvance,
   CloseConnectionsFilter,
   FaultRule,
@@ -142,6 +143,23 @@ export class ControlClient {
       return true;
     } catch (err) {
       if (err instanceof ControlError && err.status === 404 && err.code === 'NOT_FOUND') return false;
+      throw err;
+    }
+  }
+
+  /**
+   * GET /_sim/certification: the certification a `racedata-sim certify` simulator is running
+   * (suite, scenario playing, each check's verdict); undefined on any other simulator.
+   */
+  async certification(): Promise<CertificationState | undefined> {
+    try {
+      return await this.json<CertificationState>({
+        method: 'GET',
+        path: '/_sim/certification',
+        control: true,
+      });
+    } catch (err) {
+      if (err instanceof ControlError && err.status === 404 && err.code === 'NOT_FOUND') return undefined;
       throw err;
     }
   }

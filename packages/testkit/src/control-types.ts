@@ -26,6 +26,10 @@ export type {
 } from '@racedata/core';
 export type {
   CatalogChannel,
+  CertificationCheck,
+  CertificationPhase,
+  CertificationState,
+  CertificationSummary,
   ClosedEntry,
   DeliveredEntry,
   FaultAction,

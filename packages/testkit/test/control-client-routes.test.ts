@@ -91,6 +91,8 @@ describe('every control-plane route has a client call', () => {
     expect(await client.expireTokens('testuser')).toEqual(['testuser']);
     expect((await client.advanceClock(1)).advancedMs).toBe(1);
     expect(await client.metrics()).toContain('racedata_');
+    // Only a certify simulator runs a certification (packages/certify/test/certification-routes.test.ts).
+    expect(await client.certification()).toBeUndefined();
     expect((await client.replay()).on).toBe(false);
     expect(await client.startReplay({ intervalMs: 60_000 })).toMatchObject({ on: true, intervalMs: 60_000 });
     expect(await client.replaySpeed({ maxDelayMs: 50_000 })).toMatchObject({ mode: 'timed' });

@@ -29,7 +29,8 @@ export function recordRequests(inner: RequestListener, deps: RecorderDeps): Requ
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://certify.invalid');
     const path = url.pathname;
-    if (path.startsWith('/_sim/') || isOwnCall(req, deps)) {
+    // The console (/_sim/*, and the root a browser is sent on from) is a person watching, not the client.
+    if (path.startsWith('/_sim/') || isConsoleEntry(req, path) || isOwnCall(req, deps)) {
       inner(req, res);
       return;
     }
@@ -73,6 +74,10 @@ export function recordUpgrades(inner: UpgradeListener, deps: RecorderDeps): Upgr
     }
     inner(req, socket, head);
   };
+}
+
+function isConsoleEntry(req: IncomingMessage, path: string): boolean {
+  return path === '/' && (req.method === 'GET' || req.method === 'HEAD');
 }
 
 function isOwnCall(req: IncomingMessage, deps: RecorderDeps): boolean {
