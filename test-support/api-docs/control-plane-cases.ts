@@ -1,3 +1,4 @@
+import type { CertificationSource, CertificationState } from '@racedata/control';
 import type { SimulatorSettings } from '@racedata/core';
 import { checkedClient, concretePath } from './checked-client';
 import { controlGuarded, operationsWhere, sweep, takesBody } from './openapi-model';
@@ -7,8 +8,14 @@ import type { OpenApiConformance } from './openapi-conformance';
 export interface ControlCasesOptions {
   /** The conformance object of the file (built in its beforeAll). */
   readonly api: () => OpenApiConformance;
-  /** Starts a simulator on a free port with these settings; the file's afterEach closes it. */
-  readonly start: (settings: Partial<SimulatorSettings>) => Promise<{ base: string }>;
+  /**
+   * Starts a simulator on a free port with these settings (and a certification, as certify's
+   * simulators have); the file's afterEach closes it.
+   */
+  readonly start: (
+    settings: Partial<SimulatorSettings>,
+    deps?: { certification?: CertificationSource },
+  ) => Promise<{ base: string }>;
   /** Puts in one durable message and has testuser read it, so the journal has both kinds. */
   readonly deliverOne: (base: string) => Promise<void>;
   /** The journal transport of that read. */
@@ -21,6 +28,45 @@ export interface ControlCasesOptions {
 }
 
 const json = { 'content-type': 'application/json' };
+
+/** A certification halfway: one check graded (an expected failure, with evidence), one to come. */
+const CERTIFICATION: CertificationState = {
+  suite: 'events',
+  client: 'node client.mjs',
+  attached: false,
+  timings: {
+    longPollTimeoutMs: 2000,
+    pingIntervalMs: 1000,
+    authTimeoutMs: 3000,
+    tokenTtlSeconds: 300,
+    stompHeartBeatMs: 1000,
+  },
+  startedAt: '2026-11-26T10:00:00.000Z',
+  phase: 'playing',
+  scenario: 'long polls',
+  clientReadyAfterMs: 120,
+  checks: [
+    {
+      id: 'repoll-after-204',
+      scenario: 'long polls',
+      required: true,
+      status: 'fail',
+      summary: 'waited 3004 ms after a 204',
+      expectedFailure: true,
+      evidence: [{ at: '2026-11-26T10:00:01.000Z', what: 'GET /customerapi/events -> 204 (2003 ms)' }],
+    },
+    {
+      id: 'no-hot-loop',
+      scenario: 'whole run',
+      required: true,
+      status: 'pending',
+      summary: 'rule',
+      evidence: [],
+    },
+  ],
+  passed: 0,
+  failed: 0,
+};
 
 /**
  * The /_sim/* routes, /health and /metrics are one design on both simulators: their answers are
@@ -54,6 +100,20 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       expect((await call('GET', '/_sim/journal/wait?colour=red')).status).toBe(400);
       await call('GET', '/_sim/openapi.json');
       await call('GET', '/_sim/asyncapi.json');
+    });
+
+    test('certification: 404 on a simulator that runs none; 200, and a summary in the state, on one that does', async () => {
+      const { call } = await start();
+      expect((await call('GET', '/_sim/certification')).status).toBe(404);
+      const certified = await o.start(
+        {},
+        { certification: { current: () => CERTIFICATION, onChange: () => () => undefined } },
+      );
+      const certifiedCall = checkedClient(o.api(), certified.base);
+      expect((await certifiedCall('GET', '/_sim/certification')).body).toEqual(CERTIFICATION);
+      expect((await certifiedCall('GET', '/_sim/state')).body).toMatchObject({
+        certification: { suite: 'events', phase: 'playing', checks: 2, graded: 1, passed: 0, failed: 0 },
+      });
     });
 
     test('clock/advance: 200, 400', async () => {

@@ -8,6 +8,7 @@ import { ConsoleStream } from './console-stream';
 import { answerFailure, checkToken, readJson, sendJson, type ControlPlaneOptions } from './control-plane';
 import { parseReplayCommand } from './replay-params';
 import type { UserInfo } from './wire';
+import { requestUrl } from './request-url';
 
 export interface ConsoleOptions extends ControlPlaneOptions {
   readonly settings: ControlPlaneOptions['settings'] &
@@ -131,7 +132,7 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
   };
 
   const handle: RequestListener = (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://sim');
+    const url = requestUrl(req);
     if (!isConsolePath(url.pathname)) {
       inner(req, res);
       return;

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { coreError, hostName, isAllowedHost, type SimError, type SimulatorSettings } from '@racedata/core';
 import { controlPlaneError } from './errors';
 import { CONTROL_PREFIX, sendJson } from './control-plane';
+import { requestUrl } from './request-url';
 
 /** Methods a page can send without changing anything; every other one is a change. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -61,7 +62,7 @@ function refuse(req: IncomingMessage, allowedHosts: readonly string[]): SimError
         `its own console (Origin on Host ${quoted(host ?? '')}) and from clients that send no Origin`,
     );
   }
-  const path = new URL(req.url ?? '/', 'http://sim').pathname;
+  const path = requestUrl(req).pathname;
   if (hasBody(req) && !NOT_JSON.has(`${method} ${path}`) && !isJson(req.headers['content-type'])) {
     return coreError(
       'UNSUPPORTED_MEDIA_TYPE',

@@ -39,6 +39,7 @@ import type { Journal } from './journal';
 import type { OffsetClock } from './offset-clock';
 import type { ControlHooks } from './simulator-types';
 import type { ControlState } from './wire';
+import { requestUrl } from './request-url';
 
 export const CONTROL_PREFIX = '/_sim/';
 
@@ -117,7 +118,7 @@ function controlRoutes(options: ControlPlaneOptions) {
   const body = (req: IncomingMessage) => readJson(req, settings.maxBodyBytes);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     checkToken(req, settings.controlToken);
-    const url = new URL(req.url ?? '/', 'http://sim');
+    const url = requestUrl(req);
     const route = `${req.method ?? ''} ${url.pathname}`;
     if (route.startsWith('DELETE /_sim/sandboxes/')) {
       const id = decodeSegment(url.pathname.slice('/_sim/sandboxes/'.length), 'the sandbox id');

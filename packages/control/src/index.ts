@@ -22,3 +22,4 @@ export * from './console-stream';
 export * from './console-routes';
 export * from './docs/index';
 export * from './certification-source';
+export * from './request-url';

@@ -175,7 +175,7 @@ describe('production and injection paths answer as documented', () => {
 
 describeControlPlane({
   api: () => api,
-  start: (settings) => startSim(settings),
+  start: (settings, deps) => startSim(settings, deps),
   deliverOne: async (base) => {
     await postMessage(base, event('RaceDayTrot'));
     await get(base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.testuser);

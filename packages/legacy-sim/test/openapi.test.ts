@@ -183,7 +183,7 @@ describe('production and injection paths answer as documented', () => {
 
 describeControlPlane({
   api: () => api,
-  start: (settings) => startSim(settings),
+  start: (settings, deps) => startSim(settings, deps),
   deliverOne: async (base) => {
     await post(base, '/customerapi/channel/id/Durable?payloadKey=k1', '<a/>');
     await (await fetch(`${base}${LISTEN_PATH}`, { headers: AUTH })).text();

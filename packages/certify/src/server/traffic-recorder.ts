@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { requestUrl } from '@racedata/control';
 import type { TrafficEvent } from '../types';
 import { captureBody, readEventsPage } from './answer-capture';
 import { nameCredential, safeQuery, type KnownUsers } from './credential-names';
@@ -27,7 +28,7 @@ type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => v
  */
 export function recordRequests(inner: RequestListener, deps: RecorderDeps): RequestListener {
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://certify.invalid');
+    const url = requestUrl(req);
     const path = url.pathname;
     // The console (/_sim/*, and the root a browser is sent on from) is a person watching, not the client.
     if (path.startsWith('/_sim/') || isConsoleEntry(req, path) || isOwnCall(req, deps)) {
@@ -69,7 +70,7 @@ export function recordUpgrades(inner: UpgradeListener, deps: RecorderDeps): Upgr
   return (req, socket, head) => {
     if (!isOwnCall(req, deps)) {
       const { auth, user } = nameCredential(req, deps.users);
-      const path = new URL(req.url ?? '/', 'http://certify.invalid').pathname;
+      const path = requestUrl(req).pathname;
       deps.record({ kind: 'upgrade', at: deps.now(), path, auth, ...(user !== undefined && { user }) });
     }
     inner(req, socket, head);
