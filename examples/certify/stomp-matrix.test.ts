@@ -6,7 +6,7 @@ const node = (file: string) => ({ command: process.execPath, args: [path.join(__
 const statuses = (report: Report) => Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
 
 describe('certify stomp: the reference clients', () => {
-  it('passes the well-behaved client on every check, within the suite budget of 60 s', async () => {
+  it('passes the well-behaved client on every check', async () => {
     const report = await certify({
       suite: 'stomp',
       ...node('stomp-client.mjs'),
@@ -23,7 +23,6 @@ describe('certify stomp: the reference clients', () => {
       'no-hot-loop': 'pass',
     });
     expect(report).toMatchObject({ suite: 'stomp', passed: 7, failed: 0 });
-    expect(report.durationMs).toBeLessThan(60_000);
   }, 100_000);
 
   it('fails reconnect-after-close for the client that never reconnects', async () => {

@@ -84,7 +84,8 @@ describe('certify server (JSON)', () => {
       signal: leave.signal,
     });
     // The poll is held (nothing stored); the client leaves before the long-poll timeout.
-    setTimeout(() => leave.abort(), 200);
+    while (!(await heldPolls(s))) await new Promise((resolve) => setImmediate(resolve));
+    leave.abort();
     await expect(poll).rejects.toThrow();
     await expect(held).resolves.toMatchObject({ status: 'aborted' });
   });
@@ -106,6 +107,14 @@ describe('certify server (JSON)', () => {
     expectNoCredential(s, token);
   });
 });
+
+/** Whether the certified user has a long poll held, as GET /_sim/state tells it. */
+async function heldPolls(s: CertifyServer): Promise<boolean> {
+  const state = (await (await fetch(`${s.base}/_sim/state`)).json()) as {
+    users: Record<string, { heldPolls: number }>;
+  };
+  return (state.users[s.user.key]?.heldPolls ?? 0) > 0;
+}
 
 describe('certify server (legacy)', () => {
   it('names a Basic authentication and records a listen answer as one message', async () => {

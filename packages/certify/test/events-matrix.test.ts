@@ -3,7 +3,7 @@
  * runner: the well-behaved one passes every check; each broken variant, run with --only the check
  * it breaks, fails it for the reason it breaks it.
  */
-import { check, certifyExample, explain, verdicts } from './long-poll-matrix-support';
+import { check, certifyExample, expectFailsFor, verdicts } from './long-poll-matrix-support';
 
 const EVENTS_CHECKS = [
   'auth-key-secret',
@@ -18,12 +18,11 @@ const EVENTS_CHECKS = [
 ];
 
 describe('certify events: reference clients', () => {
-  it('passes every check for the well-behaved consumer, in under 60 s', async () => {
+  it('passes every check for the well-behaved consumer', async () => {
     const report = await certifyExample('events', 'events-client.mjs');
     expect(verdicts(report)).toEqual(Object.fromEntries(EVENTS_CHECKS.map((id) => [id, 'pass'])));
     expect(report.failed).toBe(0);
     expect(report.aborted).toBeUndefined();
-    expect(report.durationMs).toBeLessThan(60_000);
     expect(check(report, 'backlog-complete').summary).toMatch(/^fetched all 350 events in \d+ pages/);
   }, 70_000);
 
@@ -45,17 +44,7 @@ describe('certify events: reference clients', () => {
 
   it.each(broken)(
     '%s fails %s, and for that reason',
-    async (script, id, reason) => {
-      const report = await certifyExample('events', `broken/${script}`, [id]);
-      expect(verdicts(report)).toEqual({ [id]: 'fail' });
-      const result = check(report, id);
-      expect({ summary: result.summary, story: explain(result) }).toEqual({
-        summary: expect.stringMatching(reason),
-        story: expect.any(String),
-      });
-      expect(result.evidence.length).toBeGreaterThan(0);
-      expect(report.failed).toBe(1);
-    },
+    (script, id, reason) => expectFailsFor('events', script, id, reason),
     30_000,
   );
 });

@@ -3,7 +3,7 @@
  * runner: the well-behaved one passes every check; each broken variant, run with --only the check
  * it breaks, fails it for the reason it breaks it.
  */
-import { check, certifyExample, explain, verdicts } from './long-poll-matrix-support';
+import { certifyExample, expectFailsFor, verdicts } from './long-poll-matrix-support';
 
 const LISTEN_CHECKS = [
   'auth-key-secret',
@@ -16,12 +16,11 @@ const LISTEN_CHECKS = [
 ];
 
 describe('certify listen: reference clients', () => {
-  it('passes every check for the well-behaved consumer, in under 60 s', async () => {
+  it('passes every check for the well-behaved consumer', async () => {
     const report = await certifyExample('listen', 'listen-client.mjs');
     expect(verdicts(report)).toEqual(Object.fromEntries(LISTEN_CHECKS.map((id) => [id, 'pass'])));
     expect(report.failed).toBe(0);
     expect(report.aborted).toBeUndefined();
-    expect(report.durationMs).toBeLessThan(60_000);
   }, 70_000);
 
   const broken: ReadonlyArray<[string, string, RegExp]> = [
@@ -36,17 +35,7 @@ describe('certify listen: reference clients', () => {
 
   it.each(broken)(
     '%s fails %s, and for that reason',
-    async (script, id, reason) => {
-      const report = await certifyExample('listen', `broken/${script}`, [id]);
-      expect(verdicts(report)).toEqual({ [id]: 'fail' });
-      const result = check(report, id);
-      expect({ summary: result.summary, story: explain(result) }).toEqual({
-        summary: expect.stringMatching(reason),
-        story: expect.any(String),
-      });
-      expect(result.evidence.length).toBeGreaterThan(0);
-      expect(report.failed).toBe(1);
-    },
+    (script, id, reason) => expectFailsFor('listen', script, id, reason),
     30_000,
   );
 });

@@ -36,3 +36,24 @@ export function explain(result: CheckResult): string {
     ...result.evidence.map((e) => `  ${e.at} ${e.what}`),
   ].join('\n');
 }
+
+/**
+ * Runs a broken variant with --only the check it breaks and asserts it fails exactly that check,
+ * for the reason it breaks it, with evidence.
+ */
+export async function expectFailsFor(
+  suite: 'events' | 'listen',
+  script: string,
+  id: string,
+  reason: RegExp,
+): Promise<void> {
+  const report = await certifyExample(suite, `broken/${script}`, [id]);
+  expect(verdicts(report)).toEqual({ [id]: 'fail' });
+  const result = check(report, id);
+  expect({ summary: result.summary, story: explain(result) }).toEqual({
+    summary: expect.stringMatching(reason),
+    story: expect.any(String),
+  });
+  expect(result.evidence.length).toBeGreaterThan(0);
+  expect(report.failed).toBe(1);
+}

@@ -64,9 +64,8 @@ describe('certify runner', () => {
   });
 
   it('turns a client that exits early into a failed report with its exit code and last stderr lines', async () => {
-    const started = Date.now();
+    // Were the exit missed, the run would wait out its scenarios and this test its timeout.
     const report = await run([seesEvent, alwaysFails], { client: node('exits-early.mjs') });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(report.aborted).toMatch(/^client exited with code 3 after \d+ ms; its last stderr lines:\n/);
     expect(report.aborted).toContain('fatal: cannot parse configuration');
     expect(byId(report, 'sees-event')).toMatchObject({ status: 'fail' });

@@ -7,9 +7,9 @@ import type { CheckResult, Evidence, Scenario, ScenarioContext } from '../../typ
 import { repollAfter200, repollAfter204 } from './check-info';
 import { LONG_POLL_LIMITS as L } from './limits';
 import type { LongPollKind } from './poll-kind';
-import { gapsAfter, gradeGaps } from './repoll';
+import { gapsAfter, gradeGaps, idleRound } from './repoll';
 import { checkResult, defineScenario } from './scenario-kit';
-import { clientRequests, nextClientRequest } from './requests';
+import { clientRequests } from './requests';
 
 export function repollScenario(kind: LongPollKind): Scenario {
   const after200 = repollAfter200(kind.suite);
@@ -33,21 +33,7 @@ export function repollScenario(kind: LongPollKind): Scenario {
       delivered.push(answer);
     }
     const last = delivered[delivered.length - 1]!;
-    // With nothing to deliver, a poll that started within the limit ends 204 after the hold time.
-    const noContent = await nextClientRequest(
-      ctx,
-      (event) =>
-        kind.isPoll(event) &&
-        event.status === 204 &&
-        event.at > last.at &&
-        event.at >= last.endedAt - L.clockToleranceMs,
-      ctx.timings.longPollTimeoutMs + L.repollWithinMs + L.deliveryTimeoutMs,
-    );
-    if (noContent) {
-      const message = await kind.publish(ctx);
-      evidence.push(kind.publishedEvidence(message));
-      await kind.awaitDelivery(ctx, message, L.deliveryTimeoutMs);
-    }
+    const noContent = await idleRound(kind, ctx, last, evidence);
     const requests = clientRequests(ctx);
     return [
       gradeGaps(

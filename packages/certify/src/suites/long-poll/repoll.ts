@@ -1,13 +1,42 @@
 /** Grading the gap between an answer and the poll after it (repoll-after-200, repoll-after-204). */
-import type { CheckInfo, CheckResult, Evidence } from '../../types';
+import type { CheckInfo, CheckResult, Evidence, ScenarioContext } from '../../types';
 import { LONG_POLL_LIMITS as L } from './limits';
+import type { LongPollKind } from './poll-kind';
 import { checkResult } from './scenario-kit';
-import { followerOf, requestEvidence, type RequestEvent } from './requests';
+import { followerOf, nextClientRequest, requestEvidence, type RequestEvent } from './requests';
 
 /** One answer and the client request that followed it, if any did. */
 export interface Gap {
   readonly answer: RequestEvent;
   readonly next: RequestEvent | undefined;
+}
+
+/**
+ * A hold time with nothing to deliver after `answer`: the poll that followed it ends 204. One
+ * more message is then published so the poll after the 204 ends at once and shows when it started.
+ * Resolves with that 204 poll, or undefined when none came.
+ */
+export async function idleRound(
+  kind: LongPollKind,
+  ctx: ScenarioContext,
+  answer: RequestEvent,
+  evidence: Evidence[],
+): Promise<RequestEvent | undefined> {
+  const noContent = await nextClientRequest(
+    ctx,
+    (event) =>
+      kind.isPoll(event) &&
+      event.status === 204 &&
+      event.at > answer.at &&
+      event.at >= answer.endedAt - L.clockToleranceMs,
+    ctx.timings.longPollTimeoutMs + L.repollWithinMs + L.deliveryTimeoutMs,
+  );
+  if (noContent) {
+    const message = await kind.publish(ctx);
+    evidence.push(kind.publishedEvidence(message));
+    await kind.awaitDelivery(ctx, message, L.deliveryTimeoutMs);
+  }
+  return noContent;
 }
 
 /** Each answer with the first client request that started after it ended. */

@@ -9,7 +9,8 @@ import { LONG_POLL_LIMITS as L } from './limits';
 import type { LongPollKind } from './poll-kind';
 import { busiestSecond } from './rate';
 import { checkResult, defineScenario } from './scenario-kit';
-import { clientRequests, nextClientRequest, requestEvidence, type RequestEvent } from './requests';
+import { idleRound } from './repoll';
+import { clientRequests, requestEvidence, type RequestEvent } from './requests';
 
 /** A check graded over every client request of the run. */
 export interface WholeRunCheck {
@@ -26,22 +27,7 @@ export function wholeRunScenario(kind: LongPollKind, extra: readonly WholeRunChe
     const message = await kind.publish(ctx);
     played.push(kind.publishedEvidence(message));
     const answer = await kind.awaitDelivery(ctx, message, L.deliveryTimeoutMs);
-    if (answer) {
-      const noContent = await nextClientRequest(
-        ctx,
-        (event) =>
-          kind.isPoll(event) &&
-          event.status === 204 &&
-          event.at > answer.at &&
-          event.at >= answer.endedAt - L.clockToleranceMs,
-        ctx.timings.longPollTimeoutMs + L.repollWithinMs + L.deliveryTimeoutMs,
-      );
-      if (noContent) {
-        const last = await kind.publish(ctx);
-        played.push(kind.publishedEvidence(last));
-        await kind.awaitDelivery(ctx, last, L.deliveryTimeoutMs);
-      }
-    }
+    if (answer) await idleRound(kind, ctx, answer, played);
     const requests = clientRequests(ctx);
     return [...extra.map((check) => check.grade(requests, played)), gradeHotLoop(requests)];
   }
