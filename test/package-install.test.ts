@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -138,6 +139,9 @@ describeIfNpm('racedata-sim installed from its tarball into another project', ()
     );
     for (const file of readdirSync(fixtures))
       copyFileSync(path.join(fixtures, file), path.join(project, file));
+    // The certify reference client, the way a consumer project would have its own.
+    for (const file of ['events-client.mjs', 'http-helpers.mjs'])
+      copyFileSync(path.join(root, 'examples', 'certify', file), path.join(project, file));
     // The same source compiled as an ES module as well (.mts), against the same declarations.
     copyFileSync(path.join(fixtures, 'typed.ts'), path.join(project, 'typed.mts'));
     const tsconfig = (include: string[]) =>
@@ -198,6 +202,45 @@ describeIfNpm('racedata-sim installed from its tarball into another project', ()
     const { output } = await npmRun(['exec', '--offline', '--', 'racedata-sim', '--help'], project, 15_000);
     expect(output).toContain('Usage: racedata-sim');
   }, 20_000);
+
+  test('npx racedata-sim certify grades a client of the project and writes its report', async () => {
+    await npmRun(
+      [
+        'exec',
+        '--offline',
+        '--',
+        'racedata-sim',
+        'certify',
+        'events',
+        '--only',
+        'auth-key-secret,repoll-after-200',
+        '--report',
+        'certify.json',
+        '--',
+        process.execPath,
+        'events-client.mjs',
+      ],
+      project,
+      40_000,
+    );
+    const report = JSON.parse(readFileSync(path.join(project, 'certify.json'), 'utf8')) as {
+      failed: number;
+      checks: { id: string; status: string }[];
+    };
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual([
+      ['auth-key-secret', 'pass'],
+      ['repoll-after-200', 'pass'],
+    ]);
+    expect(report.failed).toBe(0);
+  }, 45_000);
+
+  test("the test kit's certify() does the same from the project's own script", async () => {
+    const { stdout } = await nodeRun(['certify.mjs'], 40_000);
+    expect(JSON.parse(stdout)).toEqual({
+      failed: 0,
+      verdicts: { 'auth-key-secret': 'pass', 'repoll-after-200': 'pass' },
+    });
+  }, 45_000);
 
   describe('with testcontainers installed beside it', () => {
     beforeAll(() => {
