@@ -78,7 +78,7 @@ export const heartBeatsScenario: Scenario = {
           info,
           'warn',
           `negotiated heart-beats every ${expectEvery} ms, watched ${secs(watchMs)} (certify's limit) without a timeout: ` +
-            `fewer than ${INTERVALS} intervals, so a shorter heart-beat is recommended (${LONGEST_PROVEN_MS} ms or less is watched in full)`,
+            `too short for ${INTERVALS} intervals and a margin, so a shorter heart-beat is recommended (${LONGEST_PROVEN_MS} ms or less is watched in full)`,
           kept,
         ),
       ];
