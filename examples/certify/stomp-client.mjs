@@ -22,8 +22,12 @@ export function runStompClient(mistakes = {}) {
   let connections = 0;
   const client = new Client({
     // The token goes on the upgrade request; the CONNECT frame carries none.
-    webSocketFactory: () =>
-      new WebSocket(env.RACEDATA_STOMP_URL, ['v12.stomp'], { headers: { authorization: `Bearer ${token}` } }),
+    webSocketFactory: () => {
+      const socket = new WebSocket(env.RACEDATA_STOMP_URL, ['v12.stomp'], {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return mistakes.silentHeartBeats ? withoutHeartBeats(socket) : socket;
+    },
     // A fresh token before every attempt: the last one may be why the session was closed.
     beforeConnect: async () => {
       try {
@@ -40,7 +44,7 @@ export function runStompClient(mistakes = {}) {
     // server wants, so this suits any server (STOMP 1.2 "Heart-beating"). The server's beats are
     // asked for every 5 s only: a client that closes after two missed ones on a busy machine
     // would drop a healthy session.
-    heartbeatOutgoing: 1000,
+    heartbeatOutgoing: mistakes.silentHeartBeats ? 2000 : 1000,
     heartbeatIncoming: 5000,
     onConnect: () => {
       connections++;
@@ -57,6 +61,16 @@ export function runStompClient(mistakes = {}) {
     void client.deactivate().then(() => process.exit(0));
   });
   client.activate();
+}
+
+/**
+ * A broken variant only: @stomp/stompjs beats by writing a bare end-of-line to the socket, so
+ * dropping those writes keeps the heart-beats offered in CONNECT but never sends one.
+ */
+function withoutHeartBeats(socket) {
+  const send = socket.send.bind(socket);
+  socket.send = (data, ...rest) => (data === '\n' ? undefined : send(data, ...rest));
+  return socket;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) runStompClient();

@@ -46,4 +46,17 @@ describe('certify stomp: the reference clients', () => {
     expect(statuses(report)).toEqual({ 'reconnect-after-close': 'fail' });
     expect(report.checks[0]?.summary).toMatch(/^reconnected after .* but never subscribed again/);
   }, 40_000);
+
+  it('fails heart-beats for the client that offers heart-beats and never sends them', async () => {
+    const report = await certify({
+      suite: 'stomp',
+      ...node('broken/stomp-silent-heart-beats.mjs'),
+      only: ['heart-beats'],
+      timeoutMs: 30_000,
+    });
+    expect(statuses(report)).toEqual({ 'heart-beats': 'fail' });
+    expect(report.checks[0]?.summary).toBe(
+      'the server timed its session out (1008) for missing the heart-beats it negotiated',
+    );
+  }, 40_000);
 });

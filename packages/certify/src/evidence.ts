@@ -25,6 +25,8 @@ export function describeEvent(event: TrafficEvent): string {
       return `session open (${event.transport})`;
     case 'session-closed':
       return `session closed ${event.code} (${event.transport})`;
+    case 'stomp-connected':
+      return `STOMP ${event.version} CONNECT answered (${describeHeartBeats(event)})`;
     case 'client-line':
       return `client printed ${event.line}`;
     case 'client-exit':
@@ -49,4 +51,13 @@ function idRange(ids: readonly number[]): string {
     prev = id;
   }
   return parts.join(', ');
+}
+
+/** What a CONNECT negotiated, in the words of STOMP 1.2 "Heart-beating". */
+export function describeHeartBeats(event: {
+  readonly expectEveryMs: number;
+  readonly sendEveryMs: number;
+}): string {
+  const every = (ms: number) => (ms === 0 ? 'none' : `every ${ms} ms`);
+  return `heart-beats from the client ${every(event.expectEveryMs)}, from the server ${every(event.sendEveryMs)}`;
 }

@@ -93,6 +93,21 @@ export type TrafficEvent =
       readonly transport: string;
     }
   | {
+      /**
+       * A STOMP session's CONNECT was answered: what it negotiated (STOMP 1.2 "Heart-beating";
+       * 0 = none either way, as on STOMP 1.0). Comes after its `session-open`.
+       */
+      readonly kind: 'stomp-connected';
+      readonly at: number;
+      readonly user: string;
+      /** The STOMP version agreed: `1.0`, `1.1` or `1.2`. */
+      readonly version: string;
+      /** How often the client promised to send something; the server closes (1008) a session silent for twice that. */
+      readonly expectEveryMs: number;
+      /** How often the server sends a heart-beat to the client. */
+      readonly sendEveryMs: number;
+    }
+  | {
       readonly kind: 'session-closed';
       readonly at: number;
       readonly user: string;

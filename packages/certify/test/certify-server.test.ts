@@ -158,4 +158,28 @@ describe('certify server (legacy)', () => {
       /control call DELETE \/_sim\/faults\/.* failed: HTTP 404/,
     );
   });
+
+  it("records what a STOMP CONNECT negotiated, from the simulator's own session line, without the token", async () => {
+    server = await startCertifyServer({ simulator: 'legacy', timings: CERTIFY_TIMINGS });
+    const s = server;
+    const authorization = await authenticate(s);
+    const ws = new WebSocket(`${s.wsBase}/api/v1/channels/connect`, ['v12.stomp'], {
+      headers: { authorization },
+    });
+    // Offers to beat every 2.5 s and wants none: the server expects 2500 and sends nothing.
+    ws.on('open', () => ws.send('CONNECT\naccept-version:1.2\nheart-beat:2500,0\n\n\0'));
+    const connected = await s.traffic.next('stomp-connected', () => true, { timeoutMs: 5_000, since: 0 });
+    ws.close();
+    expect(connected).toEqual({
+      kind: 'stomp-connected',
+      at: expect.any(Number),
+      user: s.user.key,
+      version: '1.2',
+      expectEveryMs: 2500,
+      sendEveryMs: 0,
+    });
+    const open = s.traffic.of('session-open')[0];
+    expect(open?.at).toBeLessThanOrEqual(connected?.at ?? 0);
+    expectNoCredential(s, authorization.replace(/^Bearer /, ''));
+  });
 });

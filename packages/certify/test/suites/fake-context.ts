@@ -126,3 +126,7 @@ export const opened = (transport: string) => ({ kind: 'session-open', user: USER
 
 export const closed = (transport: string, code: number) =>
   ({ kind: 'session-closed', user: USER, transport, code }) as const;
+
+/** A STOMP CONNECT answered: the heart-beats it negotiated (0 = none). */
+export const stompConnected = (expectEveryMs: number, version = '1.2') =>
+  ({ kind: 'stomp-connected', user: USER, version, expectEveryMs, sendEveryMs: 5_000 }) as const;

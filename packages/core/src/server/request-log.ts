@@ -45,9 +45,17 @@ function userOf(req: IncomingMessage, tokens: TokenService): string | undefined 
   }
 }
 
+/**
+ * What a session settled in its own handshake, after the upgrade (STOMP's CONNECT: version and
+ * heart-beats), as flat fields of the log line so a reader can filter on them.
+ */
+export type SessionTerms = Readonly<Record<string, string | number>>;
+
 /** The session half of LOG_REQUESTS: WebSocket and STOMP sessions of authenticated users. */
 export interface SessionLog {
   opened(user: string, transport: string): void;
+  /** Only for a transport with a handshake of its own after the upgrade. */
+  connected(user: string, transport: string, terms: SessionTerms): void;
   closed(user: string, transport: string, code: number): void;
 }
 
@@ -56,6 +64,8 @@ export function sessionLog(logger: Logger, on: boolean): SessionLog | undefined 
   if (!on) return undefined;
   return {
     opened: (user, transport) => logger.info({ user, transport }, 'session open'),
+    // Terms first: a term can never pass itself off as the user or the transport.
+    connected: (user, transport, terms) => logger.info({ ...terms, user, transport }, 'session connected'),
     closed: (user, transport, code) => logger.info({ user, transport, code }, 'session closed'),
   };
 }

@@ -27,7 +27,10 @@ export interface StompEndpointOptions {
   /** The control plane: sessions closed by fault rules and connections/close, and journaled. */
   faults?: Faults;
   journal?: Journal;
-  /** LOG_REQUESTS: a line when a session opens and when it closes, with its close code. */
+  /**
+   * LOG_REQUESTS: a line when a session opens, when its CONNECT is answered (version and
+   * heart-beats negotiated) and when it closes, with its close code.
+   */
   sessions?: SessionLog | undefined;
 }
 
@@ -112,7 +115,7 @@ export class StompEndpoint {
       return;
     }
     const id = `s${this.nextId++}`;
-    const { hub, clock, logger, options } = this.deps;
+    const { hub, clock, logger, options, sessions } = this.deps;
     const session = new StompSession(ws, {
       id,
       user,
@@ -121,6 +124,14 @@ export class StompEndpoint {
       logger,
       options,
       frameMemory: this.frameMemory,
+      ...(sessions && {
+        connected: (version, plan) =>
+          sessions.connected(user.key, 'stomp', {
+            version,
+            sendEveryMs: plan.sendEvery,
+            expectEveryMs: plan.expectEvery,
+          }),
+      }),
     });
     this.sessions.add(session);
     const open = (this.perUser.get(user.key) ?? 0) + 1;

@@ -22,7 +22,13 @@ import {
   type StompVersion,
 } from './stomp-frame';
 import { HeartBeatTimers } from './stomp-heart-beat';
-import { formatHeartBeat, negotiateHeartBeat, negotiateVersion, parseHeartBeat } from './stomp-negotiation';
+import {
+  formatHeartBeat,
+  negotiateHeartBeat,
+  negotiateVersion,
+  parseHeartBeat,
+  type HeartBeatPlan,
+} from './stomp-negotiation';
 import type { StompOptions } from './stomp-options';
 import { StompParser } from './stomp-parser';
 import type { FrameMemory } from './frame-memory';
@@ -38,6 +44,8 @@ export interface StompSessionContext {
   readonly options: StompOptions;
   /** Where MESSAGE frames are built, shared by the endpoint's sessions. */
   readonly frameMemory: FrameMemory;
+  /** Told once CONNECT is answered, with what was negotiated (LOG_REQUESTS's `session connected`). */
+  readonly connected?: (version: StompVersion, plan: HeartBeatPlan) => void;
 }
 
 type State = 'awaiting-connect' | 'connected' | 'closed';
@@ -236,6 +244,7 @@ export class StompSession {
       },
     });
     this.ctx.logger.debug({ session: this.ctx.id, version, heartBeat: plan }, 'STOMP session connected');
+    this.ctx.connected?.(version, plan);
   }
 
   private subscribe(frame: StompFrame): void {

@@ -1,3 +1,4 @@
+import { describeHeartBeats } from '../../evidence';
 import type { CheckInfo, CheckResult, CheckStatus, Evidence, TrafficEvent } from '../../types';
 
 /** One line a developer reads in a report for what the certify server saw. */
@@ -14,6 +15,8 @@ export function describeEvent(event: TrafficEvent): string {
       return `${event.transport} session open for ${event.user}`;
     case 'session-closed':
       return `${event.transport} session of ${event.user} closed ${event.code}`;
+    case 'stomp-connected':
+      return `STOMP ${event.version} session of ${event.user} connected (${describeHeartBeats(event)})`;
     case 'client-line':
       return `client printed "${event.line.slice(0, 80)}"`;
     case 'client-exit':
