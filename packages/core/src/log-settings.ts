@@ -30,7 +30,7 @@ export const LOG_REQUESTS_OPTION: OptionSpec<'logRequests', unknown> = {
   flag: '--log-requests',
   env: 'LOG_REQUESTS',
   description:
-    'log each request (method, path, status, user, ms) and each WebSocket/STOMP session open and close, at level info',
+    'log each request (method, path, status, user, ms), each WebSocket/STOMP session open and close, and the version and heart-beats each STOMP CONNECT negotiated, at level info',
   defaultFor: always('false'),
   parse: parseBoolean,
   boolean: true,

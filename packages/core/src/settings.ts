@@ -65,7 +65,7 @@ export interface SimulatorSettings extends ControlLimitSettings {
   readonly logLevel: LogLevel;
   /** Read by the CLI only, which prints the logs; `auto` until it looks at stderr. */
   readonly logFormat: LogFormat;
-  /** One info line per request and per WebSocket/STOMP session open and close. */
+  /** One info line per request, per WebSocket/STOMP session open and close, and per STOMP CONNECT. */
   readonly logRequests: boolean;
 }
 
