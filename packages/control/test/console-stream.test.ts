@@ -10,15 +10,27 @@ import { closeAfterTest, closeAll, waitFor } from '@racedata/test-support';
 
 afterEach(closeAll);
 
-async function setup() {
-  const clock = new OffsetClock(systemClock);
-  const journal = new Journal(clock, 100);
-  let state = { n: 0 };
+interface SetupOptions {
+  /** A ManualClock's timers never fire: only a pushed change can send the state then. */
+  readonly clock?: OffsetClock;
+  readonly journalMax?: number;
+  readonly stateChanges?: (listener: () => void) => () => void;
+}
+
+/** A ConsoleStream on a loopback server of its own, with a state the test sets. */
+async function setup<S extends object = { n: number }>(
+  initial: S = { n: 0 } as unknown as S,
+  options: SetupOptions = {},
+) {
+  const clock = options.clock ?? new OffsetClock(systemClock);
+  const journal = new Journal(clock, options.journalMax ?? 100);
+  let state = initial;
   const stream = new ConsoleStream({
     journal,
     clock,
     logger: silentLogger(),
     state: () => state,
+    ...(options.stateChanges && { stateChanges: options.stateChanges }),
     maxClients: 10,
     maxBufferedBytes: 1024 * 1024,
   });
@@ -35,7 +47,7 @@ async function setup() {
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const open = async () => closeAfterTest(await SseClient.open(url));
-  return { journal, stream, open, setState: (next: { n: number }) => (state = next) };
+  return { journal, stream, open, setState: (next: S) => (state = next) };
 }
 
 describe('ConsoleStream', () => {
@@ -82,47 +94,29 @@ describe('ConsoleStream', () => {
 
 describe('ConsoleStream state changes pushed by the simulator (a certification)', () => {
   it('sends a changed state at once, once for changes made together, and never an unchanged one', async () => {
-    // A clock whose timers never fire: only the pushed change can send the state here.
-    const clock = new OffsetClock(new ManualClock());
-    const journal = new Journal(clock, 100);
-    let state = { n: 0 };
     const listeners = new Set<() => void>();
     const changed = () => listeners.forEach((listener) => listener());
-    const stream = new ConsoleStream({
-      journal,
-      clock,
-      logger: silentLogger(),
-      state: () => state,
-      stateChanges: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
+    const { stream, open, setState } = await setup(
+      { n: 0 },
+      {
+        clock: new OffsetClock(new ManualClock()),
+        stateChanges: (listener) => {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
       },
-      maxClients: 10,
-      maxBufferedBytes: 1024 * 1024,
-    });
-    const server: Server = createServer((req, res) =>
-      stream.handle(req, res, new URL(req.url ?? '/', 'http://x')),
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closeAfterTest({
-      close: () => {
-        stream.close();
-        server.closeAllConnections();
-        return new Promise((resolve) => server.close(resolve));
-      },
-    });
     expect(listeners.size).toBe(0);
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const client = closeAfterTest(await SseClient.open(url));
+    const client = await open();
     await client.next((e) => e.event === 'state');
     expect(listeners.size).toBe(1);
 
-    state = { n: 1 };
+    setState({ n: 1 });
     changed();
     changed();
     await client.next((e) => e.event === 'state' && e.data.endsWith('"n":1}'));
     changed();
-    state = { n: 2 };
+    setState({ n: 2 });
     changed();
     await client.next((e) => e.event === 'state' && e.data.endsWith('"n":2}'));
     const sent = client.events.filter((e) => e.event === 'state').map((e) => JSON.parse(e.data).n);
@@ -134,26 +128,13 @@ describe('ConsoleStream state changes pushed by the simulator (a certification)'
   });
 
   it('sends the state as it ended before the streams close with the simulator', async () => {
-    const clock = new OffsetClock(new ManualClock());
-    let state = { phase: 'playing' };
-    const stream = new ConsoleStream({
-      journal: new Journal(clock, 10),
-      clock,
-      logger: silentLogger(),
-      state: () => state,
-      maxClients: 10,
-      maxBufferedBytes: 1024 * 1024,
-    });
-    const server: Server = createServer((req, res) =>
-      stream.handle(req, res, new URL(req.url ?? '/', 'http://x')),
+    const { stream, open, setState } = await setup(
+      { phase: 'playing' },
+      { clock: new OffsetClock(new ManualClock()), journalMax: 10 },
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closeAfterTest({ close: () => new Promise((resolve) => server.close(resolve)) });
-    const client = closeAfterTest(
-      await SseClient.open(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`),
-    );
+    const client = await open();
     await client.next((e) => e.event === 'state');
-    state = { phase: 'finished' };
+    setState({ phase: 'finished' });
     stream.close();
     await client.next((e) => e.event === 'state' && e.data.includes('"phase":"finished"'));
   });
