@@ -75,7 +75,7 @@ export async function eventually(
   }
 }
 
-export { TOKENS, USERS, type DefaultUser } from './users';
+export { JSON_TESTUSER_CHANNELS, TOKENS, USERS, type DefaultUser } from './users';
 
 /**
  * Builds a simulator with its test-only probe (the factory hands the probe to `deps.probe`) and

@@ -20,3 +20,14 @@ export const USERS = {
 
 /** The built-in users' fixed tokens: testuser on both simulators, alluser on JSON. */
 export const TOKENS = { testuser: testuser.token, alluser: alluser.token } as const;
+
+/** The channels testuser sees on the JSON simulator (README, "Users and channels"). */
+export const JSON_TESTUSER_CHANNELS: ReadonlySet<string> = new Set([
+  'RaceDayTrot',
+  'StartListTrot',
+  'ResultTrot',
+  'RaceDayGallop',
+  'Last500MetersTrot',
+  'TimeToStartTrot',
+  'SplitTimesTrot',
+]);

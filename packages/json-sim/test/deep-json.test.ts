@@ -1,4 +1,4 @@
-import { TOKENS } from '@racedata/test-support';
+import { JSON_TESTUSER_CHANNELS, TOKENS } from '@racedata/test-support';
 import {
   AUTH_PATH,
   EVENTS_PATH,
@@ -30,16 +30,6 @@ function nestedMessage(levels: number, channel = 'RaceDayTrot'): string {
   return `{"channel":"${channel}","date":"2026-11-22","payload":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
 }
 
-const TESTUSER_CHANNELS = new Set([
-  'RaceDayTrot',
-  'StartListTrot',
-  'ResultTrot',
-  'RaceDayGallop',
-  'Last500MetersTrot',
-  'TimeToStartTrot',
-  'SplitTimesTrot',
-]);
-
 /** The store answers as if the refused requests never happened. */
 async function expectConsistentStore(nextId: number): Promise<void> {
   const posted = await postMessage(s.base, {
@@ -61,7 +51,7 @@ async function expectConsistentStore(nextId: number): Promise<void> {
   expect(events.status).toBe(200);
   const seen = events.body.data?.events ?? [];
   expect(seen.length).toBeGreaterThan(0);
-  for (const e of seen) expect(TESTUSER_CHANNELS.has(e.channel)).toBe(true);
+  for (const e of seen) expect(JSON_TESTUSER_CHANNELS.has(e.channel)).toBe(true);
   expect(events.body.data?.numberOfEvents).toBe(seen.length);
 
   const filtered = await get(s.base, `${FILTERED_PATH}?lastEventId=0`, TOKENS.alluser);

@@ -1,19 +1,12 @@
 import type { StoredEvent } from '@racedata/json-sim';
+import { JSON_CHANNELS } from '../src/description';
 import { TOKENS } from '@racedata/test-support';
 import { EVENTS_PATH, closeAll, get, startSim, type Started } from './helpers';
 
 const TOTAL = 10_000;
 const PAGE = 1000;
-const DURABLE = [
-  'RaceDayTrot',
-  'RaceDayGallop',
-  'StartListTrot',
-  'StartListGallop',
-  'ResultTrot',
-  'ResultGallop',
-  'ScratchingsTrot',
-  'ScratchingsGallop',
-];
+/** Every durable channel of the built-in catalog, posted to in turn. */
+const DURABLE = JSON_CHANNELS.durable;
 const DEFAULT_DURABLE = new Set(['RaceDayTrot', 'StartListTrot', 'ResultTrot', 'RaceDayGallop']);
 
 let s: Started;

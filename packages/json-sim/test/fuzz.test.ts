@@ -1,7 +1,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import type { StoredEvent } from '@racedata/json-sim';
-import { TOKENS } from '@racedata/test-support';
+import { JSON_TESTUSER_CHANNELS, TOKENS } from '@racedata/test-support';
 import {
   AUTH_PATH,
   EVENTS_PATH,
@@ -15,16 +15,6 @@ import {
 
 // Garbage at every JSON endpoint of one running simulator: every answer is a documented 2xx or
 // 4xx JSON body, never a 5xx, and afterwards the store still answers consistently.
-
-const TESTUSER_CHANNELS = new Set([
-  'RaceDayTrot',
-  'StartListTrot',
-  'ResultTrot',
-  'RaceDayGallop',
-  'Last500MetersTrot',
-  'TimeToStartTrot',
-  'SplitTimesTrot',
-]);
 
 let s: Started;
 
@@ -241,7 +231,7 @@ function checkAnswer(c: Call, a: Answer): void {
     expect(page.data.numberOfEvents).toBe(page.data.events.length);
     expect(typeof page.data.hasMore).toBe('boolean');
     if ('authorization' in c && c.authorization?.includes(TOKENS.testuser)) {
-      for (const e of page.data.events) expect(TESTUSER_CHANNELS.has(e.channel)).toBe(true);
+      for (const e of page.data.events) expect(JSON_TESTUSER_CHANNELS.has(e.channel)).toBe(true);
     }
   }
 }
@@ -281,7 +271,7 @@ describe('fuzzing the HTTP endpoints of one simulator', () => {
 
     const mine = await allEvents(TOKENS.testuser);
     expect(mine.numberOfEvents).toBe(mine.events.length);
-    for (const e of mine.events) expect(TESTUSER_CHANNELS.has(e.channel)).toBe(true);
+    for (const e of mine.events) expect(JSON_TESTUSER_CHANNELS.has(e.channel)).toBe(true);
     const filtered = await request('GET', `${FILTERED_PATH}?lastEventId=0&limit=10000`, {
       authorization: `Bearer ${TOKENS.alluser}`,
     });
