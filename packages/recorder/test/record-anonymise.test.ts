@@ -1,11 +1,11 @@
 import { eventually } from '@racedata/test-support';
 import {
   expectNoSecret,
-  pairArgs,
+  injectXml,
+  postJsonMessage,
   readLines,
-  recorderConnected,
+  recordConnected,
   startPair,
-  startRecord,
   tempFolderEachTest,
 } from './record-process';
 
@@ -18,33 +18,21 @@ describe('record --anonymise', () => {
   test('names are replaced consistently across both simulators and none is left', async () => {
     const pair = await startPair();
     const out = inTemp('out');
-    const rec = startRecord([
-      '--out',
-      out,
-      ...pairArgs(pair),
-      '--anonymise',
-      '--salt',
-      'team-salt',
-      '--progress-interval',
-      '0',
-    ]);
-    await recorderConnected(pair, rec);
-    await fetch(`${pair.json.base}/api/message`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: 'ResultTrot',
-        date: '2026-05-11',
-        trackId: 5,
-        raceNr: 1,
-        payload: { placings: [{ place: 1, startNr: 7, horse: HORSE, driver: DRIVER }] },
-      }),
+    const rec = await recordConnected(pair, out, ['--anonymise', '--salt', 'team-salt']);
+    await postJsonMessage(pair, {
+      channel: 'ResultTrot',
+      date: '2026-05-11',
+      trackId: 5,
+      raceNr: 1,
+      payload: { placings: [{ place: 1, startNr: 7, horse: HORSE, driver: DRIVER }] },
     });
-    await fetch(`${pair.legacy.base}/customerapi/channel/id/Durable?payloadKey=r1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body: `<Result raceNr="1"><Placings><Placing place="1" startNr="7" horse="${HORSE}" driver="${DRIVER}"/></Placings></Result>`,
-    });
+    await injectXml(
+      pair,
+      'id',
+      'Durable',
+      'r1',
+      `<Result raceNr="1"><Placings><Placing place="1" startNr="7" horse="${HORSE}" driver="${DRIVER}"/></Placings></Result>`,
+    );
     await eventually(
       async () => readLines(out, 'json').length === 1 && readLines(out, 'legacy').length === 1,
       'both',

@@ -74,6 +74,47 @@ export function pairArgs(pair: SimPair): string[] {
   return ['--json-url', pair.json.base, '--legacy-url', pair.legacy.base];
 }
 
+/** Posts a message to the JSON simulator (POST /api/message); throws unless it was taken. */
+export async function postJsonMessage(pair: SimPair, message: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${pair.json.base}/api/message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(message),
+  });
+  if (res.status >= 300) throw new Error(`POST /api/message: ${res.status} ${await res.text()}`);
+}
+
+/** Injects XML into the legacy simulator on `channel`; throws unless it was taken. */
+export async function injectXml(
+  pair: SimPair,
+  channel: string,
+  kind: 'Durable' | 'NonDurable',
+  payloadKey: string,
+  xml: string,
+): Promise<void> {
+  const path = `/customerapi/channel/${channel}/${kind}?payloadKey=${encodeURIComponent(payloadKey)}`;
+  const res = await fetch(`${pair.legacy.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/xml' },
+    body: xml,
+  });
+  if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+}
+
+/**
+ * The record command on the pair, writing to `out` without progress lines, started and connected
+ * to all four transports; `extra` adds options (`--from-event-id 0` to take the backlog too).
+ */
+export async function recordConnected(
+  pair: SimPair,
+  out: string,
+  extra: readonly string[] = [],
+): Promise<RecordProcess> {
+  const rec = startRecord(['--out', out, ...pairArgs(pair), ...extra, '--progress-interval', '0']);
+  await recorderConnected(pair, rec);
+  return rec;
+}
+
 /** Resolves once the recorder holds a poll on both simulators and both sockets are authenticated. */
 export async function recorderConnected(pair: SimPair, rec: RecordProcess): Promise<void> {
   const held = async (sim: SimProcess) => {

@@ -10,6 +10,8 @@ import { eventually } from '@racedata/test-support';
 import {
   allFiles,
   expectNoSecret,
+  injectXml,
+  postJsonMessage,
   pairArgs,
   readLines,
   startPair,
@@ -21,23 +23,14 @@ import {
 const inTemp = tempFolderEachTest('record-resume-');
 
 async function post(pair: SimPair, n: number): Promise<void> {
-  const json = await fetch(`${pair.json.base}/api/message`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      channel: 'ResultTrot',
-      date: '2026-05-11',
-      trackId: 5,
-      raceNr: 1,
-      payload: { n },
-    }),
+  await postJsonMessage(pair, {
+    channel: 'ResultTrot',
+    date: '2026-05-11',
+    trackId: 5,
+    raceNr: 1,
+    payload: { n },
   });
-  const legacy = await fetch(`${pair.legacy.base}/customerapi/channel/id/Durable?payloadKey=k${n}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/xml' },
-    body: `<Result n="${n}"/>`,
-  });
-  expect([json.status, legacy.status]).toEqual([201, 200]);
+  await injectXml(pair, 'id', 'Durable', `k${n}`, `<Result n="${n}"/>`);
 }
 
 const jsonNumbers = (out: string) => readLines(out, 'json').map((l) => (l.payload as { n: number }).n);

@@ -12,11 +12,9 @@ import { CLI_BIN } from '@racedata/test-support/sim-process';
 import {
   content,
   expectNoSecret,
-  pairArgs,
   readLines,
-  recorderConnected,
   startPair,
-  startRecord,
+  recordConnected,
   type Line,
   type SimPair,
   tempFolderEachTest,
@@ -99,16 +97,7 @@ function replayInto(target: string, recordings: string, kind: 'json' | 'legacy')
 /** Replays `recordings` into a fresh pair while the record command records it into `out`. */
 async function recordReplay(recordings: string, out: string, expected: { json: number; legacy: number }) {
   const pair: SimPair = await startPair();
-  const rec = startRecord([
-    '--out',
-    out,
-    ...pairArgs(pair),
-    '--from-event-id',
-    '0',
-    '--progress-interval',
-    '0',
-  ]);
-  await recorderConnected(pair, rec);
+  const rec = await recordConnected(pair, out, ['--from-event-id', '0']);
   const codes = await Promise.all([
     replayInto(pair.json.base, recordings, 'json'),
     replayInto(pair.legacy.base, recordings, 'legacy'),

@@ -7,11 +7,11 @@
 import { eventually } from '@racedata/test-support';
 import {
   expectNoSecret,
-  pairArgs,
+  injectXml,
+  postJsonMessage,
   readLines,
-  recorderConnected,
   startPair,
-  startRecord,
+  recordConnected,
   type RecordProcess,
   type SimPair,
   tempFolderEachTest,
@@ -28,24 +28,13 @@ async function control(base: string, route: string, body: unknown): Promise<void
   if (res.status >= 300) throw new Error(`${route}: ${res.status} ${await res.text()}`);
 }
 
-async function postJson(pair: SimPair, channel: string, n: number): Promise<void> {
-  const body = { channel, date: '2026-05-11', trackId: 5, raceNr: 1, payload: { n } };
-  const res = await fetch(`${pair.json.base}/api/message`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`post: ${res.status}`);
+function postJson(pair: SimPair, channel: string, n: number): Promise<void> {
+  return postJsonMessage(pair, { channel, date: '2026-05-11', trackId: 5, raceNr: 1, payload: { n } });
 }
 
-async function inject(pair: SimPair, kind: 'Durable' | 'NonDurable', n: number): Promise<void> {
+function inject(pair: SimPair, kind: 'Durable' | 'NonDurable', n: number): Promise<void> {
   const channel = kind === 'Durable' ? 'RaceDay' : 'TimeToStart';
-  const res = await fetch(`${pair.legacy.base}/customerapi/channel/${channel}/${kind}?payloadKey=k${n}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/xml' },
-    body: `<${channel} n="${n}"/>`,
-  });
-  if (res.status >= 300) throw new Error(`inject: ${res.status}`);
+  return injectXml(pair, channel, kind, `k${n}`, `<${channel} n="${n}"/>`);
 }
 
 /** The `n` of every line of a delivery, in file order. */
@@ -88,16 +77,7 @@ async function transient(pair: SimPair, out: string, n: number): Promise<void> {
 test('503s, expired tokens, closed sessions and reset connections lose nothing and write nothing twice', async () => {
   const pair = await startPair();
   const out = inTemp('out');
-  const rec = startRecord([
-    '--out',
-    out,
-    ...pairArgs(pair),
-    '--from-event-id',
-    '0',
-    '--progress-interval',
-    '0',
-  ]);
-  await recorderConnected(pair, rec);
+  const rec = await recordConnected(pair, out, ['--from-event-id', '0']);
   await durable(pair, out, 1);
   await transient(pair, out, 1);
 
