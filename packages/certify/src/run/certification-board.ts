@@ -21,7 +21,8 @@ export interface BoardOptions {
  * start (pending, with its rule), so the page shows what is still to come.
  */
 export class CertificationBoard implements CertificationSource {
-  private state: CertificationState;
+  /** The counts are derived from the checks when asked, never kept beside them. */
+  private state: Omit<CertificationState, 'passed' | 'failed'>;
   private readonly listeners = new Set<() => void>();
 
   constructor(options: BoardOptions) {
@@ -36,13 +37,16 @@ export class CertificationBoard implements CertificationSource {
       startedAt: new Date(options.now()).toISOString(),
       phase: 'waiting',
       checks,
-      passed: 0,
-      failed: 0,
     };
   }
 
   current(): CertificationState {
-    return this.state;
+    const { checks } = this.state;
+    return {
+      ...this.state,
+      passed: checks.filter((c) => c.status === 'pass').length,
+      failed: checks.filter(failsTheRun).length,
+    };
   }
 
   onChange(listener: () => void): () => void {
@@ -83,11 +87,7 @@ export class CertificationBoard implements CertificationSource {
         const checks = this.state.checks.some((c) => c.id === result.id)
           ? this.state.checks.map((c) => (c.id === result.id ? graded : c))
           : [...this.state.checks, graded];
-        return this.update({
-          checks,
-          passed: checks.filter((c) => c.status === 'pass').length,
-          failed: checks.filter(failsTheRun).length,
-        });
+        return this.update({ checks });
       }
       case 'suite-end': {
         const { scenario: _playing, ...rest } = this.state;
@@ -101,7 +101,7 @@ export class CertificationBoard implements CertificationSource {
     }
   }
 
-  private update(change: Partial<CertificationState>): void {
+  private update(change: Partial<Omit<CertificationState, 'passed' | 'failed'>>): void {
     this.state = { ...this.state, ...change };
     this.changed();
   }
