@@ -219,27 +219,28 @@ describe('replay: the racedata-sim replay command', () => {
     expect(cli.stdout()).toContain('replay finished: sent 1, failed 1, position 2/2');
   });
 
-  it('stops cleanly on SIGTERM while looping', async () => {
+  it('stops cleanly on SIGTERM while looping, leaving no timer behind', async () => {
     const t = await target('legacy');
     const dir = recordings({ 'legacy/a.jsonl': [legacyLine(0, 1), legacyLine(1, 2)] });
-    const cli = replay([
-      '--target',
-      t.url,
-      '--recordings',
-      dir,
-      '--interval',
-      '2',
-      '--progress-interval',
-      '20',
-    ]);
-    await waitFor(() => t.seen.length >= 5);
+    const clock = new ManualClock();
+    const args = ['--target', t.url, '--recordings', dir, '--interval', '2', '--progress-interval', '20'];
+    const cli = replay(args, {}, { clock });
+    // Two timers pending means the progress ticker and the next message: no post is in flight,
+    // so the count the server saw cannot move under the assertions below.
+    const idle = () => clock.pendingTimers === 2;
+    while (t.seen.length < 5) {
+      await waitFor(idle);
+      clock.advance(2);
+    }
+    await waitFor(idle);
     cli.signal('SIGTERM');
     expect(await cli.exited).toBe(0);
     expect(cli.stdout()).toMatch(/one message every 2 ms, looping/);
-    expect(cli.stdout()).toMatch(/replay stopped: sent \d+, failed 0/);
-    const after = t.seen.length;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(t.seen.length).toBe(after);
+    expect(cli.stdout()).toContain(`replay stopped: sent ${t.seen.length}, failed 0`);
+    expect(clock.pendingTimers).toBe(0);
+    const sent = t.seen.length;
+    clock.advance(1000);
+    expect(t.seen).toHaveLength(sent);
   });
 });
 
