@@ -76,6 +76,7 @@ export async function eventually(
 }
 
 export { JSON_TESTUSER_CHANNELS, TOKENS, USERS, type DefaultUser } from './users';
+export { flush, track } from './settling';
 
 /**
  * Builds a simulator with its test-only probe (the factory hands the probe to `deps.probe`) and

@@ -1,24 +1,6 @@
 import { ManualClock } from '@racedata/core';
+import { flush, track } from '@racedata/test-support';
 import { LongPollHub, type PollWaiter, type WaitOutcome } from '../../src/store/long-poll';
-
-/** Records when a promise settles without awaiting it, so tests can check it is still pending. */
-function track<T>(promise: Promise<T>): {
-  settled: () => boolean;
-  value: () => T | undefined;
-  promise: Promise<T>;
-} {
-  let done = false;
-  let result: T | undefined;
-  void promise.then((v) => {
-    done = true;
-    result = v;
-  });
-  return { settled: () => done, value: () => result, promise };
-}
-
-const flush = async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-};
 
 const only =
   (...channels: string[]) =>

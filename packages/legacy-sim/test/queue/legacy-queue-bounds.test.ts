@@ -1,6 +1,7 @@
 import type { Logger, ManualClock, User } from '@racedata/core';
+import { track } from '@racedata/test-support';
 import { LegacyQueues, type Lease } from '../../src/queue/legacy-queues';
-import { alice, bob, freshQueues, HOUR, track } from './legacy-queues-support';
+import { alice, bob, freshQueues, HOUR } from './legacy-queues-support';
 
 describe('LegacyQueues bounds', () => {
   const { current, put, take, takeNow } = freshQueues();

@@ -1,4 +1,4 @@
-/** What the LegacyQueues tests share: users, a way to let promises settle, and queue helpers. */
+/** What the LegacyQueues tests share: users and queue helpers. */
 import { ManualClock, type User } from '@racedata/core';
 import { LegacyQueues, type Lease } from '../../src/queue/legacy-queues';
 
@@ -12,24 +12,6 @@ export const user = (key: string, channels: string[] = ['RaceDay']): User => ({
 
 export const alice = user('alice');
 export const bob = user('bob');
-
-export const flush = async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-};
-
-export function track<T>(promise: Promise<T>): {
-  settled: () => boolean;
-  value: () => T | undefined;
-  promise: Promise<T>;
-} {
-  let done = false;
-  let result: T | undefined;
-  void promise.then((v) => {
-    done = true;
-    result = v;
-  });
-  return { settled: () => done, value: () => result, promise };
-}
 
 export const HOUR = 3_600_000;
 

@@ -1,6 +1,7 @@
 import type { ManualClock } from '@racedata/core';
+import { flush, track } from '@racedata/test-support';
 import type { LegacyQueues } from '../../src/queue/legacy-queues';
-import { alice, bob, flush, freshQueues, track, user } from './legacy-queues-support';
+import { alice, bob, freshQueues, user } from './legacy-queues-support';
 
 describe('LegacyQueues', () => {
   const { current, put, take, takeNow } = freshQueues();
