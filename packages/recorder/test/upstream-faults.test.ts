@@ -28,6 +28,20 @@ async function control(base: string, route: string, body: unknown): Promise<void
   if (res.status >= 300) throw new Error(`${route}: ${res.status} ${await res.text()}`);
 }
 
+/** The same fault rule, twice, on both long polls: the JSON `events` and the legacy `listen`. */
+async function faultLongPolls(pair: SimPair, action: Record<string, unknown>): Promise<void> {
+  await control(pair.json.base, 'faults', {
+    match: { transport: 'events', user: 'testuser' },
+    action,
+    times: 2,
+  });
+  await control(pair.legacy.base, 'faults', {
+    match: { transport: 'listen', user: 'testuser' },
+    action,
+    times: 2,
+  });
+}
+
 function postJson(pair: SimPair, channel: string, n: number): Promise<void> {
   return postJsonMessage(pair, { channel, date: '2026-05-11', trackId: 5, raceNr: 1, payload: { n } });
 }
@@ -82,16 +96,7 @@ test('503s, expired tokens, closed sessions and reset connections lose nothing a
   await transient(pair, out, 1);
 
   // A 503 run with Retry-After on both long polls: messages sent meanwhile arrive after it.
-  for (const [sim, transport] of [
-    [pair.json, 'events'],
-    [pair.legacy, 'listen'],
-  ] as const) {
-    await control(sim.base, 'faults', {
-      match: { transport, user: 'testuser' },
-      action: { type: 'status', status: 503, retryAfter: 1 },
-      times: 2,
-    });
-  }
+  await faultLongPolls(pair, { type: 'status', status: 503, retryAfter: 1 });
   await durable(pair, out, 2);
   await durable(pair, out, 3);
   // Its log reaches us through a pipe, after the lines it wrote to the files: wait for it.
@@ -127,16 +132,7 @@ test('503s, expired tokens, closed sessions and reset connections lose nothing a
   await transient(pair, out, 2);
 
   // Listen and events connections reset: the queue keeps what was not confirmed, events resume by id.
-  for (const [sim, transport] of [
-    [pair.json, 'events'],
-    [pair.legacy, 'listen'],
-  ] as const) {
-    await control(sim.base, 'faults', {
-      match: { transport, user: 'testuser' },
-      action: { type: 'disconnect', reset: true },
-      times: 2,
-    });
-  }
+  await faultLongPolls(pair, { type: 'disconnect', reset: true });
   await durable(pair, out, 6);
   await durable(pair, out, 7);
   await durable(pair, out, 8);
