@@ -179,6 +179,10 @@ describe('listen never consumes a message the client did not get', () => {
   });
 });
 
+// In one process the pollers and the simulator share an event loop, so the storm is kept small
+// enough that the server accepts connections as fast as they come: with 50 pollers the accept
+// queue stays full of connections already hung up, no poll the server accepts is still alive, and
+// the storm proves nothing. The race with clients in another process is listen-process.test.ts'.
 describe('hang-up storm', () => {
   async function stormSim(): Promise<Running> {
     const catalog = legacyChannelCatalog();
@@ -190,8 +194,8 @@ describe('hang-up storm', () => {
   }
 
   it.each([
-    ['50 pollers hanging up within 0-20 ms', 50, 20, 7],
-    ['10 pollers hanging up within 0-30 ms (most get some messages first)', 10, 30, 11],
+    ['15 pollers hanging up 0-20 ms after sending', 15, 20, 8],
+    ['10 pollers hanging up 0-30 ms after sending', 10, 30, 11],
   ])(
     '%s lose and duplicate nothing',
     async (_why, pollers, maxAbortMs, seed) => {
@@ -206,6 +210,8 @@ describe('hang-up storm', () => {
       });
       expect(result).toMatchObject({ lost: 0, duplicates: 0 });
       expect(result.aborted).toBeGreaterThan(0);
+      // Hang-ups were tested only if the hanging-up pollers were also handed messages.
+      expect(result.rudeReceived).toBeGreaterThan(0);
       expect(run.probe.queues.totalDepth).toBe(0);
     },
     60_000,

@@ -42,6 +42,7 @@ it.each([
     });
     expect(result).toMatchObject({ lost: 0, duplicates: 0 });
     expect(result.aborted).toBeGreaterThan(pollers);
+    expect(result.rudeReceived).toBeGreaterThan(0);
     if (controlOff) return;
     const state = (await (await fetch(`${sim.base}/_sim/state`)).json()) as {
       users: Record<string, UserState>;

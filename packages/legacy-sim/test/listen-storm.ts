@@ -6,6 +6,10 @@ export interface StormOptions {
   token: string;
   messages: number;
   pollers: number;
+  /**
+   * Each rude poll hangs up a random 0 to this many ms after it was sent, while the simulator
+   * answers that fast; the window widens while polls keep dying unanswered (see abortWindow).
+   */
   maxAbortMs: number;
   seed: number;
   /** Polls each rude poller makes after the last injection (bounds the storm). */
@@ -67,12 +71,61 @@ function poll(base: string, token: string, abortAfterMs?: number, agent?: http.A
   });
 }
 
-function inject(base: string, n: number): Promise<Response> {
-  return fetch(`${base}/customerapi/channel/id/Durable?payloadKey=k${n}`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/xml' },
-    body: `<m id="${n}"/>`,
+/**
+ * Injects one document over the storm's keep-alive agent. A fresh connection per injection would
+ * queue behind the pollers' connections in the listen socket's accept queue (its SYN retried after
+ * 1, 3 and 7 s once that queue is full), and the storm would measure the backlog, not delivery.
+ */
+function inject(base: string, n: number, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = `<m id="${n}"/>`;
+    const req = http.request(`${base}/customerapi/channel/id/Durable?payloadKey=k${n}`, {
+      method: 'POST',
+      agent,
+      headers: { 'content-type': 'text/xml', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.end(body);
   });
+}
+
+/** Opens the injector's connections before any poller connects, so none waits in the backlog. */
+async function openInjector(base: string, sockets: number): Promise<http.Agent> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const health = () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(`${base}/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        })
+        .on('error', reject);
+    });
+  await Promise.all(Array.from({ length: sockets }, health));
+  return agent;
+}
+
+/**
+ * Hang-ups test something only near the moment the simulator answers. On a loaded machine, or
+ * with many pollers in the simulator's own process, that moment comes later than a fixed 20 ms:
+ * every poll then dies before it is read, the accept queue fills with connections already gone,
+ * and no hang-up meets a delivery. So each poller widens its window by a quarter after a poll that
+ * died unanswered and narrows it by a fifth (never below the floor) after an answered one, which
+ * keeps about half its polls answered and the rest hanging up around the answer's time.
+ */
+function abortWindow(floorMs: number): { ms: number; learn(answered: boolean): void } {
+  const capMs = 2_000;
+  return {
+    ms: floorMs,
+    learn(answered) {
+      this.ms = answered ? Math.max(floorMs, this.ms * 0.8) : Math.min(capMs, this.ms * 1.25);
+    },
+  };
 }
 
 /**
@@ -96,9 +149,17 @@ export async function stormLegacyListen(options: StormOptions): Promise<StormRes
   let injecting = true;
   const rude = async () => {
     let after = options.pollsAfterInjection ?? 20;
+    const window = abortWindow(options.maxAbortMs);
     while (injecting || after-- > 0) {
-      const result = await poll(options.base, options.token, random() * options.maxAbortMs);
+      // Once injection ends, answers are 204s at the long-poll limit: nothing left to learn from.
+      const learning = injecting;
+      const result = await poll(
+        options.base,
+        options.token,
+        random() * (learning ? window.ms : options.maxAbortMs),
+      );
       closings.push(result.closed);
+      if (learning) window.learn(result.body !== undefined);
       if (typeof result.body === 'string') rudeReceived += 1;
       record(result.body);
     }
@@ -109,21 +170,23 @@ export async function stormLegacyListen(options: StormOptions): Promise<StormRes
     agents.push(agent);
     while (injecting) record((await poll(options.base, options.token, undefined, agent)).body);
   };
+  const burst = options.burst ?? 1;
+  const injector = await openInjector(options.base, burst);
   const rudeLoops = Array.from({ length: options.pollers }, rude);
   const honestLoops = Array.from({ length: options.honestPollers ?? 0 }, honest);
-  const burst = options.burst ?? 1;
   try {
     for (let first = 1; first <= options.messages; first += burst) {
       const last = Math.min(options.messages, first + burst - 1);
       const answers = [];
-      for (let n = first; n <= last; n++) answers.push(inject(options.base, n));
-      for (const [i, res] of (await Promise.all(answers)).entries())
-        if (res.status !== 200) throw new Error(`injection ${first + i} answered ${res.status}`);
+      for (let n = first; n <= last; n++) answers.push(inject(options.base, n, injector));
+      for (const [i, status] of (await Promise.all(answers)).entries())
+        if (status !== 200) throw new Error(`injection ${first + i} answered ${status}`);
     }
   } finally {
     // A failed injection (or a test that timed out and closed the simulator) must stop the
     // pollers too: left spinning against a closed port they fill the heap until the worker dies.
     injecting = false;
+    injector.destroy();
   }
   await Promise.all(rudeLoops);
   await Promise.all(honestLoops);
