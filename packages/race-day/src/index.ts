@@ -25,3 +25,5 @@ export * from './timeline/race-live';
 export * from './render/json-event';
 export * from './render/legacy-xml';
 export * from './render/recording-lines';
+export * from './schemas/payload-schemas';
+export * from './schemas/validate';
