@@ -27,3 +27,5 @@ export * from './render/legacy-xml';
 export * from './render/recording-lines';
 export * from './schemas/payload-schemas';
 export * from './schemas/validate';
+export * from './view/plan-view';
+export * from './render/recording-files';

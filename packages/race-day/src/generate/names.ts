@@ -4,28 +4,31 @@ import type { Sport } from '../model/types';
 /**
  * Name pools. Every horse and person is an invented combination: word parts that make
  * Swedish-sounding names, never a list of real drivers, jockeys, trainers or horses (a test
- * holds the pools against well-known real names).
+ * holds the pools against well-known real names). No part is one the anonymiser's pseudonyms use
+ * (packages/recorder/src/anonymise/name-pools.ts), so a pseudonym never equals a generated name.
  */
 const words = (text: string) => text.split(' ');
 
 const HORSE_A = words(
   'Stjärn Silver Guld Vind Storm Björk Mån Sol Frost Eld Skogs Kvälls Dimm Havs Fjäll Is Rim Lyck ' +
-    'Gryn Vår Höst Ljung Malm Sav Tall Vass Ekorr Fält Stig Mos Kvarn Åske',
+    'Gryn Glans Flod Krön Brus Skär Vass Ekorr Fält Stig Mos Glöd Åske',
 );
 const HORSE_B = words(
   'pilen prinsen drotten flickan vågen lyckan gnistan ekot dansen bruset glimten jägaren stjärnan ' +
-    'virveln ryttaren blixten sången tärnan fursten kometen vindil pärlan spanaren',
+    'vandraren ryttaren åskan visan älvan fursten månskenet vindil flamman spanaren',
 );
 const HORSE_C = [
   '',
   '',
   '',
   '',
-  ...words('Nova Express Bravo Comet Lady Boy Zenith Kalas Tuff Nord Sting Ess'),
+  ...words('Nova Express Bravo Comet Lady Boy Zenith Kalas Tuff Nord Flash Nemo'),
 ];
-const COLD_A = words('Tangen Lille Mjølner Troll Brok Stor Bjørke Hval Grå Rask Lyn Skog Bjørn Mo Alm Svart');
+const COLD_A = words(
+  'Tangen Lille Mjølner Troll Brok Stor Bjørke Hval Grå Rask Lyn Skog Bjørn Mo Fjell Svart',
+);
 const COLD_B = words(
-  'Faks Tora Odin Prinsen Rask Kongen Blesa Svarten Rappen Brunen Torden Jerven Ask Gnist Hilda Tyr',
+  'Faks Tora Odin Prinsen Rask Kongen Blesa Svarten Rappen Brunen Torden Jerven Bruse Gnist Hilda Tyr',
 );
 const FOREIGN = words('US FR IT DE NL DK NO FI');
 
@@ -34,9 +37,9 @@ const FIRST = words(
     'Agnes Hugo Alva Ludvig Stina Malte Greta Sixten Ebba Tage Sigrid Valter Märta Folke Edith Arvid',
 );
 const SURNAME_A = words(
-  'Ek Björk Sjö Lind Berg Ström Hag Ås Dal Fjäll Gran Mos Bäck Hed Kärr Lövs Sälg Vret',
+  'Ek Björk Sjö Lind Berg Ström Hag Ås Dal Fjäll Gran Mos Tjärn Hed Kärr Lövs Sälg Vret',
 );
-const SURNAME_B = words('vall mark lund näs ryd holm sten hed torp myr bo kvist lid bäck');
+const SURNAME_B = words('vall mark lund näs ryd holm sten hed torp myr bo kvist hult hage');
 const STABLE = words('Stall Stall Stall Travkompaniet Team');
 const FARM = words('gården hagen ängen torpet');
 

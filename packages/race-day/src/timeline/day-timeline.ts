@@ -3,7 +3,7 @@ import { countdownFrom } from '../derive/race-times';
 import type { DayMessage } from './messages';
 import { meetingMessages } from './meeting-stream';
 import { raceDurableMessages } from './race-durable';
-import { liveWindow, raceLiveMessages } from './race-live';
+import { liveWindow, raceLiveMessages, type TimelineOptions } from './race-live';
 
 /**
  * A part of the day's messages, in time order, built only when asked: a player expands a race's
@@ -20,7 +20,7 @@ export interface Stream {
 }
 
 /** The day's streams, in the order messages of one instant are played: meetings in plan order, each its programme, then each race's durable and live parts. */
-export function dayStreams(plan: RaceDayPlan): Stream[] {
+export function dayStreams(plan: RaceDayPlan, options: TimelineOptions = {}): Stream[] {
   const streams: Stream[] = [];
   for (const meeting of plan.meetings) {
     streams.push({
@@ -41,7 +41,7 @@ export function dayStreams(plan: RaceDayPlan): Stream[] {
         from: countdownFrom(race),
         to: window.to + 60_000,
         live: true,
-        build: () => raceLiveMessages(meeting, race),
+        build: () => raceLiveMessages(meeting, race, options),
       });
     }
   }
@@ -68,6 +68,6 @@ export function mergeStreams(parts: readonly (readonly DayMessage[])[]): DayMess
 }
 
 /** Every message of the day, in the order a player plays them: a pure function of the plan. */
-export function dayTimeline(plan: RaceDayPlan): DayMessage[] {
-  return mergeStreams(dayStreams(plan).map((s) => s.build()));
+export function dayTimeline(plan: RaceDayPlan, options: TimelineOptions = {}): DayMessage[] {
+  return mergeStreams(dayStreams(plan, options).map((s) => s.build()));
 }

@@ -18,6 +18,15 @@ const SECOND = 1000;
 /** Nothing transient is sent from 22:00 local (the vendor's guide). */
 export const quietFrom = (date: string): number => localInstant(date, 22 * 60);
 
+/**
+ * How much of the countdowns a timeline carries. By default all of them (from the parade
+ * countdown's start, every second); the bundled recordings keep only the last minutes so the
+ * package stays small.
+ */
+export interface TimelineOptions {
+  readonly countdowns?: { readonly startSeconds: number; readonly paradeSeconds: number };
+}
+
 /** The bounds of a race's live messages, known without building them. */
 export function liveWindow(race: Race): { from: number; to: number } {
   return { from: countdownFrom(race), to: finishAt(race) };
@@ -54,7 +63,7 @@ function countdownTicks(race: Race, from: number): Array<{ at: number; target: n
  * before the parade, split times every 500 m (trot) or 400 m (gallop), live disqualifications,
  * the last 500 m every 100 m. Stopped where the race is called off and at 22:00.
  */
-export function raceLiveMessages(meeting: Meeting, race: Race): DayMessage[] {
+export function raceLiveMessages(meeting: Meeting, race: Race, options: TimelineOptions = {}): DayMessage[] {
   const trot = meeting.sport === 'trot';
   const base = { sport: meeting.sport, date: meeting.date, trackId: meeting.trackId, raceNr: race.raceNr };
   const out: DayMessage[] = [];
@@ -65,7 +74,11 @@ export function raceLiveMessages(meeting: Meeting, race: Race): DayMessage[] {
   const scheduled = localIso(race.scheduledStart);
   const ticks = countdownTicks(race, from);
   if (trot) {
-    for (let k = (race.paradeAt - from) / SECOND; k >= 0; k--) {
+    const first = Math.min(
+      (race.paradeAt - from) / SECOND,
+      options.countdowns?.paradeSeconds ?? Number.POSITIVE_INFINITY,
+    );
+    for (let k = first; k >= 0; k--) {
       const at = race.paradeAt - k * SECOND;
       const target = expectedStartAt(race, at);
       out.push(
@@ -78,7 +91,9 @@ export function raceLiveMessages(meeting: Meeting, race: Race): DayMessage[] {
       );
     }
   }
+  const last = (options.countdowns?.startSeconds ?? Number.POSITIVE_INFINITY) * SECOND;
   for (const tick of ticks) {
+    if (tick.target - tick.at > last) continue;
     out.push(
       dayMessage(base, tick.at, 'TimeToStart', {
         secondsToStart: Math.round((tick.target - tick.at) / SECOND),

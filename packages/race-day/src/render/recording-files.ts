@@ -1,0 +1,33 @@
+import type { RaceDayPlan } from '../model/types';
+import { trackSlug } from '../generate/tracks';
+import { dayStreams, mergeStreams } from '../timeline/day-timeline';
+import type { DayMessage } from '../timeline/messages';
+import type { TimelineOptions } from '../timeline/race-live';
+import { jsonRecordingLine, legacyRecordingLine } from './recording-lines';
+
+/**
+ * A day as recordings (recordings/README.md): one file per meeting and simulator,
+ * `legacy/<date>-<track>-<sport>.jsonl` and `json/...`, each line a message in time order.
+ * `--recordings DIR` replays them with their timing. Returns path -> contents.
+ */
+export function dayRecordingFiles(plan: RaceDayPlan, options: TimelineOptions = {}): Map<string, string> {
+  const files = new Map<string, string>();
+  const streams = dayStreams(plan, options);
+  let s = 0;
+  for (const meeting of plan.meetings) {
+    // A meeting's streams are its programme and two per race, in plan order.
+    const mine = streams.slice(s, s + 1 + 2 * meeting.races.length);
+    s += mine.length;
+    const messages: DayMessage[] = mergeStreams(mine.map((stream) => stream.build()));
+    const name = `${plan.date}-${trackSlug(meeting.track)}-${meeting.sport}.jsonl`;
+    let legacy = '';
+    let json = '';
+    for (const m of messages) {
+      legacy += `${legacyRecordingLine(m)}\n`;
+      json += `${jsonRecordingLine(m)}\n`;
+    }
+    files.set(`legacy/${name}`, legacy);
+    files.set(`json/${name}`, json);
+  }
+  return files;
+}
