@@ -29,3 +29,6 @@ export * from './schemas/payload-schemas';
 export * from './schemas/validate';
 export * from './view/plan-view';
 export * from './render/recording-files';
+export * from './play/anchor';
+export * from './play/race-day';
+export * from './play/day-player';
