@@ -1,12 +1,5 @@
 import { isCalendarDate } from './dates';
-import {
-  always,
-  parseBoolean,
-  parseInteger,
-  parseText,
-  type OptionSpec,
-  type Parser,
-} from './option-parsers';
+import { always, parseBoolean, parseInteger, type OptionSpec, type Parser } from './option-parsers';
 
 /**
  * The settings of a generated race day played live (packages/race-day). Core checks their form;
@@ -53,6 +46,22 @@ const parseAt: Parser<string> = (raw) => {
   throw new SettingValueError(`expected now, next-race or a local time HH:MM, got "${raw.slice(0, 40)}"`);
 };
 
+// The form only; the race-day package knows the ids and the caps and checks them at start.
+const parseMeetings: Parser<string> = (raw) => {
+  const text = raw.trim();
+  if (/^(auto|(trot|gallop):\d{1,2}(,(trot|gallop):\d{1,2})?)$/.test(text)) return text;
+  throw new SettingValueError(`expected auto or trot:N,gallop:N, got "${raw.slice(0, 40)}"`);
+};
+
+const parseEdgeCases: Parser<string> = (raw) => {
+  const text = raw.trim();
+  if (/^[a-z][a-z-]*(@\d{1,6}(:\d{1,3})?)?(\s*,\s*[a-z][a-z-]*(@\d{1,6}(:\d{1,3})?)?)*$/.test(text))
+    return text;
+  throw new SettingValueError(
+    `expected default, all, none or a comma list of id[@trackId[:raceNr]], got "${raw.slice(0, 40)}"`,
+  );
+};
+
 type Key = keyof RaceDaySettings;
 
 export const RACE_DAY_SETTINGS: readonly OptionSpec<Key, unknown>[] = [
@@ -87,7 +96,7 @@ export const RACE_DAY_SETTINGS: readonly OptionSpec<Key, unknown>[] = [
     description:
       'race-day edge cases: default (a realistic few), all, none, or ids, each id[@trackId[:raceNr]]',
     defaultFor: always('default'),
-    parse: parseText,
+    parse: parseEdgeCases,
   },
   {
     key: 'raceDayMeetings',
@@ -95,7 +104,7 @@ export const RACE_DAY_SETTINGS: readonly OptionSpec<Key, unknown>[] = [
     env: 'RACE_DAY_MEETINGS',
     description: 'race-day meetings: auto (the calendar) or trot:N,gallop:N (trot 0-4, gallop 0-1)',
     defaultFor: always('auto'),
-    parse: parseText,
+    parse: parseMeetings,
   },
   {
     key: 'raceDayAt',
