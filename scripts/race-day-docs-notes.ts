@@ -22,22 +22,27 @@ export const CONSUMER_NOTES: Record<string, string> = {
     'Expect several Scratchings at the same instant, in several races; each is a start of its own. `stable` names the stable.',
   'driver-change':
     'Take the driver (jockey) from the latest start list revision; `originalDriver` (`originalJockey`) keeps who was named first. The result names who actually drove.',
-  monte: 'Nothing but the race terms says so ("Monté."): the person in `driver` rides. Read the terms if it matters to you.',
+  monte:
+    'Nothing but the race terms says so ("Monté."): the person in `driver` rides. Read the terms if it matters to you.',
   'foreign-horse': 'The horse’s name carries its country, `(US)`: match horses by start number, not by name.',
-  'surface-change': 'A new programme revision and a new start list revision say `surface: dirt`; times are slower.',
+  'surface-change':
+    'A new programme revision and a new start list revision say `surface: dirt`; times are slower.',
   'delayed-start':
     'The countdown jumps up in the middle: `secondsToStart` is the time to the start now expected (`startTime`), not a number that only falls.',
   'false-start':
     'The countdown reaches 0, then starts again from a minute or two (`recalls` counts the recalls). Do not treat the first 0 as the start.',
   'gallop-disqualification':
     'A live PrelDisqualifiedHorses message names the start; it leaves the positions from that point, and the result lists it under `disqualified`, never placed.',
-  'non-finisher': 'The start leaves the positions where it stopped and is listed under `nonFinishers` in the result, never placed.',
-  'photo-finish': 'The result comes minutes later than usual (`photoFinish: true`); do not time out waiting for it.',
+  'non-finisher':
+    'The start leaves the positions where it stopped and is listed under `nonFinishers` in the result, never placed.',
+  'photo-finish':
+    'The result comes minutes later than usual (`photoFinish: true`); do not time out waiting for it.',
   'dead-heat':
     'Two placings share a place (`deadHeat: true`, margin `dött lopp`), the next place stays empty, and they split the prize money of the places they share. Places are not unique keys.',
   'result-correction':
     'A second Result for the race replaces the first (`status: corrected`, a higher `revision`, `correction` says why): keep the latest revision.',
-  demotion: 'A corrected Result moves the start down (`demoted: true` on its placing, `demotions` lists from and to).',
+  demotion:
+    'A corrected Result moves the start down (`demoted: true` on its placing, `demotions` lists from and to).',
   'disqualification-after-result':
     'A corrected Result drops the start from the placings and lists it under `disqualified` with `afterResult: true`; places below move up.',
   'cancelled-race':
@@ -52,20 +57,48 @@ export const CONSUMER_NOTES: Record<string, string> = {
 
 export const EXAMPLE_PICKS: Record<string, Pick> = {
   'late-scratching': (day, at) =>
-    first(inRace(day, at), (m) => m.channel === 'Scratchings' && p(m).afterParade === true, 'The scratching, after the parade:'),
+    first(
+      inRace(day, at),
+      (m) => m.channel === 'Scratchings' && p(m).afterParade === true,
+      'The scratching, after the parade:',
+    ),
   'mass-scratching': (day, at) => {
-    const ms = day.filter((m) => m.trackId === at.trackId && m.channel === 'Scratchings' && p(m).stable !== undefined);
-    return ms.slice(0, 2).map((m, i) => ({ m, note: i === 0 ? 'Two of the scratchings, at the same instant:' : '' }));
+    const ms = day.filter(
+      (m) => m.trackId === at.trackId && m.channel === 'Scratchings' && p(m).stable !== undefined,
+    );
+    return ms
+      .slice(0, 2)
+      .map((m, i) => ({ m, note: i === 0 ? 'Two of the scratchings, at the same instant:' : '' }));
   },
   'driver-change': (day, at) =>
-    first(inRace(day, at), (m) => m.channel === 'StartList' && revisionOf(m) > 1 && JSON.stringify(m.payload).includes('original'), 'The start list revision (starters cut to the one concerned):'),
-  monte: (day, at) => first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'StartList' && m.raceNr === at.raceNr, 'The start list, whose terms end in "Monté.":'),
-  'foreign-horse': (day, at) => first(inRace(day, at), (m) => m.channel === 'Result', 'The result (lists cut to the start concerned, or to two items):'),
+    first(
+      inRace(day, at),
+      (m) => m.channel === 'StartList' && revisionOf(m) > 1 && JSON.stringify(m.payload).includes('original'),
+      'The start list revision (starters cut to the one concerned):',
+    ),
+  monte: (day, at) =>
+    first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'StartList' && m.raceNr === at.raceNr,
+      'The start list, whose terms end in "Monté.":',
+    ),
+  'foreign-horse': (day, at) =>
+    first(
+      inRace(day, at),
+      (m) => m.channel === 'Result',
+      'The result (lists cut to the start concerned, or to two items):',
+    ),
   'surface-change': (day, at) =>
-    first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'RaceDay' && revisionOf(m) > 1, 'The programme revision:'),
+    first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay' && revisionOf(m) > 1,
+      'The programme revision:',
+    ),
   'delayed-start': (day, at) => {
     const ticks = inRace(day, at).filter((m) => m.channel === 'TimeToStart');
-    const i = ticks.findIndex((m, k) => k > 0 && (p(m).secondsToStart as number) > (p(ticks[k - 1]!).secondsToStart as number));
+    const i = ticks.findIndex(
+      (m, k) => k > 0 && (p(m).secondsToStart as number) > (p(ticks[k - 1]!).secondsToStart as number),
+    );
     return [
       { m: ticks[i - 1]!, note: 'The tick before the delay is announced, and the next one:' },
       { m: ticks[i]!, note: '' },
@@ -80,23 +113,59 @@ export const EXAMPLE_PICKS: Record<string, Pick> = {
     ];
   },
   'gallop-disqualification': (day, at) =>
-    first(inRace(day, at), (m) => m.channel === 'PrelDisqualifiedHorses' && m.startNr === at.startNr, 'The live disqualification:'),
-  'non-finisher': (day, at) => first(inRace(day, at), (m) => m.channel === 'Result', 'The result (lists cut to the start concerned, or to two items):'),
-  'photo-finish': (day, at) => first(inRace(day, at), (m) => m.channel === 'Result', 'The result, minutes late:'),
-  'dead-heat': (day, at) => first(inRace(day, at), (m) => m.channel === 'Result' && p(m).deadHeat === true, 'The result (placings cut to the shared place):'),
+    first(
+      inRace(day, at),
+      (m) => m.channel === 'PrelDisqualifiedHorses' && m.startNr === at.startNr,
+      'The live disqualification:',
+    ),
+  'non-finisher': (day, at) =>
+    first(
+      inRace(day, at),
+      (m) => m.channel === 'Result',
+      'The result (lists cut to the start concerned, or to two items):',
+    ),
+  'photo-finish': (day, at) =>
+    first(inRace(day, at), (m) => m.channel === 'Result', 'The result, minutes late:'),
+  'dead-heat': (day, at) =>
+    first(
+      inRace(day, at),
+      (m) => m.channel === 'Result' && p(m).deadHeat === true,
+      'The result (placings cut to the shared place):',
+    ),
   'result-correction': (day, at) =>
     first(inRace(day, at), (m) => m.channel === 'Result' && revisionOf(m) === 2, 'The corrected result:'),
-  demotion: (day, at) => first(inRace(day, at), (m) => m.channel === 'Result' && revisionOf(m) === 2, 'The corrected result:'),
+  demotion: (day, at) =>
+    first(inRace(day, at), (m) => m.channel === 'Result' && revisionOf(m) === 2, 'The corrected result:'),
   'disqualification-after-result': (day, at) =>
     first(inRace(day, at), (m) => m.channel === 'Result' && revisionOf(m) === 2, 'The corrected result:'),
   'cancelled-race': (day, at) =>
-    first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'RaceDay' && revisionOf(m) > 1, 'The programme revision (races cut to two; the cancelled one is further down in the full list):'),
+    first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay' && revisionOf(m) > 1,
+      'The programme revision (races cut to two; the cancelled one is further down in the full list):',
+    ),
   'cancelled-meeting': (day, at) =>
-    first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'RaceDay' && p(m).status === 'cancelled', 'The programme revision:'),
+    first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay' && p(m).status === 'cancelled',
+      'The programme revision:',
+    ),
   'abandoned-meeting': (day, at) =>
-    first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'RaceDay' && p(m).status === 'abandoned', 'The programme revision:'),
+    first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay' && p(m).status === 'abandoned',
+      'The programme revision:',
+    ),
   'postponed-meeting': (day, at) => [
-    ...first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'RaceDay' && p(m).status === 'postponed', 'The programme revision:'),
-    ...first(day.filter((m) => m.trackId === at.trackId), (m) => m.channel === 'RaceDay' && p(m).postponedFrom !== undefined, 'The new date’s programme:'),
+    ...first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay' && p(m).status === 'postponed',
+      'The programme revision:',
+    ),
+    ...first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay' && p(m).postponedFrom !== undefined,
+      'The new date’s programme:',
+    ),
   ],
 };

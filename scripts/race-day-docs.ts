@@ -24,7 +24,12 @@ import {
 import { CONSUMER_NOTES, EXAMPLE_PICKS } from './race-day-docs-notes';
 
 /** The day the examples come from: every case placed, by a fixed seed. */
-export const EXAMPLE_DAY = { date: '2026-05-13', seed: 4, meetings: 'auto' as const, edgeCases: parseEdgeCasesOption('all') };
+export const EXAMPLE_DAY = {
+  date: '2026-05-13',
+  seed: 4,
+  meetings: 'auto' as const,
+  edgeCases: parseEdgeCasesOption('all'),
+};
 
 type Item = { startNr?: number; place?: number };
 
@@ -70,7 +75,12 @@ function edgeCases(): string {
   for (const def of EDGE_CASES) {
     const placed = plan.edgeCases.find((e) => e.id === def.id)!;
     const where = `${placed.trackId}${placed.raceNr === undefined ? '' : `:${placed.raceNr}`}`;
-    out.push(`### \`${def.id}\``, '', `${def.summary[0]!.toUpperCase()}${def.summary.slice(1)}.${def.sport ? ` ${def.sport === 'trot' ? 'Trot' : 'Gallop'} only.` : ''}`, '');
+    out.push(
+      `### \`${def.id}\``,
+      '',
+      `${def.summary[0]!.toUpperCase()}${def.summary.slice(1)}.${def.sport ? ` ${def.sport === 'trot' ? 'Trot' : 'Gallop'} only.` : ''}`,
+      '',
+    );
     out.push(`**What a consumer must do.** ${CONSUMER_NOTES[def.id]}`, '');
     const picks = EXAMPLE_PICKS[def.id]!(day, placed);
     out.push(`In the example day (\`${def.id}@${where}\`):`, '');
@@ -86,7 +96,14 @@ function legacyExamples(): string {
   for (const m of day) {
     if (seen.has(m.channel)) continue;
     seen.add(m.channel);
-    out.push(`**${m.channel}** (\`${jsonEvent(m).channel}\` in JSON):`, '', '```xml', legacyXml(cut(m)), '```', '');
+    out.push(
+      `**${m.channel}** (\`${jsonEvent(m).channel}\` in JSON):`,
+      '',
+      '```xml',
+      legacyXml(cut(m)),
+      '```',
+      '',
+    );
   }
   return out.join('\n').trimEnd();
 }
@@ -115,7 +132,10 @@ export const SCHEMA_DIR = path.resolve(__dirname, '..', 'packages', 'race-day', 
 /** Each payload schema as the file users get: file name -> contents. */
 export function schemaFiles(): Map<string, string> {
   return new Map(
-    Object.entries(PAYLOAD_SCHEMAS).map(([channel, schema]) => [`${channel}.schema.json`, `${JSON.stringify(schema, null, 2)}\n`]),
+    Object.entries(PAYLOAD_SCHEMAS).map(([channel, schema]) => [
+      `${channel}.schema.json`,
+      `${JSON.stringify(schema, null, 2)}\n`,
+    ]),
   );
 }
 

@@ -15,11 +15,15 @@ describe('docs/race-days.md and the shipped schemas', () => {
   });
 
   it('show only JSON examples that hold against their channel’s schema, and well-formed XML of every channel', () => {
-    const json = [...page.matchAll(/```json\n(.*)\n```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    const json = [...page.matchAll(/```json\n(.*)\n```/g)].map(
+      (m) => JSON.parse(m[1]!) as Record<string, unknown>,
+    );
     const events = json.filter((e) => typeof e.channel === 'string');
     expect(events.length).toBeGreaterThan(20);
     for (const e of events) {
-      expect(validateSchema(PAYLOAD_SCHEMAS[e.channel as string]!, e.payload, `${e.channel as string} $.payload`)).toEqual([]);
+      expect(
+        validateSchema(PAYLOAD_SCHEMAS[e.channel as string]!, e.payload, `${e.channel as string} $.payload`),
+      ).toEqual([]);
     }
     const xml = [...page.matchAll(/```xml\n(.*)\n```/g)].map((m) => m[1]!);
     for (const doc of xml) assertWellFormedXml(doc);

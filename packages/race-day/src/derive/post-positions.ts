@@ -1,4 +1,4 @@
-import type { Race } from '../model/types';
+import type { Race, Starter } from '../model/types';
 
 /**
  * Post positions after the scratchings made by `t` (race-day-facts.md, A race): in an autostart's
@@ -8,27 +8,29 @@ import type { Race } from '../model/types';
  */
 export function postPositions(race: Race, t: number): Map<number, number> {
   const out = new Map<number, number>();
-  const gone = (startNr: number) => {
-    const s = race.starters.find((x) => x.startNr === startNr)!;
-    return s.scratched !== undefined && s.scratched.at <= t;
-  };
+  const gone = (s: Starter) => s.scratched !== undefined && s.scratched.at <= t;
+  const groups = new Map<number, Starter[]>();
   for (const s of race.starters) {
-    if (race.startMethod === undefined || gone(s.startNr)) {
-      out.set(s.startNr, s.drawnPosition);
-      continue;
-    }
-    const sameGroup = (o: (typeof race.starters)[number]) =>
+    // The group whose posts close up: a volte tier, or an autostart's front row.
+    const group =
       race.startMethod === 'volte'
-        ? (o.handicapMeters ?? 0) === (s.handicapMeters ?? 0)
-        : s.drawnPosition <= 8 && o.drawnPosition <= 8;
-    if (race.startMethod === 'auto' && s.drawnPosition > 8) {
-      out.set(s.startNr, s.drawnPosition);
-      continue;
+        ? (s.handicapMeters ?? 0)
+        : race.startMethod === 'auto' && s.drawnPosition <= 8
+          ? -1
+          : undefined;
+    if (group === undefined) out.set(s.startNr, s.drawnPosition);
+    else groups.set(group, [...(groups.get(group) ?? []), s]);
+  }
+  for (const members of groups.values()) {
+    let inside = 0;
+    for (const s of [...members].sort((a, b) => a.drawnPosition - b.drawnPosition)) {
+      if (gone(s)) {
+        out.set(s.startNr, s.drawnPosition);
+        inside += 1;
+      } else {
+        out.set(s.startNr, s.drawnPosition - inside);
+      }
     }
-    const inside = race.starters.filter(
-      (o) => sameGroup(o) && o.drawnPosition < s.drawnPosition && gone(o.startNr),
-    ).length;
-    out.set(s.startNr, s.drawnPosition - inside);
   }
   return out;
 }

@@ -13,11 +13,8 @@ import { jsonRecordingLine, legacyRecordingLine } from './recording-lines';
 export function dayRecordingFiles(plan: RaceDayPlan, options: TimelineOptions = {}): Map<string, string> {
   const files = new Map<string, string>();
   const streams = dayStreams(plan, options);
-  let s = 0;
-  for (const meeting of plan.meetings) {
-    // A meeting's streams are its programme and two per race, in plan order.
-    const mine = streams.slice(s, s + 1 + 2 * meeting.races.length);
-    s += mine.length;
+  for (const [m, meeting] of plan.meetings.entries()) {
+    const mine = streams.filter((stream) => stream.meeting === m);
     const messages: DayMessage[] = mergeStreams(mine.map((stream) => stream.build()));
     const name = `${plan.date}-${trackSlug(meeting.track)}-${meeting.sport}.jsonl`;
     let legacy = '';

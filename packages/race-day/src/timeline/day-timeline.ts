@@ -1,8 +1,8 @@
 import type { RaceDayPlan } from '../model/types';
-import { countdownFrom } from '../derive/race-times';
+import { countdownFrom, resultAt } from '../derive/race-times';
 import type { DayMessage } from './messages';
 import { meetingMessages } from './meeting-stream';
-import { raceDurableMessages } from './race-durable';
+import { raceProgrammeMessages, raceResultMessages } from './race-durable';
 import { liveWindow, raceLiveMessages, type TimelineOptions } from './race-live';
 
 /**
@@ -11,6 +11,8 @@ import { liveWindow, raceLiveMessages, type TimelineOptions } from './race-live'
  * parts of races already over without building them.
  */
 export interface Stream {
+  /** Index of its meeting in the plan. */
+  readonly meeting: number;
   /** No message of the stream is earlier. */
   readonly from: number;
   /** No message of the stream is later. */
@@ -19,32 +21,47 @@ export interface Stream {
   build(): DayMessage[];
 }
 
-/** The day's streams, in the order messages of one instant are played: meetings in plan order, each its programme, then each race's durable and live parts. */
+/**
+ * The day's streams, in the order messages of one instant are played: meetings in plan order,
+ * each its programme, then each race's programme messages, live part and result.
+ */
 export function dayStreams(plan: RaceDayPlan, options: TimelineOptions = {}): Stream[] {
   const streams: Stream[] = [];
-  for (const meeting of plan.meetings) {
+  const ever = Number.POSITIVE_INFINITY;
+  plan.meetings.forEach((meeting, m) => {
     streams.push({
+      meeting: m,
       from: meeting.programmeAt,
-      to: Number.POSITIVE_INFINITY,
+      to: ever,
       live: false,
       build: () => meetingMessages(meeting),
     });
     for (const race of meeting.races) {
       streams.push({
+        meeting: m,
         from: meeting.programmeAt,
-        to: Number.POSITIVE_INFINITY,
+        to: ever,
         live: false,
-        build: () => raceDurableMessages(meeting, race),
+        build: () => raceProgrammeMessages(meeting, race),
       });
       const window = liveWindow(race);
       streams.push({
+        meeting: m,
         from: countdownFrom(race),
         to: window.to + 60_000,
         live: true,
         build: () => raceLiveMessages(meeting, race, options),
       });
+      // Built when the result comes, not at start: most of a day's results lie ahead of it.
+      streams.push({
+        meeting: m,
+        from: resultAt(race),
+        to: ever,
+        live: false,
+        build: () => raceResultMessages(meeting, race),
+      });
     }
-  }
+  });
   return streams;
 }
 

@@ -7,12 +7,11 @@ import { startListPayload } from './programme';
 import { resultPayload } from './result-payload';
 
 /**
- * A race's durable messages: its start list in the morning and a new revision whenever a
+ * A race's programme messages: its start list in the morning and a new revision whenever a
  * scratching, a driver change or a surface change alters it; one Scratchings message per
- * scratched start; the preliminary result and each revision of it. Nothing after the race is
- * called off.
+ * scratched start. Nothing after the race is called off.
  */
-export function raceDurableMessages(meeting: Meeting, race: Race): DayMessage[] {
+export function raceProgrammeMessages(meeting: Meeting, race: Race): DayMessage[] {
   const base = { sport: meeting.sport, date: meeting.date, trackId: meeting.trackId, raceNr: race.raceNr };
   const off = calledOffAt(meeting, race) ?? Number.POSITIVE_INFINITY;
   const out: DayMessage[] = [];
@@ -53,12 +52,18 @@ export function raceDurableMessages(meeting: Meeting, race: Race): DayMessage[] 
     .filter((t) => t > listAt)
     .sort((a, b) => a - b)
     .forEach((t, i) => out.push(dayMessage(base, t, 'StartList', startListPayload(meeting, race, t, i + 2))));
-  if (runs(meeting, race)) {
-    out.push(dayMessage(base, resultAt(race), 'Result', resultPayload(meeting, race, resultAt(race))));
-    for (const change of race.resultChanges) {
-      out.push(dayMessage(base, change.at, 'Result', resultPayload(meeting, race, change.at)));
-    }
-  }
   // Stable order: by time, then Scratchings before the start list revision that follows it.
-  return out.filter((m) => m.at < off || m.channel === 'Result').sort((a, b) => a.at - b.at);
+  return out.filter((m) => m.at < off).sort((a, b) => a.at - b.at);
+}
+
+/** A race's result: the preliminary one and each revision of it; none for a race that does not run. */
+export function raceResultMessages(meeting: Meeting, race: Race): DayMessage[] {
+  if (!runs(meeting, race)) return [];
+  const base = { sport: meeting.sport, date: meeting.date, trackId: meeting.trackId, raceNr: race.raceNr };
+  return [
+    dayMessage(base, resultAt(race), 'Result', resultPayload(meeting, race, resultAt(race))),
+    ...race.resultChanges.map((change) =>
+      dayMessage(base, change.at, 'Result', resultPayload(meeting, race, change.at)),
+    ),
+  ];
 }
