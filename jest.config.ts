@@ -1,6 +1,16 @@
 import type { Config } from 'jest';
 
-const packages = ['core', 'race-day', 'control', 'recorder', 'certify', 'legacy-sim', 'json-sim', 'testkit', 'cli'];
+const packages = [
+  'core',
+  'race-day',
+  'control',
+  'recorder',
+  'certify',
+  'legacy-sim',
+  'json-sim',
+  'testkit',
+  'cli',
+];
 
 // One project per package; @racedata/* resolves to sources so tests never need a prior build.
 const packageProjects = packages.map((name) => ({
