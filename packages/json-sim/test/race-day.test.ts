@@ -1,4 +1,4 @@
-import { ChannelCatalog, isSimError, UserTable, type SimulatorSettings } from '@racedata/core';
+import { ChannelCatalog, isSimError, ManualClock, UserTable, type SimulatorSettings } from '@racedata/core';
 import {
   dayTimeline,
   deliveryOf,
@@ -43,7 +43,7 @@ const advance = (base: string, ms: number) => postJson(base, '/_sim/clock/advanc
 describe('the JSON simulator playing a race day', () => {
   it('stores the day already due as history at once, eventIds ascending with their times', async () => {
     const startedAt = Date.now();
-    const s = await startSim(DAY);
+    const s = await startSim(DAY, { clock: new ManualClock(startedAt) });
     const events = await allEvents(s.base);
     const due = timeline().filter(
       (m) => deliveryOf(m) === 'durable' && m.at <= localInstant('2026-05-13', 14 * 60),
@@ -72,7 +72,8 @@ describe('the JSON simulator playing a race day', () => {
   });
 
   it('plays the rest on its clock: an advance sends the countdowns live and stores the results', async () => {
-    const s = await startSim(DAY);
+    // A clock of its own: the day moves only when the test advances it, however busy the machine.
+    const s = await startSim(DAY, { clock: new ManualClock(Date.now()) });
     const client = await connectAuthenticated(s.wsUrl, TOKENS.alluser);
     const before = (await allEvents(s.base)).length;
     expect((await advance(s.base, 40 * 60_000)).status).toBe(200);
