@@ -56,12 +56,22 @@ export const CONSUMER_NOTES: Record<string, string> = {
 };
 
 export const EXAMPLE_PICKS: Record<string, Pick> = {
-  'late-scratching': (day, at) =>
-    first(
+  'late-scratching': (day, at) => {
+    const scratching = first(
       inRace(day, at),
       (m) => m.channel === 'Scratchings' && p(m).afterParade === true,
       'The scratching, after the parade:',
-    ),
+    );
+    const when = scratching[0]?.m.at;
+    return [
+      ...scratching,
+      ...first(
+        inRace(day, at),
+        (m) => m.channel === 'StartList' && m.at === when,
+        'The start list revision that comes with it (starters cut to the one concerned):',
+      ),
+    ];
+  },
   'mass-scratching': (day, at) => {
     const ms = day.filter(
       (m) => m.trackId === at.trackId && m.channel === 'Scratchings' && p(m).stable !== undefined,
@@ -70,30 +80,59 @@ export const EXAMPLE_PICKS: Record<string, Pick> = {
       .slice(0, 2)
       .map((m, i) => ({ m, note: i === 0 ? 'Two of the scratchings, at the same instant:' : '' }));
   },
-  'driver-change': (day, at) =>
-    first(
+  'driver-change': (day, at) => [
+    ...first(
       inRace(day, at),
       (m) => m.channel === 'StartList' && revisionOf(m) > 1 && JSON.stringify(m.payload).includes('original'),
       'The start list revision (starters cut to the one concerned):',
     ),
-  monte: (day, at) =>
-    first(
+    ...first(
+      inRace(day, at),
+      (m) => m.channel === 'Result',
+      'The result names who drove (lists cut as above):',
+    ),
+  ],
+  monte: (day, at) => [
+    ...first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'RaceDay',
+      'The programme (races cut to two; the race’s terms end in "Monté." in the full list):',
+    ),
+    ...first(
       day.filter((m) => m.trackId === at.trackId),
       (m) => m.channel === 'StartList' && m.raceNr === at.raceNr,
       'The start list, whose terms end in "Monté.":',
     ),
-  'foreign-horse': (day, at) =>
-    first(
+  ],
+  'foreign-horse': (day, at) => [
+    ...first(
+      inRace(day, at),
+      (m) => m.channel === 'StartList',
+      'The start list (starters cut to the one concerned):',
+    ),
+    ...first(
+      inRace(day, at),
+      (m) => m.channel === 'Last500Meters' && p(m).metersToGo === 0,
+      'The last 500 m at the line (positions cut to two):',
+    ),
+    ...first(
       inRace(day, at),
       (m) => m.channel === 'Result',
       'The result (lists cut to the start concerned, or to two items):',
     ),
-  'surface-change': (day, at) =>
-    first(
+  ],
+  'surface-change': (day, at) => [
+    ...first(
       day.filter((m) => m.trackId === at.trackId),
       (m) => m.channel === 'RaceDay' && revisionOf(m) > 1,
-      'The programme revision:',
+      'The programme revision (races cut to two; the race moved is in the full list):',
     ),
+    ...first(
+      inRace(day, at),
+      (m) => m.channel === 'StartList' && revisionOf(m) > 1 && p(m).surface === 'dirt',
+      'The start list revision:',
+    ),
+  ],
   'delayed-start': (day, at) => {
     const ticks = inRace(day, at).filter((m) => m.channel === 'TimeToStart');
     const i = ticks.findIndex(
@@ -112,12 +151,18 @@ export const EXAMPLE_PICKS: Record<string, Pick> = {
       { m: ticks[i + 1]!, note: '' },
     ];
   },
-  'gallop-disqualification': (day, at) =>
-    first(
+  'gallop-disqualification': (day, at) => [
+    ...first(
       inRace(day, at),
       (m) => m.channel === 'PrelDisqualifiedHorses' && m.startNr === at.startNr,
       'The live disqualification:',
     ),
+    ...first(
+      inRace(day, at),
+      (m) => m.channel === 'Result',
+      'The result lists it under disqualified (lists cut to the start concerned, or to two items):',
+    ),
+  ],
   'non-finisher': (day, at) =>
     first(
       inRace(day, at),
@@ -165,7 +210,12 @@ export const EXAMPLE_PICKS: Record<string, Pick> = {
     ...first(
       day.filter((m) => m.trackId === at.trackId),
       (m) => m.channel === 'RaceDay' && p(m).postponedFrom !== undefined,
-      'The new date’s programme:',
+      'The new date’s programme (races cut to two):',
+    ),
+    ...first(
+      day.filter((m) => m.trackId === at.trackId),
+      (m) => m.channel === 'StartList' && m.date !== day.find((x) => x.trackId === at.trackId)?.date,
+      'And a start list for each race, dated the new day (starters cut to two):',
     ),
   ],
 };
