@@ -10,6 +10,7 @@ import { deliveryLatency } from './measures/delivery-latency';
 import { fanOut } from './measures/fan-out';
 import { imageSizes } from './measures/image-sizes';
 import { memory } from './measures/memory';
+import { raceDay } from './measures/race-day';
 import { readThroughput } from './measures/read-throughput';
 import { sandboxCreate } from './measures/sandbox-create';
 import { startUp } from './measures/start-up';
@@ -50,6 +51,7 @@ export const MEASURES: ReadonlyArray<{ id: string; title: string; run: Measure; 
   { id: 'memory', title: 'Memory', run: memory },
   { id: 'sandbox-create', title: 'Sandbox creation', run: sandboxCreate },
   { id: 'image-sizes', title: 'Image sizes', run: imageSizes },
+  { id: 'race-day', title: 'Race days', run: raceDay },
 ];
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');

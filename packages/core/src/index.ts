@@ -4,6 +4,7 @@ export * from './logger';
 export * from './option-parsers';
 export * from './settings';
 export * from './settings-resolve';
+export * from './race-day-settings';
 export * from './log-settings';
 export * from './channel-catalog';
 export * from './description';

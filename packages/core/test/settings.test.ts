@@ -39,6 +39,13 @@ const COMMON_DEFAULTS = {
   initialDelayMs: undefined,
   maxDelayMs: undefined,
   replayRebaseDates: false,
+  raceDay: undefined,
+  raceDaySpeed: 1,
+  raceDaySeed: undefined,
+  raceDayEdgeCases: 'default',
+  raceDayMeetings: 'auto',
+  raceDayAt: 'now',
+  strictPayloads: false,
   eventsDefaultLimit: 100,
   eventsMaxLimit: 10_000,
   eventStoreMax: 1_000_000,
@@ -200,6 +207,7 @@ describe('parseSettings', () => {
       if (s.key === 'tokenMode' || s.key === 'logLevel') return 'bogus';
       if (s.key === 'replayRebaseDates') return 'perhaps';
       if (s.key === 'controlAllowedHosts') return 'http://json-sim:3000';
+      if (s.key === 'raceDayEdgeCases') return 'dead heat!';
       if (['host', 'jwtSecret', 'usersFile', 'channelsFile', 'recordingsDir', 'controlToken'].includes(s.key))
         return '  ';
       return 'abc';
