@@ -20,3 +20,4 @@ export * from './allowed-hosts';
 export * from './server/index';
 export * from './replay/index';
 export * from './docs/index';
+export * from './stomp/index';
