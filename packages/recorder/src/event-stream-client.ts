@@ -117,7 +117,13 @@ export class EventStreamClient {
         session.refused(token);
       }
     });
-    ws.on('error', (err) => logger.debug({ transport: 'stream', reason: err.message }, 'event stream error'));
+    ws.on('error', (err) =>
+      causes.warn(
+        `stream: socket ${err.message}`,
+        { transport: 'stream', reason: err.message },
+        'event stream error',
+      ),
+    );
     await new Promise<void>((resolve) => ws.once('close', () => resolve()));
     for (const timer of timers) timer.cancel();
     this.socket = undefined;

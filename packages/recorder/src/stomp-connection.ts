@@ -90,7 +90,11 @@ export class StompConnection {
       this.ws.terminate();
     });
     this.ws.on('error', (err) =>
-      ctx.logger.debug({ transport: 'stomp', reason: err.message }, 'STOMP socket error'),
+      ctx.causes.warn(
+        `stomp: socket ${err.message}`,
+        { transport: 'stomp', reason: err.message },
+        'STOMP socket error',
+      ),
     );
     this.ws.on('open', () => this.send({ command: 'CONNECT', headers: this.connectHeaders(url) }));
     this.ws.on('message', (data: RawData) => this.onData(data));

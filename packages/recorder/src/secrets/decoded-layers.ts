@@ -25,8 +25,13 @@ type Decoder = 'all' | 'json';
 
 /** Layers of escaping undone at most: a STOMP body's XML in a JSON string in a JSON line is three. */
 const MAX_DEPTH = 3;
-/** Readings of one text at most, so a text escaped every way at once costs a bounded amount. */
-const MAX_LAYERS = 8;
+/**
+ * Readings of one text at most, so a text escaped every way at once costs a bounded amount:
+ * every reading of an ordinary line, and the breadth-first first ones of a very large one.
+ */
+const MAX_LAYERS = 16;
+const MAX_LAYERS_LARGE = 8;
+const LARGE_TEXT = 64 * 1024;
 
 const BACKSLASH = 0x5c;
 const AMP = 0x26;
@@ -119,14 +124,15 @@ export interface DecodedLayer {
 export function decodedLayers(text: string): DecodedLayer[] {
   const layers: DecodedLayer[] = [];
   const seen = new Set<string>();
+  const max = text.length > LARGE_TEXT ? MAX_LAYERS_LARGE : MAX_LAYERS;
   const add = (layer: string, value: string, depth: number): void => {
-    if (seen.has(value) || layers.length >= MAX_LAYERS) return;
+    if (seen.has(value) || layers.length >= max) return;
     seen.add(value);
     layers.push({ layer, text: value, depth });
     // A combining accent (a + U+0308) spells the same secret as its composed form (ä).
     if (/[^\p{ASCII}]/u.test(value)) {
       const nfc = value.normalize('NFC');
-      if (!seen.has(nfc) && layers.length < MAX_LAYERS) {
+      if (!seen.has(nfc) && layers.length < max) {
         seen.add(nfc);
         layers.push({ layer: `${layer}, NFC`, text: nfc, depth });
       }
