@@ -41,6 +41,8 @@ export function controlCalls(options: ControlCallsOptions): ControlCalls {
           ...(body && { 'content-type': body.type }),
         },
         ...(body && { body: body.text }),
+        // Its own server, on loopback: a redirect can only be wrong, and is never followed.
+        redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
     } catch (err) {
