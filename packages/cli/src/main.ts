@@ -114,6 +114,7 @@ export function processContext(env: NodeJS.ProcessEnv): CliContext {
     env,
     stdout: process.stdout,
     stderr: process.stderr,
+    holdLogLines: true,
     exit: (code) => process.exit(code),
     onShutdownSignal(handler) {
       let signalled = false;
