@@ -56,7 +56,8 @@ export class ChannelBus {
       );
     }
     if (kind === 'durable') {
-      const event = this.store.append(input);
+      const { event, json } = this.store.appendJson(input);
+      // The stored JSON is the event's JSON.stringify: the journal keeps it as it is.
       this.options.journal?.received(
         {
           source,
@@ -64,7 +65,7 @@ export class ChannelBus {
           durable: true,
           eventId: event.eventId,
         },
-        event,
+        json,
       );
       this.polls.notify(event.channel);
       return { delivery: 'durable', event };
