@@ -11,6 +11,7 @@ import {
 } from '@racedata/certify';
 import { consoleAssets } from '@racedata/console';
 import type { CliContext } from '../context';
+import { ON_DEMAND_COMMANDS } from '../on-demand-commands';
 import { EXIT_FAILED } from '../errors';
 import { addCertifyOptions, resolveCertifyOptions } from './certify-options';
 
@@ -43,9 +44,7 @@ export const CERTIFY_EXIT_CODES_HELP = [
 export function registerCertifyCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('certify')
-    .description(
-      'certify a client: drive it through the ways production misbehaves and grade what it handled',
-    )
+    .description(ON_DEMAND_COMMANDS.certify.description)
     .usage('<suite> [options] -- <command> [args...]')
     .addHelpText('after', `\n${CLIENT_VARIABLES_HELP}\n\n${CERTIFY_EXIT_CODES_HELP}\n`);
   addCertifyOptions(command).action(
