@@ -4,6 +4,8 @@ import {
   ManualClock,
   sharedTextFrame,
   silentLogger,
+  StompParser,
+  type StompFrame,
   textFramePayloads,
   TransientHub,
   UserTable,
@@ -12,9 +14,7 @@ import type { WebSocket } from 'ws';
 import { legacyChannelCatalog } from '../src/description';
 import type { TransientXmlMessage } from '../src/legacy-bus';
 import { FrameMemory } from '../src/stomp/frame-memory';
-import type { StompFrame } from '../src/stomp/stomp-frame';
 import { DEFAULT_STOMP_OPTIONS } from '../src/stomp/stomp-options';
-import { StompParser } from '../src/stomp/stomp-parser';
 import { StompSession } from '../src/stomp/stomp-session';
 import { closeAll, RawStomp, startSim } from './support';
 
