@@ -10,7 +10,7 @@ import { busiestSecond } from '../src/suites/long-poll/rate';
 import { gapsAfter, gradeGaps } from '../src/suites/long-poll/repoll';
 import type { RequestEvent } from '../src/suites/long-poll/requests';
 import { defineScenario } from '../src/suites/long-poll/scenario-kit';
-import type { CheckInfo, ControlCalls, ScenarioContext } from '../src/types';
+import type { CheckInfo, ControlCalls, FrontDoor, ScenarioContext } from '../src/types';
 import { CERTIFY_TIMINGS } from '../src/timings';
 
 interface Poll {
@@ -172,6 +172,14 @@ describe('a long-poll scenario', () => {
     journal: refused,
   };
 
+  const unusedFrontDoor: FrontDoor = {
+    silence: () => [],
+    inject: () => 0,
+    changeFrames: () => () => undefined,
+    changeAnswers: () => () => undefined,
+    outage: () => Promise.reject(new Error('no outage here')),
+  };
+
   function context(signal: AbortSignal): ScenarioContext {
     return {
       suite: 'events',
@@ -181,6 +189,7 @@ describe('a long-poll scenario', () => {
       timings: CERTIFY_TIMINGS,
       traffic: new TrafficLog(),
       control,
+      frontDoor: unusedFrontDoor,
       now: () => 0,
       wait: () => Promise.resolve(true),
       echo: false,

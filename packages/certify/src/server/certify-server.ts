@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CertifyError } from '../errors';
-import type { CertifyTimings, ControlCalls } from '../types';
+import type { CertifyTimings, ControlCalls, FrontDoor } from '../types';
 import {
   mountCertifySimulator,
   newCertifiedUser,
@@ -10,6 +10,7 @@ import {
   type CertifyConsole,
 } from './certify-simulator';
 import { controlCalls } from './control-calls';
+import { CertifyFrontDoor } from './front-door';
 import { sessionLogger } from './session-logger';
 import { TrafficLog } from './traffic-log';
 import { recordRequests, recordUpgrades } from './traffic-recorder';
@@ -33,6 +34,8 @@ export interface CertifyServer {
   readonly user: CertifiedUser;
   readonly traffic: TrafficLog;
   readonly control: ControlCalls;
+  /** What certify does to the client's connections on top of the simulator. */
+  readonly frontDoor: FrontDoor;
   /** The QA console's address, when the console's assets were given. */
   readonly console: string | undefined;
   /** Ends the traffic log's waits, the simulator (held polls answered, sockets closed) and the server. */
@@ -65,8 +68,9 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     record,
     now,
   };
-  const server = createServer(recordRequests(mounted.handle, deps));
-  server.on('upgrade', recordUpgrades(mounted.handleUpgrade, deps));
+  const frontDoor = new CertifyFrontDoor(now);
+  const server = createServer(recordRequests(frontDoor.handle(mounted.handle), deps));
+  server.on('upgrade', recordUpgrades(frontDoor.handleUpgrade(mounted.handleUpgrade), deps));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -85,6 +89,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
       { cause: err },
     );
   }
+  frontDoor.serve({ server, sockets, port: address.port, host, now });
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const hostPort = `${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
   const base = `http://${hostPort}`;
@@ -98,6 +103,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     user,
     traffic,
     control: controlCalls({ base, user: user.key, ownCallToken: deps.ownCallToken }),
+    frontDoor,
     close: () => {
       closing ??= (async () => {
         traffic.stop();

@@ -1,7 +1,13 @@
 import { CERTIFY_TIMINGS } from '../../src/timings';
 import type {
+  AnswerChange,
   ControlCalls,
+  FrameChange,
+  FrontDoor,
+  OutageOutcome,
+  OutagePlan,
   ScenarioContext,
+  SilencedSession,
   Traffic,
   TrafficEvent,
   TrafficKind,
@@ -32,6 +38,14 @@ export class FakeContext {
   /** What GET /_sim/journal answers. */
   journalEntries: Array<Record<string, unknown>> = [];
   echo = false;
+  /** What the front door's silence() answers. */
+  silenced: SilencedSession[] = [];
+  /** Connection attempts of an outage's closing half, ms after it began. */
+  outageAttempts: number[] = [];
+  /** The outage does not come back (its port taken), with this error. */
+  outageError: string | undefined;
+  readonly frameChanges = new Set<FrameChange>();
+  readonly answerChanges = new Set<AnswerChange>();
 
   /** Schedules an event `afterMs` from now (virtual). */
   after(afterMs: number, event: Unscheduled): this {
@@ -42,8 +56,8 @@ export class FakeContext {
     return this;
   }
 
-  /** What happens when a scenario makes a control call (by method name). */
-  on(call: keyof ControlCalls, hook: Hook): this {
+  /** What happens when a scenario makes a control call or a front-door call (by method name). */
+  on(call: keyof ControlCalls | keyof FrontDoor, hook: Hook): this {
     this.hooks.set(call, hook);
     return this;
   }
@@ -57,7 +71,7 @@ export class FakeContext {
     this.time = Math.max(this.time, t);
   }
 
-  private call(name: keyof ControlCalls, detail = ''): void {
+  private call(name: keyof ControlCalls | keyof FrontDoor, detail = ''): void {
     this.calls.push(`${name}${detail}`);
     this.hooks.get(name)?.(this);
   }
@@ -92,6 +106,26 @@ export class FakeContext {
       closeConnections: async () => (this.call('closeConnections'), 1),
       journal: async () => (this.call('journal'), this.journalEntries),
     };
+    const frontDoor: FrontDoor = {
+      silence: (paths) => (this.call('silence', ` ${paths.join(',')}`), this.silenced),
+      inject: (_paths, text) => (this.call('inject', ` frame ${text.slice(0, 60)}`), 1),
+      changeFrames: (change) => {
+        this.frameChanges.add(change);
+        return () => this.frameChanges.delete(change);
+      },
+      changeAnswers: (change) => {
+        this.answerChanges.add(change);
+        return () => this.answerChanges.delete(change);
+      },
+      outage: async (plan: OutagePlan): Promise<OutageOutcome> => {
+        const downAt = this.time;
+        this.call('outage', ` ${plan.refusedMs}+${plan.closingMs}`);
+        this.advanceTo(downAt + plan.refusedMs + plan.closingMs);
+        const attempts = this.outageAttempts.map((ms) => downAt + ms);
+        if (this.outageError !== undefined) return { downAt, dropped: 1, attempts, error: this.outageError };
+        return { downAt, closingAt: downAt + plan.refusedMs, backAt: this.time, dropped: 1, attempts };
+      },
+    };
     return {
       suite: 'stream',
       base: 'http://127.0.0.1:1',
@@ -100,6 +134,7 @@ export class FakeContext {
       timings: CERTIFY_TIMINGS,
       traffic,
       control,
+      frontDoor,
       now: () => this.time,
       wait: async (ms) => (this.advanceTo(this.time + ms), true),
       echo: this.echo,
