@@ -169,6 +169,8 @@ export interface ControlCalls {
   /** POST /_sim/faults; resolves with the rule id. */
   addFault(rule: Record<string, unknown>): Promise<string>;
   deleteFault(id: string): Promise<void>;
+  /** GET /_sim/faults: how often a rule fired so far; undefined once it is gone. */
+  faultFired(id: string): Promise<number | undefined>;
   /** POST /_sim/tokens/expire for the certified user. */
   expireTokens(): Promise<void>;
   /** POST /_sim/connections/close for the certified user, with a close code. */

@@ -167,6 +167,7 @@ describe('a long-poll scenario', () => {
     inject: refused,
     addFault: refused,
     deleteFault: refused,
+    faultFired: refused,
     expireTokens: refused,
     closeConnections: refused,
     journal: refused,

@@ -87,6 +87,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   const checks: CheckResult[] = [];
   // The scenario playing, for a client that ends while one that grades its end is playing.
   let playing: { readonly scenario: Scenario; readonly done: Promise<unknown> } | undefined;
+  /** Once the client has ended: how the run ended, even if the last scenario finished first. */
+  let ended: (() => NotGraded) | undefined;
   try {
     if (options.client) {
       client = startClient({
@@ -97,9 +99,9 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
         now,
       });
       void client.exited.then(async (exit) => {
+        ended = () => clientEnded(exit, client?.startedAt ?? exit.at, client?.stderrTail() ?? []);
         if (playing?.scenario.gradesClientExit === true) await settledWithin(playing.done, EXIT_GRACE_MS);
-        if (!stop.signal.aborted)
-          stop.abort(clientEnded(exit, client?.startedAt ?? exit.at, client?.stderrTail() ?? []));
+        if (!stop.signal.aborted) stop.abort(ended());
       });
     }
     const silent = await awaitClient(server, { ...options, progress }, stop.signal, client);
@@ -133,10 +135,11 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
     }
   } finally {
     options.signal.removeEventListener('abort', onOuter);
-    const ended = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
+    if (!stop.signal.aborted && ended) stop.abort(ended());
+    const why = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
     if (!stop.signal.aborted) stop.abort();
     // Before the server closes: the console on its simulator shows how the suite ended.
-    progress({ type: 'suite-end', suite, ...(ended !== undefined && { aborted: ended }) });
+    progress({ type: 'suite-end', suite, ...(why !== undefined && { aborted: why }) });
     await client?.stop();
     await server.close();
   }

@@ -15,6 +15,9 @@ import type {
 } from '../../src/types';
 
 type Scheduled = { readonly at: number; readonly event: TrafficEvent };
+
+/** A wait at least this long is a watch kept beside other waits, not a wait of its own. */
+const WATCH_MS = 60_000;
 type Hook = (fake: FakeContext) => void;
 /** An event as a test schedules it: the time comes from when. */
 type Unscheduled = TrafficEvent extends infer E
@@ -45,6 +48,8 @@ export class FakeContext {
   /** The outage does not come back (its port taken), with this error. */
   outageError: string | undefined;
   readonly frameChanges = new Set<FrameChange>();
+  /** Waits that only watch (see WATCH_MS): told of each event as time moves on for other reasons. */
+  private readonly watchers = new Set<(event: TrafficEvent) => void>();
   readonly answerChanges = new Set<AnswerChange>();
 
   /** Schedules an event `afterMs` from now (virtual). */
@@ -67,6 +72,7 @@ export class FakeContext {
       const next = this.pending.shift() as Scheduled;
       this.time = Math.max(this.time, next.at);
       this.seen.push(next.event);
+      for (const watch of [...this.watchers]) watch(next.event);
     }
     this.time = Math.max(this.time, t);
   }
@@ -92,6 +98,17 @@ export class FakeContext {
           e.kind === kind && e.at >= since && test(e as TrafficOf<K>);
         const already = this.seen.find(match);
         if (already) return already;
+        if (options.timeoutMs >= WATCH_MS) {
+          // A watch beside the scenario's own waits (the client's exit): it never moves time itself.
+          return new Promise<TrafficOf<K> | undefined>((resolve) => {
+            const watch = (e: TrafficEvent) => {
+              if (!match(e)) return;
+              this.watchers.delete(watch);
+              resolve(e);
+            };
+            this.watchers.add(watch);
+          });
+        }
         const upcoming = this.pending.find((p) => p.at <= until && match(p.event));
         this.advanceTo(upcoming ? upcoming.at : until);
         return upcoming ? (upcoming.event as TrafficOf<K>) : undefined;
@@ -102,6 +119,7 @@ export class FakeContext {
       inject: async (_channel, _durable, _xml, payloadKey) => this.call('inject', ` ${payloadKey ?? ''}`),
       addFault: async (rule) => (this.call('addFault', ` ${JSON.stringify(rule)}`), 'f1'),
       deleteFault: async () => this.call('deleteFault'),
+      faultFired: async () => (this.call('faultFired'), 1),
       expireTokens: async () => this.call('expireTokens'),
       closeConnections: async () => (this.call('closeConnections'), 1),
       journal: async () => (this.call('journal'), this.journalEntries),

@@ -9,6 +9,7 @@ import { survivesRestart } from '../restart/check-info';
 import { BACK_WITHIN_MS, playOutage, retriesText } from '../restart/outage';
 import { secs } from '../session/evidence';
 import { LONG_POLL_LIMITS as L } from './limits';
+import { holdNextPoll } from './hold';
 import type { LongPollKind, Published } from './poll-kind';
 import { checkResult, defineScenario } from './scenario-kit';
 import { clientRequests, nextClientRequest, noteEvidence, requestEvidence } from './requests';
@@ -23,22 +24,11 @@ export function restartScenario(kind: LongPollKind): Scenario {
 
   async function play(ctx: ScenarioContext): Promise<CheckResult> {
     const evidence: Evidence[] = [];
-    const fail = (summary: string, lines: readonly Evidence[] = evidence) =>
-      checkResult(info, 'fail', summary, lines);
-    const hold = { match: { transport: kind.faultTransport }, action: { type: 'hold' }, times: 1 };
-    const holdId = await ctx.control.addFault(hold);
+    const fail = (summary: string, lines: readonly Evidence[]) => checkResult(info, 'fail', summary, lines);
+    const held = await holdNextPoll(ctx, kind, L.deliveryTimeoutMs + ctx.timings.longPollTimeoutMs, evidence);
     let played: Awaited<ReturnType<typeof playOutage>>;
-    const waiting: Published[] = [];
+    const waiting: Published[] = [held.wake];
     try {
-      // Ends the poll in flight (let in before the rule), so the next one waits at the rule.
-      const wake = await kind.publish(ctx);
-      evidence.push(kind.publishedEvidence(wake));
-      if (!(await kind.awaitDelivery(ctx, wake, L.deliveryTimeoutMs))) {
-        return fail(
-          `${wake.label} was not delivered within ${L.deliveryTimeoutMs / 1000} s, before the outage`,
-        );
-      }
-      evidence.push(noteEvidence(ctx.now(), "certify holds the client's next poll"));
       for (let i = 0; i < STORED_DURING_OUTAGE; i++) {
         const message = await kind.publish(ctx);
         waiting.push(message);
@@ -47,7 +37,7 @@ export function restartScenario(kind: LongPollKind): Scenario {
       played = await playOutage(ctx, info, evidence);
     } finally {
       // Used up, and holding nothing once its poll was dropped; gone before anything else is graded.
-      await ctx.control.deleteFault(holdId).catch(() => undefined);
+      await ctx.control.deleteFault(held.id).catch(() => undefined);
     }
     if ('result' in played) return played.result;
     const { outcome } = played;
@@ -91,8 +81,8 @@ export function restartScenario(kind: LongPollKind): Scenario {
     return checkResult(
       info,
       'pass',
-      `polled again ${secs(first.at - backAt)} after the simulator returned and got the ${waiting.length + 1} ` +
-        `messages stored meanwhile and after (${retriesText(outcome)})`,
+      `polled again ${secs(first.at - backAt)} after the simulator returned and got all ${waiting.length + 1} ` +
+        `messages published around the outage (${retriesText(outcome)})`,
       lines,
     );
   }

@@ -3,12 +3,13 @@
  * 204 at the limit, not a byte), as a proxy or a half-dead server does. The client must give up
  * on it after a timeout of its own, derived from the long-poll limit it was given
  * (RACEDATA_LONG_POLL_MS), and poll again within two limits plus 5 s of that poll's start, from
- * where it was; a message published meanwhile must then arrive.
+ * where it was; the messages published around it must then arrive.
  */
 import type { CheckResult, Evidence, Scenario, ScenarioContext } from '../../types';
 import { givesUpOnStalledPoll, STALL_MARGIN_MS } from './stalled-check';
 import { LONG_POLL_LIMITS as L } from './limits';
-import type { LongPollKind } from './poll-kind';
+import { holdNextPoll } from './hold';
+import type { LongPollKind, Published } from './poll-kind';
 import { checkResult, defineScenario } from './scenario-kit';
 import {
   clientRequests,
@@ -36,36 +37,36 @@ export function stalledScenario(kind: LongPollKind): Scenario {
     const limit = ctx.timings.longPollTimeoutMs;
     const within = stallLimitMs(limit);
     const ruleAt = ctx.now();
-    const hold = { match: { transport: kind.faultTransport }, action: { type: 'hold' }, times: 1 };
-    const holdId = await ctx.control.addFault(hold);
+    evidence.push(noteEvidence(ruleAt, 'certify will take the next poll and never answer it'));
+    const held = await holdNextPoll(ctx, kind, L.deliveryTimeoutMs + limit, evidence);
     let stalled: RequestEvent | undefined;
-    let during;
+    let during: Published | undefined;
     try {
-      evidence.push(noteEvidence(ruleAt, 'certify will take the next poll and never answer it'));
-      // Ends the poll in flight (let in before the rule), so the next one is the one that stalls.
-      const wake = await kind.publish(ctx);
-      evidence.push(kind.publishedEvidence(wake));
-      const woke = await kind.awaitDelivery(ctx, wake, L.deliveryTimeoutMs);
-      if (!woke) return result('skip', `${wake.label} was not delivered, so no poll met the rule`);
+      if (held.heldAt === undefined) {
+        return result(
+          'skip',
+          `no ${kind.routeName} came to be held within ${(L.deliveryTimeoutMs + limit) / 1000} s`,
+        );
+      }
       during = await kind.publish(ctx);
       evidence.push(kind.publishedEvidence(during));
       // A held poll is in the traffic only once it ends: when the client gives up on it.
       stalled = await nextClientRequest(
         ctx,
-        (event) => kind.isPoll(event) && wasCut(event) && event.at >= woke.at,
-        Math.max(0, woke.endedAt + within - ctx.now()),
+        (event) => kind.isPoll(event) && wasCut(event) && event.at >= ruleAt,
+        Math.max(0, held.heldAt + within - ctx.now()),
       );
     } finally {
       // Lets a poll still held go on (a client that never gave up gets its answer and recovers).
-      await ctx.control.deleteFault(holdId).catch(() => undefined);
+      await ctx.control.deleteFault(held.id).catch(() => undefined);
     }
     if (!stalled) {
-      const held = await nextClientRequest(
+      const late = await nextClientRequest(
         ctx,
         (event) => kind.isPoll(event) && event.at >= ruleAt && event.endedAt - event.at >= within,
         limit + L.deliveryTimeoutMs,
       );
-      if (held) evidence.push(requestEvidence(held, 'the stalled poll, let go by certify'));
+      if (late) evidence.push(requestEvidence(late, 'the stalled poll, let go by certify'));
       return result(
         'fail',
         `never gave up on a poll left unanswered for ${within / 1000} s (two long-poll limits of ${limit} ms plus ` +

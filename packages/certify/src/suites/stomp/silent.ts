@@ -63,8 +63,8 @@ async function play(ctx: ScenarioContext): Promise<CheckResult> {
     result = verdict(
       info,
       'fail',
-      `kept the silent session open ${secs(limit)} after the server's last heart-beat: it does not act on the ` +
-        `missing heart-beats it asked for every ${every} ms (limit ${bound})`,
+      `kept the silent session open ${secs(limit)} after the server's last heart-beat (${SILENT_INTERVALS} of the ` +
+        `${every} ms intervals it negotiated, plus ${secs(SILENT_MARGIN_MS)}): it does not act on the heart-beats it asked for`,
       evidence,
     );
   } else {
@@ -93,7 +93,8 @@ async function play(ctx: ScenarioContext): Promise<CheckResult> {
         info,
         'fail',
         `dropped the silent session ${since(closed.at)} after the last heart-beat but was not subscribed again ` +
-          `within the limit (${bound}): none of ${probed.injected.length} NonDurable messages reached it`,
+          `within ${secs(limit)} of it (${SILENT_INTERVALS} of the ${every} ms intervals it negotiated, plus ` +
+          `${secs(SILENT_MARGIN_MS)}): none of ${probed.injected.length} NonDurable messages reached it`,
         evidence,
       );
     }
