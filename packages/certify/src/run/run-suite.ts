@@ -75,6 +75,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   if (options.signal.aborted) onOuter();
   else options.signal.addEventListener('abort', onOuter, { once: true });
   const variables = clientVariables(suite, server, options.timings);
+  server.serveVariables(variables);
   progress({
     type: 'suite-start',
     suite,

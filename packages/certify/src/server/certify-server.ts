@@ -36,6 +36,8 @@ export interface CertifyServer {
   readonly control: ControlCalls;
   /** What certify does to the client's connections on top of the simulator. */
   readonly frontDoor: FrontDoor;
+  /** Serves the client's variables at GET /_sim/certify/variables (for a client started by hand). */
+  serveVariables(variables: Readonly<Record<string, string>>): void;
   /** The QA console's address, when the console's assets were given. */
   readonly console: string | undefined;
   /** Ends the traffic log's waits, the simulator (held polls answered, sockets closed) and the server. */
@@ -104,6 +106,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     traffic,
     control: controlCalls({ base, user: user.key, ownCallToken: deps.ownCallToken }),
     frontDoor,
+    serveVariables: (variables) => frontDoor.serveVariables(variables, hostPort),
     close: () => {
       closing ??= (async () => {
         traffic.stop();

@@ -12,6 +12,7 @@ import type {
 import { rewriteAnswer } from './answer-rewrite';
 import { FrameTap } from './frame-tap';
 import { outage, type OutageTarget } from './outage';
+import { answerVariables, VARIABLES_PATH } from './variables-route';
 
 type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -32,8 +33,17 @@ export class CertifyFrontDoor implements FrontDoor {
   private readonly frameChanges = new Set<FrameChange>();
   private readonly answerChanges = new Set<AnswerChange>();
   private target: OutageTarget | undefined;
+  private variables: Readonly<Record<string, string>> | undefined;
 
   constructor(private readonly now: () => number) {}
+
+  /** What GET /_sim/certify/variables answers from now on; `served` is the host:port they name. */
+  serveVariables(variables: Readonly<Record<string, string>>, served: string): void {
+    this.variables = variables;
+    this.served = served;
+  }
+
+  private served = '';
 
   /** The server an outage takes away, once it listens. */
   serve(target: OutageTarget): void {
@@ -42,8 +52,9 @@ export class CertifyFrontDoor implements FrontDoor {
 
   handle(inner: RequestListener): RequestListener {
     return (req, res) => {
+      const route = routeOf(requestUrl(req).pathname);
+      if (route === VARIABLES_PATH) return answerVariables(req, res, this.variables, this.served);
       if (this.answerChanges.size > 0) {
-        const route = routeOf(requestUrl(req).pathname);
         const changes = [...this.answerChanges].filter((change) => change.path === route);
         rewriteAnswer(res, changes, this.now);
       }
