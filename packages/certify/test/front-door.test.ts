@@ -192,6 +192,12 @@ describe('GET /_sim/certify/variables', () => {
     expect(at.traffic.of('request')).toEqual([]);
   });
 
+  it('answers a liveness probe (GET /health) without taking it for the client', async () => {
+    const at = await server();
+    expect((await get(at.port, '/health', 'localhost')).status).toBe(200);
+    expect(at.traffic.of('request')).toEqual([]);
+  });
+
   it('answers 503 until the certification has started', async () => {
     const at = await server();
     expect((await get(at.port, '/_sim/certify/variables', 'localhost')).status).toBe(503);

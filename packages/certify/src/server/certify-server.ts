@@ -71,7 +71,9 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     now,
   };
   const frontDoor = new CertifyFrontDoor(now);
-  const server = createServer(recordRequests(frontDoor.handle(mounted.handle), deps));
+  const server = createServer(
+    frontDoor.probes(recordRequests(frontDoor.handle(mounted.handle), deps), mounted.handle),
+  );
   server.on('upgrade', recordUpgrades(frontDoor.handleUpgrade(mounted.handleUpgrade), deps));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

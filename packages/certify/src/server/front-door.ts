@@ -50,6 +50,18 @@ export class CertifyFrontDoor implements FrontDoor {
     this.target = target;
   }
 
+  /**
+   * In front of everything, the recorder included: a liveness probe (a container's HEALTHCHECK
+   * asking GET /health every few seconds) is answered by the simulator and never taken for the
+   * client's traffic.
+   */
+  probes(recorded: RequestListener, simulator: RequestListener): RequestListener {
+    return (req, res) => {
+      if (routeOf(requestUrl(req).pathname) === '/health') simulator(req, res);
+      else recorded(req, res);
+    };
+  }
+
   handle(inner: RequestListener): RequestListener {
     return (req, res) => {
       const route = routeOf(requestUrl(req).pathname);
