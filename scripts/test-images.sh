@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the container images (docker/json.Dockerfile, docker/legacy.Dockerfile), starts them and
 # runs the jest project `images` (test/images) against the running containers, checks what only
-# the runtime can see (user, HEALTHCHECK, stop time), then docker/compose.yaml
-# (scripts/test-compose.sh) and the Testcontainers module (scripts/test-testcontainers.sh) with
-# those images. `npm run test:images`.
+# the runtime can see (user, HEALTHCHECK, stop time), certify from the image, then
+# docker/compose.yaml (scripts/test-compose.sh), examples/certify/compose.yaml
+# (scripts/test-certify-compose.sh) and the Testcontainers module (scripts/test-testcontainers.sh)
+# with those images. `npm run test:images`.
 #
 # Runtime: `docker` when `docker info` works; else `podman-sim` (../shared/container/README.md),
 # running ../shared/container/podman-setup.sh first when podman-sim or the stand-in base image is
@@ -363,6 +364,10 @@ certify_from_image
 # ---- docker/compose.yaml with these images -------------------------------------------------
 COMPOSE_RUNTIME=$rt bash "$root/scripts/test-compose.sh" | tee "$tmp/compose.out"
 count_output "$tmp/compose.out" "${PIPESTATUS[0]}" test-compose.sh
+
+# ---- examples/certify/compose.yaml: certify from the image grading a client container --------
+COMPOSE_RUNTIME=$rt IMAGE_PREFIX=$prefix bash "$root/scripts/test-certify-compose.sh" | tee "$tmp/certify-compose.out"
+count_output "$tmp/certify-compose.out" "${PIPESTATUS[0]}" test-certify-compose.sh
 
 # ---- the Testcontainers module (racedata-sim/testcontainers) with these images -----------------
 IMAGE_PREFIX=$prefix bash "$root/scripts/test-testcontainers.sh" | tee "$tmp/testcontainers.out"
