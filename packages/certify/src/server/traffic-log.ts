@@ -8,6 +8,11 @@ interface Waiter {
 
 /** Events kept; a client that hot-loops for a minute stays within memory, oldest dropped first. */
 export const TRAFFIC_CAP = 50_000;
+/**
+ * The client's echo lines are kept apart, under a cap of their own: a client that floods its
+ * output must not push its requests and sessions out of the log the checks grade.
+ */
+export const LINES_CAP = 10_000;
 
 /**
  * What the certify server saw, in order, and waits for what comes next. stop() ends every wait
@@ -15,14 +20,22 @@ export const TRAFFIC_CAP = 50_000;
  */
 export class TrafficLog implements Traffic {
   private readonly events: TrafficEvent[] = [];
+  private readonly lines: TrafficEvent[] = [];
   private readonly waiters = new Set<Waiter>();
   private stopped = false;
 
-  constructor(private readonly cap = TRAFFIC_CAP) {}
+  constructor(
+    private readonly cap = TRAFFIC_CAP,
+    private readonly linesCap = LINES_CAP,
+  ) {}
 
   record(event: TrafficEvent): void {
-    this.events.push(event);
-    if (this.events.length > this.cap) this.events.splice(0, this.events.length - this.cap);
+    const line = event.kind === 'client-line';
+    const kept = line ? this.lines : this.events;
+    const cap = line ? this.linesCap : this.cap;
+    kept.push(event);
+    // Trimmed a tenth at a time: one splice per event past the cap would copy the whole log each time.
+    if (kept.length > cap * 1.1) kept.splice(0, kept.length - cap);
     for (const waiter of [...this.waiters]) {
       if (waiter.kind === event.kind && waiter.test(event)) {
         this.waiters.delete(waiter);
@@ -32,11 +45,14 @@ export class TrafficLog implements Traffic {
   }
 
   all(): readonly TrafficEvent[] {
-    return [...this.events];
+    if (this.lines.length === 0) return [...this.events];
+    // Both in the order they were recorded, so a stable sort by time keeps each one's order.
+    return [...this.events, ...this.lines].sort((a, b) => a.at - b.at);
   }
 
   of<K extends TrafficKind>(kind: K, since = 0): ReadonlyArray<TrafficOf<K>> {
-    return this.events.filter((e): e is TrafficOf<K> => e.kind === kind && e.at >= since);
+    const kept = kind === 'client-line' ? this.lines : this.events;
+    return kept.filter((e): e is TrafficOf<K> => e.kind === kind && e.at >= since);
   }
 
   next<K extends TrafficKind>(
