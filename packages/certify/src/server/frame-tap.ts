@@ -57,6 +57,9 @@ export class FrameTap {
   silence(): void {
     this.silent = true;
     this.injections = [];
+    // A partial frame kept here is never finished; its writers are told it went.
+    this.pending = Buffer.alloc(0);
+    for (const done of this.takeWaiting()) process.nextTick(done);
   }
 
   /** Sends a text frame of certify's own at the next frame boundary; false once silenced or closed. */
@@ -99,12 +102,10 @@ export class FrameTap {
       // The callbacks go with the write that completes their bytes: ws calls back per message.
       const callbacks = last ? this.takeWaiting() : undefined;
       result = this.forward(frame, callbacks) && result;
-      if (this.silent) break;
       for (const injected of this.injections.splice(0)) this.send(injected, undefined);
     }
     // A partial frame waits for the rest, in memory of its own (the caller may reuse its buffer).
-    this.pending = this.silent ? Buffer.alloc(0) : Buffer.from(data.subarray(offset));
-    if (this.silent) for (const done of this.takeWaiting()) process.nextTick(done);
+    this.pending = Buffer.from(data.subarray(offset));
     return result;
   }
 
@@ -135,10 +136,6 @@ export class FrameTap {
 
   private forward(frame: Buffer, callbacks: WriteCallback[] | undefined): boolean {
     const done = callbacks && callbacks.length > 0 ? chain(callbacks) : undefined;
-    if (this.silent) {
-      if (done) process.nextTick(done);
-      return true;
-    }
     const text = textOf(frame);
     if (text !== undefined) {
       for (const change of this.changes()) {
