@@ -37,10 +37,11 @@ export function runStompClient(mistakes = {}) {
         process.stderr.write(`authentication failed: ${err.message}\n`);
       }
     },
-    // 500 ms, then 1 s, 2 s, 4 s while refused (at most 2 attempts a second); back to 500 ms once in.
+    // 500 ms, then 1 s, then every 2 s while refused (at most 2 attempts a second, and back soon
+    // after a server that restarted returns); back to 500 ms once in.
     reconnectDelay: mistakes.neverReconnect ? 0 : 500,
     reconnectTimeMode: ReconnectionTimeMode.EXPONENTIAL,
-    maxReconnectDelay: 4000,
+    maxReconnectDelay: 2000,
     // Offering to beat every second: the negotiated interval is the larger of this and what the
     // server wants, so this suits any server (STOMP 1.2 "Heart-beating"). The server's beats are
     // asked for every 2 s: the session is dropped after two missed ones (4 s of silence), late
