@@ -43,6 +43,15 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 describe('follows-last-event-id', () => {
   const grade = (polls: RequestEvent[]) => followsLastEventId.grade(polls, []);
 
+  it('does not take a poll answered in the millisecond it started for one sent after its own answer', () => {
+    const result = grade([
+      poll({ at: 0, last: 0, ids: [1] }),
+      poll({ at: 10, ms: 0, last: 1, ids: [2] }),
+      poll({ at: 10, last: 2, ms: 2000, status: 204 }),
+    ]);
+    expect(result).toMatchObject({ status: 'pass' });
+  });
+
   it('passes when every poll after a delivery carries the highest eventId delivered before it', () => {
     const result = grade([
       poll({ at: 0, last: 0, ids: [1, 2] }),
