@@ -25,6 +25,10 @@ const CLIENT_VARIABLES_HELP = [
   '  RACEDATA_STOMP_URL              legacy: the STOMP endpoint',
   '  RACEDATA_STOMP_DESTINATION      legacy: the destination to subscribe to',
   '  RACEDATA_SUITE                  the suite being played',
+  "  RACEDATA_LONG_POLL_MS           the simulator's long-poll limit (production: 60000)",
+  "  RACEDATA_PING_INTERVAL_MS       the simulator's event-stream Ping interval (production: 60000)",
+  'With --attach they are printed, and served as NAME=value lines at',
+  '  GET <RACEDATA_URL>/_sim/certify/variables (for a client in a container).',
 ].join('\n');
 
 export const CERTIFY_EXIT_CODES_HELP = [
