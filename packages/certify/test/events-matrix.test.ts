@@ -4,7 +4,14 @@
  * each broken variant, run with --only the check it breaks, fails it for the reason it breaks it.
  */
 import type { Report } from '../src/types';
-import { certifyMatrix, check, expectFailsFor, verdicts, type BrokenCase } from './long-poll-matrix-support';
+import {
+  certifyMatrix,
+  check,
+  expectFailsFor,
+  explain,
+  verdicts,
+  type BrokenCase,
+} from './long-poll-matrix-support';
 
 /** Every check of the suite, in order, and what its pass says for the good client. */
 const EVENTS_CHECKS: ReadonlyArray<readonly [string, RegExp]> = [
@@ -65,6 +72,8 @@ describe('certify events: reference clients', () => {
 
   it('passes every check for the well-behaved consumer, each for its reason', () => {
     const report = runs.good;
+    // A check that did not pass is shown with its reason and evidence, not only its verdict.
+    expect(report.checks.filter((c) => c.status !== 'pass').map(explain)).toEqual([]);
     expect(verdicts(report)).toEqual(Object.fromEntries(EVENTS_CHECKS.map(([id]) => [id, 'pass'])));
     for (const [id, reason] of EVENTS_CHECKS) expect(check(report, id).summary).toMatch(reason);
     expect(report.failed).toBe(0);

@@ -4,7 +4,14 @@
  * each broken variant, run with --only the check it breaks, fails it for the reason it breaks it.
  */
 import type { Report } from '../src/types';
-import { certifyMatrix, check, expectFailsFor, verdicts, type BrokenCase } from './long-poll-matrix-support';
+import {
+  certifyMatrix,
+  check,
+  expectFailsFor,
+  explain,
+  verdicts,
+  type BrokenCase,
+} from './long-poll-matrix-support';
 
 const LISTEN_CHECKS: ReadonlyArray<readonly [string, RegExp]> = [
   ['auth-key-secret', /^authenticated \(POST \/customerapi\/authenticate\/subscription -> 200\) and polled/],
@@ -48,6 +55,8 @@ describe('certify listen: reference clients', () => {
 
   it('passes every check for the well-behaved consumer, each for its reason', () => {
     const report = runs.good;
+    // A check that did not pass is shown with its reason and evidence, not only its verdict.
+    expect(report.checks.filter((c) => c.status !== 'pass').map(explain)).toEqual([]);
     expect(verdicts(report)).toEqual(Object.fromEntries(LISTEN_CHECKS.map(([id]) => [id, 'pass'])));
     for (const [id, reason] of LISTEN_CHECKS) expect(check(report, id).summary).toMatch(reason);
     expect(report.failed).toBe(0);
