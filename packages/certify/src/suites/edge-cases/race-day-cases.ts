@@ -122,24 +122,48 @@ export function edgeCaseDay(date: string): RaceDayPlan {
   });
 }
 
+const CACHED = 4;
+const cache = new Map<string, EdgeCaseMessages[]>();
+
 /**
  * Each case's messages that `delivery` carries, for the day of `now` in Stockholm; a case with
  * none there (a correction never reaches the event stream) is left out. Only the meetings the
  * cases sit in are expanded into messages.
  */
 export function edgeCaseMessages(now: number, delivery: 'durable' | 'transient'): EdgeCaseMessages[] {
-  const plan = edgeCaseDay(localDateOf(now));
+  const date = localDateOf(now);
+  const key = `${date} ${delivery}`;
+  const known = cache.get(key);
+  if (known) return known;
+  const made = build(date, delivery);
+  // Generating takes the event loop for a tenth of a second or so; runs side by side (or `all`)
+  // on one date share it. Pure, so a cached day is the day; only the last few are kept.
+  cache.set(key, made);
+  for (const old of cache.keys()) if (cache.size > CACHED) cache.delete(old);
+  return made;
+}
+
+function build(date: string, delivery: 'durable' | 'transient'): EdgeCaseMessages[] {
+  const plan = edgeCaseDay(date);
+  const streams = dayStreams(plan);
+  const meetings = new Map<number, DayMessage[]>();
+  /** A meeting's messages on `delivery`, built once. */
+  const meetingOf = (trackId: number): DayMessage[] => {
+    const index = plan.meetings.findIndex((m) => m.trackId === trackId);
+    let messages = meetings.get(index);
+    if (!messages) {
+      const parts = streams.filter((s) => s.meeting === index).map((s) => s.build());
+      messages = mergeStreams(parts).filter((m) => deliveryOf(m) === delivery && m.trackId === trackId);
+      meetings.set(index, messages);
+    }
+    return messages;
+  };
   const out: EdgeCaseMessages[] = [];
   for (const id of CERTIFIED_EDGE_CASES) {
     const placement = plan.edgeCases.find((e) => e.id === id);
     const pick = delivery === 'durable' ? DURABLE[id] : LIVE[id];
     if (!placement || !pick) continue;
-    const meetingIndex = plan.meetings.findIndex((m) => m.trackId === placement.trackId);
-    const meeting = mergeStreams(
-      dayStreams(plan)
-        .filter((s) => s.meeting === meetingIndex)
-        .map((s) => s.build()),
-    ).filter((m) => deliveryOf(m) === delivery && m.trackId === placement.trackId);
+    const meeting = meetingOf(placement.trackId);
     const race = meeting.filter((m) => m.raceNr === placement.raceNr);
     const picked = pick(race, meeting);
     if (picked.m.length === 0) continue;
