@@ -97,7 +97,12 @@ maybe('certify --attach with the Python reference client (no Node on its side)',
     );
     expect(run.report).toMatchObject({ suite, command: 'attached', failed: 0 });
     expect(run.report.checks.map((c) => c.id)).toEqual(
-      expect.arrayContaining(['gives-up-on-stalled-poll', 'tolerates-unknown', 'survives-restart']),
+      expect.arrayContaining([
+        'gives-up-on-stalled-poll',
+        'tolerates-unknown',
+        'survives-edge-cases',
+        'survives-restart',
+      ]),
     );
     expect(run.code).toBe(0);
   });
@@ -109,6 +114,10 @@ maybe('certify --attach with the Python reference client (no Node on its side)',
       expect(stalled?.summary).toMatch(/^gave up on the stalled poll after (39\d\d|4\d\d\d) ms/);
       const unknown = run.report.checks.find((c) => c.id === 'tolerates-unknown');
       expect(unknown?.summary).toMatch(/^kept polling through 4 messages it has never seen/);
+      const edges = run.report.checks.find((c) => c.id === 'survives-edge-cases');
+      expect(edges?.summary).toMatch(
+        /^kept polling through 5 race-day edge cases \(a dead heat; a result correction; /,
+      );
     }
   });
 });

@@ -8,6 +8,10 @@ const STOMP_CHECKS: ReadonlyArray<readonly [string, RegExp]> = [
   ['subscribes', /^subscribed: a NonDurable message reached it \d\.\d s after its session opened$/],
   ['receives-all', /^printed all 5 messages sent while it was connected$/],
   ['tolerates-unknown', /^printed the normal message sent after each of 4 messages it has never seen \(/],
+  [
+    'survives-edge-cases',
+    /^printed the \d+ messages of the cases and the normal message sent after each of 3 race-day edge cases \(a dead heat; a late scratching; a false start\)$/,
+  ],
   ['heart-beats', /^its session stayed open 4\.0 s after its CONNECT/],
   [
     'detects-silent-session',

@@ -9,6 +9,10 @@ const STREAM_CHECKS: ReadonlyArray<readonly [string, RegExp]> = [
   ['receives-all', /^printed all 5 messages sent while it was connected$/],
   ['tolerates-unknown', /^printed the normal message sent after each of 5 messages it has never seen \(/],
   [
+    'survives-edge-cases',
+    /^printed the \d+ messages of the cases and the normal message sent after each of 3 race-day edge cases \(a dead heat; a late scratching; a false start\)$/,
+  ],
+  [
     'detects-silent-stream',
     /^closed the silent session \d\.\d s after the simulator's last message to it and had a new one \d\.\d s after it \(limit 8\.0 s/,
   ],

@@ -68,7 +68,7 @@ describe('certify with clients that get its input wrong', () => {
       run(
         'events',
         'floods-echo.mjs',
-        ['gives-up-on-stalled-poll', 'tolerates-unknown', 'survives-restart'],
+        ['gives-up-on-stalled-poll', 'tolerates-unknown', 'survives-edge-cases', 'survives-restart'],
         true,
       ),
     ]);
@@ -123,6 +123,7 @@ describe('certify with clients that get its input wrong', () => {
     expect(flood.report.checks.map((c) => c.id)).toEqual([
       'gives-up-on-stalled-poll',
       'tolerates-unknown',
+      'survives-edge-cases',
       'survives-restart',
     ]);
     // Well within the run's limit: a flood slows certify, it does not stop it.

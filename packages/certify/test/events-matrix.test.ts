@@ -28,6 +28,10 @@ const EVENTS_CHECKS: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   ['tolerates-unknown', /^printed the normal message sent after each of 4 messages it has never seen \(/],
   [
+    'survives-edge-cases',
+    /^printed the \d+ messages of the cases and the normal message sent after each of 5 race-day edge cases \(a dead heat; a result correction; a cancelled race; a late scratching; a false start\)$/,
+  ],
+  [
     'survives-restart',
     /^polled again \d\.\d s after the simulator returned and got all 5 messages published around the outage \(\d+ attempt\(s\) in the last 2\.5 s away, at most [0-3] in any second\)$/,
   ],
@@ -56,6 +60,11 @@ const BROKEN: readonly BrokenCase[] = [
     'events-no-request-timeout.mjs',
     'gives-up-on-stalled-poll',
     /^never gave up on a poll left unanswered for 9 s \(two long-poll limits of 2000 ms plus 5 s\): it has no request timeout$/,
+  ],
+  [
+    'events-exits-on-dead-heat.mjs',
+    'survives-edge-cases',
+    /^exited with code 1 \d\.\d s after certify sent a dead heat$/,
   ],
   [
     'events-exits-on-refused.mjs',

@@ -26,6 +26,10 @@ const LISTEN_CHECKS: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   ['tolerates-unknown', /^printed the normal message sent after each of 4 messages it has never seen \(/],
   [
+    'survives-edge-cases',
+    /^printed the normal message sent after each of 5 race-day edge cases \(a dead heat; a result correction; a cancelled race; a late scratching; a false start\)$/,
+  ],
+  [
     'survives-restart',
     /^polled again \d\.\d s after the simulator returned and got all 5 messages published around the outage \(/,
   ],

@@ -14,7 +14,12 @@ import { useConsolePages } from './console-pages';
 jest.setTimeout(90_000);
 
 const CLIENT = path.resolve(__dirname, '../../../examples/certify/events-client.mjs');
-const NEW_CHECKS = ['gives-up-on-stalled-poll', 'tolerates-unknown', 'survives-restart'];
+const NEW_CHECKS = [
+  'gives-up-on-stalled-poll',
+  'tolerates-unknown',
+  'survives-edge-cases',
+  'survives-restart',
+];
 
 /** How Chromium logs a request the network failed (not one the server answered with an error). */
 const OUTAGE_ERROR = /^console: Failed to load resource: net::ERR_[A-Z_]+$/;
@@ -51,11 +56,12 @@ browserDescribe('the QA console during the checks that stall, change and restart
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
       ['gives-up-on-stalled-poll', 'pass'],
       ['tolerates-unknown', 'pass'],
+      ['survives-edge-cases', 'pass'],
       ['survives-restart', 'pass'],
       ['follows-last-event-id', 'pass'],
     ]);
     // The page came back after the outage and saw the run to its end.
-    await page.locator('#cert-state', { hasText: 'finished: 4 passed, 0 failed' }).waitFor();
+    await page.locator('#cert-state', { hasText: 'finished: 5 passed, 0 failed' }).waitFor();
     for (const id of NEW_CHECKS) {
       expect(await row(id).getAttribute('data-status')).toBe('pass');
       const summary = report.checks.find((c) => c.id === id)?.summary ?? '';
@@ -71,6 +77,9 @@ browserDescribe('the QA console during the checks that stall, change and restart
       .locator('ol li', { hasText: 'the simulator answers again, with its state' })
       .first()
       .waitFor();
+    const edges = row('survives-edge-cases').locator('details.cert-evidence');
+    await edges.locator('summary').click();
+    await edges.locator('ol li', { hasText: 'certify sent a dead heat (dead-heat' }).first().waitFor();
     const stalled = row('gives-up-on-stalled-poll').locator('details.cert-evidence');
     await stalled.locator('summary').click();
     await stalled.locator('ol li', { hasText: 'gave up after' }).first().waitFor();

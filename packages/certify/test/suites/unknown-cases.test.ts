@@ -2,7 +2,7 @@
  * tolerates-unknown's grading, on virtual time with a made-up suite: each unusual message is
  * followed by a normal one that must arrive and, with --echo stdout, be printed.
  */
-import { unknownScenario, type UnknownRun } from '../../src/suites/unknown/cases';
+import { followedScenario, unknownScenario, type UnknownRun } from '../../src/suites/unknown/cases';
 import type { CheckResult } from '../../src/types';
 import { FakeContext } from './fake-context';
 
@@ -74,5 +74,67 @@ describe('tolerates-unknown grading (virtual time)', () => {
     const result = await one(exiting);
     expect(result.status).toBe('fail');
     expect(result.summary).toMatch(/^exited with code 1 0\.0 s after certify sent an odd one$/);
+  });
+});
+
+describe("followed cases whose own messages are to be printed too (survives-edge-cases' grading)", () => {
+  const info = { id: 'survives-edge-cases', required: true, rule: 'r', source: 's' };
+  /** One case of two messages, own-1 and own-2, then the normal n-0. */
+  function edgeScenario() {
+    return followedScenario(
+      {
+        suite: 'events',
+        describe: (normal) => normal.key,
+        cases: [
+          {
+            name: 'a dead heat',
+            send: async (ctx) => ({
+              keys: ['own-1', 'own-2'],
+              evidence: [note(ctx.now(), 'sent own-1, own-2')],
+            }),
+          },
+        ],
+        async start(ctx): Promise<UnknownRun> {
+          return {
+            sendNormal: async (n) => ({
+              key: `n-${n}`,
+              at: ctx.now(),
+              evidence: note(ctx.now(), `sent n-${n}`),
+            }),
+            reached: async () => ({}),
+            finish: async () => undefined,
+          };
+        },
+      },
+      { info, name: 'edge cases', noun: 'race-day edge cases' },
+    );
+  }
+
+  it("passes a client that printed the case's messages and the normal one, counting them", async () => {
+    const fake = new FakeContext()
+      .after(1, { kind: 'client-line', line: 'own-1' })
+      .after(2, { kind: 'client-line', line: 'own-2' })
+      .after(3, { kind: 'client-line', line: 'n-0' });
+    fake.echo = true;
+    const [result] = await edgeScenario().run(fake.context());
+    expect(result).toMatchObject({
+      id: 'survives-edge-cases',
+      status: 'pass',
+      summary:
+        'printed the 2 messages of the cases and the normal message sent after each of 1 race-day edge cases (a dead heat)',
+    });
+  });
+
+  it("fails a client that printed the normal message but skipped one of the case's, naming it", async () => {
+    const fake = new FakeContext()
+      .after(1, { kind: 'client-line', line: 'own-1' })
+      .after(3, { kind: 'client-line', line: 'n-0' });
+    fake.echo = true;
+    const [result] = await edgeScenario().run(fake.context());
+    expect(result).toMatchObject({
+      status: 'fail',
+      summary:
+        'after a dead heat, it printed the normal message after it but never 1 of the 2 message(s) of the case (own-2): it skipped them',
+    });
   });
 });

@@ -4,6 +4,7 @@
  * also runs alone (--only).
  */
 import type { SuiteDefinition } from '../../types';
+import { edgeCasesEventsScenario } from '../edge-cases/per-suite';
 import { authScenario } from '../long-poll/auth-scenario';
 import { backoffScenario } from '../long-poll/backoff-scenario';
 import { reauthScenario } from '../long-poll/reauth-scenario';
@@ -29,6 +30,7 @@ export const EVENTS_SUITE: SuiteDefinition = {
     resetScenario(eventsKind),
     stalledScenario(eventsKind),
     unknownEventsScenario,
+    edgeCasesEventsScenario,
     restartScenario(eventsKind),
     wholeRunScenario(eventsKind, [followsLastEventId]),
   ],

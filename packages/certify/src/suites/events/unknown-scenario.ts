@@ -7,7 +7,7 @@ import type { Evidence, ScenarioContext } from '../../types';
 import { UNKNOWN_CHANNELS } from '../../server/certify-simulator';
 import { LONG_POLL_LIMITS as L } from '../long-poll/limits';
 import { requestEvidence } from '../long-poll/requests';
-import { unknownScenario, type Sent, type UnknownCase } from '../unknown/cases';
+import { unknownScenario, type Sent, type UnknownCase, type UnknownRun } from '../unknown/cases';
 import {
   largePayload,
   NEAR_LIMIT_BYTES,
@@ -97,26 +97,29 @@ export const unknownEventsScenario = unknownScenario({
   cases: CASES,
   numericKeys: true,
   describe: (normal) => `event ${normal.key}`,
-  async start(ctx) {
-    return {
-      async sendNormal() {
-        const posted = await postEvent(ctx);
-        return {
-          key: String(posted.eventId),
-          at: posted.at,
-          evidence: note(posted.at, `certify posted event ${posted.eventId}, a normal one`),
-        };
-      },
-      async reached(normal) {
-        const page = await eventsKind.awaitDelivery(
-          ctx,
-          { at: normal.at, eventId: Number(normal.key), label: `event ${normal.key}` },
-          L.deliveryTimeoutMs,
-        );
-        if (page) return { evidence: requestEvidence(page) };
-        return { missed: `was never fetched within ${L.deliveryTimeoutMs / 1000} s: it stopped polling` };
-      },
-      finish: async () => undefined,
-    };
-  },
+  start: startEventsRun,
 });
+
+/** Normal events after each case: each must be fetched (and, with --echo stdout, printed). */
+export async function startEventsRun(ctx: ScenarioContext): Promise<UnknownRun> {
+  return {
+    async sendNormal() {
+      const posted = await postEvent(ctx);
+      return {
+        key: String(posted.eventId),
+        at: posted.at,
+        evidence: note(posted.at, `certify posted event ${posted.eventId}, a normal one`),
+      };
+    },
+    async reached(normal) {
+      const page = await eventsKind.awaitDelivery(
+        ctx,
+        { at: normal.at, eventId: Number(normal.key), label: `event ${normal.key}` },
+        L.deliveryTimeoutMs,
+      );
+      if (page) return { evidence: requestEvidence(page) };
+      return { missed: `was never fetched within ${L.deliveryTimeoutMs / 1000} s: it stopped polling` };
+    },
+    finish: async () => undefined,
+  };
+}

@@ -3,6 +3,7 @@
  * certified against the legacy simulator with the same long-poll scenarios as events.
  */
 import type { SuiteDefinition } from '../../types';
+import { edgeCasesListenScenario } from '../edge-cases/per-suite';
 import { authScenario } from '../long-poll/auth-scenario';
 import { backoffScenario } from '../long-poll/backoff-scenario';
 import { reauthScenario } from '../long-poll/reauth-scenario';
@@ -25,6 +26,7 @@ export const LISTEN_SUITE: SuiteDefinition = {
     resetScenario(listenKind),
     stalledScenario(listenKind),
     unknownListenScenario,
+    edgeCasesListenScenario,
     restartScenario(listenKind),
     wholeRunScenario(listenKind),
   ],

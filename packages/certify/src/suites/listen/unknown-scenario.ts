@@ -9,7 +9,7 @@ import type { Evidence, ScenarioContext } from '../../types';
 import { UNKNOWN_CHANNELS } from '../../server/certify-simulator';
 import { LONG_POLL_LIMITS as L } from '../long-poll/limits';
 import { requestEvidence } from '../long-poll/requests';
-import { unknownScenario, type Sent, type UnknownCase } from '../unknown/cases';
+import { unknownScenario, type Sent, type UnknownCase, type UnknownRun } from '../unknown/cases';
 import {
   largeXml,
   NEAR_LIMIT_BYTES,
@@ -82,26 +82,29 @@ export const unknownListenScenario = unknownScenario({
   suite: 'listen',
   cases: CASES,
   describe: (normal) => `payloadKey ${normal.key}`,
-  async start(ctx) {
-    return {
-      async sendNormal() {
-        const at = ctx.now();
-        const key = marker('normal');
-        await ctx.control.inject('id', true, `<CertifyMessage payloadKey="${key}"/>`, key);
-        return { key, at, evidence: note(at, `certify queued a normal message, payloadKey ${key}`) };
-      },
-      async reached(normal) {
-        const answer = await listenKind.awaitDelivery(
-          ctx,
-          { at: normal.at, payloadKey: normal.key, label: `message ${normal.key}` },
-          L.deliveryTimeoutMs,
-        );
-        if (answer) return { evidence: requestEvidence(answer, `delivered ${normal.key}`) };
-        return {
-          missed: `was not taken off its queue within ${L.deliveryTimeoutMs / 1000} s: it stopped listening`,
-        };
-      },
-      finish: async () => undefined,
-    };
-  },
+  start: startListenRun,
 });
+
+/** Normal documents after each case, each carrying its payloadKey as an attribute for the echo. */
+export async function startListenRun(ctx: ScenarioContext): Promise<UnknownRun> {
+  return {
+    async sendNormal() {
+      const at = ctx.now();
+      const key = marker('normal');
+      await ctx.control.inject('id', true, `<CertifyMessage payloadKey="${key}"/>`, key);
+      return { key, at, evidence: note(at, `certify queued a normal message, payloadKey ${key}`) };
+    },
+    async reached(normal) {
+      const answer = await listenKind.awaitDelivery(
+        ctx,
+        { at: normal.at, payloadKey: normal.key, label: `message ${normal.key}` },
+        L.deliveryTimeoutMs,
+      );
+      if (answer) return { evidence: requestEvidence(answer, `delivered ${normal.key}`) };
+      return {
+        missed: `was not taken off its queue within ${L.deliveryTimeoutMs / 1000} s: it stopped listening`,
+      };
+    },
+    finish: async () => undefined,
+  };
+}

@@ -1,4 +1,5 @@
 import type { SuiteDefinition } from '../../types';
+import { edgeCasesStompScenario } from '../edge-cases/per-suite';
 import { connectScenario } from './connect';
 import { heartBeatsScenario } from './heart-beats';
 import { reconnectScenario } from './reconnect';
@@ -21,6 +22,7 @@ export const STOMP_SUITE: SuiteDefinition = {
     subscribeScenario,
     transientScenario,
     unknownStompScenario,
+    edgeCasesStompScenario,
     heartBeatsScenario,
     silentScenario,
     reconnectScenario,

@@ -7,7 +7,7 @@ import type { ScenarioContext } from '../../types';
 import { UNKNOWN_CHANNELS } from '../../server/certify-simulator';
 import { evidenceOf, note } from '../session/evidence';
 import { awaitOpen, closesSince } from '../session/sessions';
-import { unknownScenario, type Sent, type UnknownCase } from '../unknown/cases';
+import { unknownScenario, type Sent, type UnknownCase, type UnknownRun } from '../unknown/cases';
 import {
   largeXml,
   NEAR_LIMIT_BYTES,
@@ -119,35 +119,41 @@ export const unknownStompScenario = unknownScenario({
   suite: 'stomp',
   cases: CASES,
   describe: (normal) => `payloadKey ${normal.key}`,
-  async start(ctx) {
-    const open = await awaitOpen(ctx, 'stomp', 10_000);
-    if (!open) return 'no STOMP session to send to (see connects-with-bearer)';
-    const deliveries = new StompDeliveries(ctx);
-    return {
-      async sendNormal(n) {
-        const at = ctx.now();
-        const key = newPayloadKey(`normal-${n + 1}`);
-        await ctx.control.inject(PROBE_CHANNEL, false, probeXml('tolerates-unknown'), key);
-        return {
-          key,
-          at,
-          evidence: note(at, `certify sent a normal NonDurable ${PROBE_CHANNEL} payloadKey=${key}`),
-        };
-      },
-      async reached(normal, since) {
-        const deadline = normal.at + DELIVERED_WITHIN_MS;
-        for (;;) {
-          const seen = await deliveries.read();
-          const at = seen.get(normal.key);
-          const closes = closesSince(ctx, 'stomp', since);
-          if (closes.length > 0)
-            return { evidence: evidenceOf(closes[0]!), missed: 'found its session closed' };
-          if (at !== undefined) return { evidence: note(at, `journal: ${normal.key} delivered over stomp`) };
-          if (ctx.now() >= deadline || !(await ctx.wait(READ_EVERY_MS))) break;
-        }
-        return { missed: `never reached it: its session is no longer subscribed` };
-      },
-      finish: async () => undefined,
-    };
-  },
+  start: (ctx) => startStompRun(ctx, 'tolerates-unknown'),
 });
+
+/**
+ * Normal NonDurable messages after each case, each proven delivered to the client's session by
+ * the journal (and printed, with --echo stdout, by its payloadKey).
+ */
+export async function startStompRun(ctx: ScenarioContext, check: string): Promise<UnknownRun | string> {
+  const open = await awaitOpen(ctx, 'stomp', 10_000);
+  if (!open) return 'no STOMP session to send to (see connects-with-bearer)';
+  const deliveries = new StompDeliveries(ctx);
+  return {
+    async sendNormal(n) {
+      const at = ctx.now();
+      const key = newPayloadKey(`normal-${n + 1}`);
+      await ctx.control.inject(PROBE_CHANNEL, false, probeXml(check), key);
+      return {
+        key,
+        at,
+        evidence: note(at, `certify sent a normal NonDurable ${PROBE_CHANNEL} payloadKey=${key}`),
+      };
+    },
+    async reached(normal, since) {
+      const deadline = normal.at + DELIVERED_WITHIN_MS;
+      for (;;) {
+        const seen = await deliveries.read();
+        const at = seen.get(normal.key);
+        const closes = closesSince(ctx, 'stomp', since);
+        if (closes.length > 0)
+          return { evidence: evidenceOf(closes[0]!), missed: 'found its session closed' };
+        if (at !== undefined) return { evidence: note(at, `journal: ${normal.key} delivered over stomp`) };
+        if (ctx.now() >= deadline || !(await ctx.wait(READ_EVERY_MS))) break;
+      }
+      return { missed: `never reached it: its session is no longer subscribed` };
+    },
+    finish: async () => undefined,
+  };
+}

@@ -1,4 +1,5 @@
 import type { SuiteDefinition } from '../../types';
+import { edgeCasesStreamScenario } from '../edge-cases/per-suite';
 import { connectScenario } from './connect';
 import { pingsScenario } from './pings';
 import { reauthScenario } from './reauth';
@@ -21,6 +22,7 @@ export const STREAM_SUITE: SuiteDefinition = {
     pingsScenario,
     transientScenario,
     unknownStreamScenario,
+    edgeCasesStreamScenario,
     silentScenario,
     reconnectScenario,
     reauthScenario,

@@ -125,55 +125,72 @@ export const unknownStreamScenario = unknownScenario({
   suite: 'stream',
   cases: CASES,
   describe: (normal) => (normal.key === '' ? 'a Data message' : `Data ${normal.key}`),
-  async start(ctx): Promise<UnknownRun | string> {
-    const open = await awaitOpen(ctx, 'event-stream', 10_000);
-    if (!open) return 'no open session to send to (see reconnect-after-close)';
-    let witness: StreamWitness | undefined;
-    if (ctx.echo) {
-      try {
-        witness = await StreamWitness.open(ctx);
-      } catch (err) {
-        return `could not watch the messages sent: ${(err as Error).message}`;
-      }
-    }
-    const own = witness ? 1 : 0;
-    let sentNormal = 0;
-    return {
-      async sendNormal() {
-        const at = ctx.now();
-        const channel = witness?.channel ?? 'TimeToStartTrot';
-        await ctx.control.postJson({
-          channel,
-          date: new Date(at).toISOString().slice(0, 10),
-          payload: { certify: 'tolerates-unknown', n: sentNormal },
-        });
-        const id = witness ? await witness.idOf(sentNormal, WITNESS_WAIT_MS) : undefined;
-        sentNormal += 1;
-        const what =
-          id === undefined ? `a normal Data message on ${channel}` : `a normal Data message, id ${id}`;
-        return { key: id ?? '', at, evidence: note(at, `certify sent ${what}`) };
-      },
-      async reached(normal, since) {
-        await ctx.wait(SETTLE_MS);
-        const closes = closesSince(ctx, 'event-stream', since);
-        if (closes.length > 0)
-          return { evidence: evidenceOf(closes[0]!), missed: 'found its session closed' };
-        if (openCountAt(ctx, 'event-stream', normal.at) <= own) {
-          return { missed: 'was sent while it had no session open' };
-        }
-        if (witness && normal.key === '') return { missed: "was never seen by certify's own session" };
-        return {};
-      },
-      async finish() {
-        if (!witness) return;
-        const closing = ctx.now();
-        await witness.close();
-        // Its close is in the traffic before the next scenario counts sessions.
-        await ctx.traffic.next('session-closed', (e) => e.user === ctx.user.key, {
-          since: closing,
-          timeoutMs: 1_000,
-        });
-      },
-    };
-  },
+  start: (ctx) => startStreamRun(ctx, 'tolerates-unknown'),
 });
+
+/**
+ * Normal Data messages after each case, on the transient channel certify's own session watches
+ * (with --echo stdout) so their ids are known; `seen` is given that session, for the ids of the
+ * cases' own messages.
+ */
+export async function startStreamRun(
+  ctx: ScenarioContext,
+  check: string,
+  seen?: (witness: StreamWitness | undefined) => void,
+): Promise<UnknownRun | string> {
+  const open = await awaitOpen(ctx, 'event-stream', 10_000);
+  if (!open) return 'no open session to send to (see reconnect-after-close)';
+  let witness: StreamWitness | undefined;
+  if (ctx.echo) {
+    try {
+      witness = await StreamWitness.open(ctx);
+    } catch (err) {
+      return `could not watch the messages sent: ${(err as Error).message}`;
+    }
+  }
+  seen?.(witness);
+  const own = witness ? 1 : 0;
+  let sentNormal = 0;
+  return {
+    async sendNormal() {
+      const at = ctx.now();
+      const channel = witness?.channel ?? 'TimeToStartTrot';
+      const n = sentNormal++;
+      const mark = witness?.mark() ?? 0;
+      await ctx.control.postJson({
+        channel,
+        date: new Date(at).toISOString().slice(0, 10),
+        payload: { certify: check, n },
+      });
+      // Known by its payload: a case may send on the same channel (a countdown on TimeToStartTrot).
+      const isIt = (data: Readonly<Record<string, unknown>>) => {
+        const payload = data['payload'] as { certify?: unknown; n?: unknown } | undefined;
+        return data['channel'] === channel && payload?.certify === check && payload.n === n;
+      };
+      const id = witness ? await witness.dataSince(mark, isIt, WITNESS_WAIT_MS) : undefined;
+      const what =
+        id === undefined ? `a normal Data message on ${channel}` : `a normal Data message, id ${id}`;
+      return { key: id ?? '', at, evidence: note(at, `certify sent ${what}`) };
+    },
+    async reached(normal, since) {
+      await ctx.wait(SETTLE_MS);
+      const closes = closesSince(ctx, 'event-stream', since);
+      if (closes.length > 0) return { evidence: evidenceOf(closes[0]!), missed: 'found its session closed' };
+      if (openCountAt(ctx, 'event-stream', normal.at) <= own) {
+        return { missed: 'was sent while it had no session open' };
+      }
+      if (witness && normal.key === '') return { missed: "was never seen by certify's own session" };
+      return {};
+    },
+    async finish() {
+      if (!witness) return;
+      const closing = ctx.now();
+      await witness.close();
+      // Its close is in the traffic before the next scenario counts sessions.
+      await ctx.traffic.next('session-closed', (e) => e.user === ctx.user.key, {
+        since: closing,
+        timeoutMs: 1_000,
+      });
+    },
+  };
+}

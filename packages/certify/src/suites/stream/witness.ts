@@ -15,9 +15,21 @@ interface UserInfo {
  * token (GET /_sim/users), so the client's traffic shows no extra authentication; its session
  * does show in the traffic while it is open, and the scenario counts it out.
  */
+/** How many Data messages of any channel the witness keeps for `dataSince`. */
+const KEPT = 500;
+
+/** A Data message the witness saw: its id and its `data` (channel, ids, payload). */
+export interface SeenData {
+  readonly id: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
 export class StreamWitness {
   private readonly ids: string[] = [];
   private readonly waiters = new Set<() => void>();
+  /** Every Data message of any channel, the last KEPT of them; `dropped` counts the ones let go. */
+  private readonly seen: SeenData[] = [];
+  private dropped = 0;
 
   private constructor(
     private readonly socket: WebSocket,
@@ -25,10 +37,14 @@ export class StreamWitness {
   ) {
     socket.on('message', (raw: WebSocket.RawData) => {
       const message = parse(raw) as { type?: string; id?: string; data?: { channel?: string } };
-      if (message.type === 'Data' && message.data?.channel === channel && message.id) {
-        this.ids.push(message.id);
-        for (const wake of [...this.waiters]) wake();
+      if (message.type !== 'Data' || !message.id) return;
+      this.seen.push({ id: message.id, data: message.data ?? {} });
+      if (this.seen.length > KEPT) {
+        this.seen.shift();
+        this.dropped += 1;
       }
+      if (message.data?.channel === channel) this.ids.push(message.id);
+      for (const wake of [...this.waiters]) wake();
     });
   }
 
@@ -86,6 +102,39 @@ export class StreamWitness {
       this.waiters.add(done);
     });
     return this.ids[n];
+  }
+
+  /** How many Data messages it has seen so far, of any channel: a mark for `dataSince`. */
+  mark(): number {
+    return this.dropped + this.seen.length;
+  }
+
+  /**
+   * The id of the first Data message seen after `mark` that passes `test`, waiting up to
+   * `timeoutMs` for it.
+   */
+  async dataSince(
+    mark: number,
+    test: (data: Readonly<Record<string, unknown>>) => boolean,
+    timeoutMs: number,
+  ): Promise<string | undefined> {
+    const find = () => this.seen.slice(Math.max(0, mark - this.dropped)).find((d) => test(d.data))?.id;
+    const now = find();
+    if (now !== undefined) return now;
+    return new Promise((resolve) => {
+      const done = () => {
+        const id = find();
+        if (id === undefined) return;
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve(id);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(done);
+        resolve(undefined);
+      }, timeoutMs);
+      this.waiters.add(done);
+    });
   }
 
   /** Resolves once the socket is closed. */

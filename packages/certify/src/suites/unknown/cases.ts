@@ -1,9 +1,11 @@
 /**
- * tolerates-unknown, played the same way on every suite: each unusual message is followed by a
- * normal one, which must reach the client (it kept polling or its connection) and, with --echo
- * stdout, be printed (it went on processing). The first case that breaks decides the verdict.
+ * tolerates-unknown and survives-edge-cases, played the same way on every suite: each unusual
+ * message (or edge case) is followed by a normal one, which must reach the client (it kept
+ * polling or its connection) and, with --echo stdout, be printed (it went on processing), with
+ * the case's own messages where they carry a key the client prints. The first case that breaks
+ * decides the verdict.
  */
-import type { CheckResult, Evidence, Scenario, ScenarioContext, Suite } from '../../types';
+import type { CheckInfo, CheckResult, Evidence, Scenario, ScenarioContext, Suite } from '../../types';
 import { ECHO_WITHIN_MS } from '../session/echo';
 import { describeExit, exited, orClientExit } from '../session/client-exit';
 import { note, secs, verdict } from '../session/evidence';
@@ -19,6 +21,11 @@ export interface UnknownCase {
 
 export interface Sent {
   readonly evidence: Evidence[];
+  /**
+   * The keys (eventIds, Data ids, payloadKeys) of the case's own messages the client is to
+   * print with --echo stdout, besides the normal message after it.
+   */
+  readonly keys?: readonly string[];
   /** Undoes a change certify's front door keeps making for this case, once the scenario ends. */
   readonly undo?: () => void;
 }
@@ -54,10 +61,33 @@ export interface UnknownPlay {
   describe(normal: Normal): string;
 }
 
+/** How a scenario of this kind names itself and what it sends, in its report. */
+export interface FollowedWords {
+  readonly info: CheckInfo;
+  /** The scenario's name. */
+  readonly name: string;
+  /** What the cases are, after a count: `messages it has never seen`. */
+  readonly noun: string;
+  /**
+   * At least this long from one case's start to the next: a case sends several messages, each
+   * a poll answered, and cases back to back would look like a hot loop to no-hot-loop.
+   */
+  readonly paceMs?: number;
+}
+
 export function unknownScenario(play: UnknownPlay): Scenario {
-  const info = toleratesUnknown(play.suite);
-  return {
+  return followedScenario(play, {
+    info: toleratesUnknown(play.suite),
     name: 'messages it has never seen',
+    noun: 'messages it has never seen',
+  });
+}
+
+/** Each case followed by a normal message, graded as the module comment says. */
+export function followedScenario(play: UnknownPlay, words: FollowedWords): Scenario {
+  const { info } = words;
+  return {
+    name: words.name,
     checks: [info],
     gradesClientExit: true,
     async run(ctx) {
@@ -75,8 +105,22 @@ export function unknownScenario(play: UnknownPlay): Scenario {
 
   async function grade(ctx: ScenarioContext, run: UnknownRun, undo: Array<() => void>): Promise<CheckResult> {
     const evidence: Evidence[] = [];
+    let printedOwn = 0;
     const fail = (summary: string) => verdict(info, 'fail', summary, evidence);
+    let lastStart: number | undefined;
     for (const [n, unusual] of play.cases.entries()) {
+      if (lastStart !== undefined && words.paceMs !== undefined) {
+        const left = lastStart + words.paceMs - ctx.now();
+        if (left > 0 && !(await ctx.wait(left))) {
+          return verdict(
+            info,
+            'skip',
+            `the run was stopped after ${n} of ${play.cases.length} cases`,
+            evidence,
+          );
+        }
+      }
+      lastStart = ctx.now();
       const sentAt = ctx.now();
       const played = await orClientExit(ctx, sentAt, playCase(ctx, run, unusual, n, evidence, undo));
       if (exited(played)) {
@@ -84,27 +128,32 @@ export function unknownScenario(play: UnknownPlay): Scenario {
         evidence.push(line);
         return fail(text);
       }
-      if (played.value !== undefined) return fail(`after ${unusual.name}, ${played.value}`);
+      if (typeof played.value === 'string') return fail(`after ${unusual.name}, ${played.value}`);
+      printedOwn += played.value;
     }
     const names = play.cases.map((c) => c.name).join('; ');
     if (!ctx.echo) {
       return verdict(
         info,
         'pass',
-        `kept ${isPoll(play.suite) ? 'polling' : 'its connection'} through ${play.cases.length} messages it has never seen ` +
+        `kept ${isPoll(play.suite) ? 'polling' : 'its connection'} through ${play.cases.length} ${words.noun} ` +
           `(${names}); run with --echo stdout to show it also processed what came next`,
         evidence,
       );
     }
+    const own = printedOwn > 0 ? `the ${printedOwn} messages of the cases and ` : '';
     return verdict(
       info,
       'pass',
-      `printed the normal message sent after each of ${play.cases.length} messages it has never seen (${names})`,
+      `printed ${own}the normal message sent after each of ${play.cases.length} ${words.noun} (${names})`,
       evidence,
     );
   }
 
-  /** Undefined when the client came through the case, else what went wrong. */
+  /**
+   * How many of the case's own messages it printed (0 without --echo) when the client came
+   * through the case, else what went wrong.
+   */
   async function playCase(
     ctx: ScenarioContext,
     run: UnknownRun,
@@ -112,7 +161,7 @@ export function unknownScenario(play: UnknownPlay): Scenario {
     n: number,
     evidence: Evidence[],
     undo: Array<() => void>,
-  ): Promise<string | undefined> {
+  ): Promise<string | number> {
     const since = ctx.now();
     const sent = await unusual.send(ctx);
     if (sent.undo) undo.push(sent.undo);
@@ -123,13 +172,29 @@ export function unknownScenario(play: UnknownPlay): Scenario {
     if (reached.evidence) evidence.push(reached.evidence);
     if (reached.missed !== undefined)
       return `the normal message after it (${play.describe(normal)}) ${reached.missed}`;
-    if (!ctx.echo) return undefined;
-    const printed = await awaitPrinted(ctx, normal, play.numericKeys === true);
+    if (!ctx.echo) return 0;
+    const numeric = play.numericKeys === true;
+    // From when it reached the client (now, once its delivery was seen), or was sent if later: a
+    // busy machine's slow delivery is graded by the delivery rule, not counted against printing.
+    const printDeadline = Math.max(normal.at, ctx.now()) + ECHO_WITHIN_MS;
+    const printed = await awaitPrinted(ctx, normal.key, normal.at, printDeadline, numeric);
     if (!printed) {
       return `it never printed ${normal.key} (the normal message sent after it) within ${secs(ECHO_WITHIN_MS)}`;
     }
     evidence.push(note(printed.at, `client printed "${printed.line.slice(0, 80)}"`));
-    return undefined;
+    // Its own messages came before the normal one, so they have had as long to be printed.
+    const own = sent.keys ?? [];
+    const missing: string[] = [];
+    for (const key of own) {
+      if (!(await awaitPrinted(ctx, key, since, printDeadline, numeric))) missing.push(key);
+    }
+    if (missing.length > 0) {
+      return (
+        `it printed the normal message after it but never ${missing.length} of the ${own.length} ` +
+        `message(s) of the case (${missing.slice(0, 3).join(', ')}): it skipped them`
+      );
+    }
+    return own.length;
   }
 }
 
@@ -137,22 +202,19 @@ function isPoll(suite: Suite): boolean {
   return suite === 'events' || suite === 'listen';
 }
 
-/**
- * The client's echo line holding the normal message's key, within ECHO_WITHIN_MS of it reaching
- * the client (now, once its delivery was seen), or of it being sent when that is later: a busy
- * machine's slow delivery is graded by the delivery rules, not counted against the printing.
- */
+/** The client's echo line holding `key`, printed from `since` on, waiting until `deadline` at most. */
 async function awaitPrinted(
   ctx: ScenarioContext,
-  normal: Normal,
+  key: string,
+  since: number,
+  deadline: number,
   numeric: boolean,
 ): Promise<{ at: number; line: string } | undefined> {
   const holds = numeric
-    ? (line: string) => new RegExp(`(^|\\D)${normal.key}(\\D|$)`).test(line)
-    : (line: string) => line.includes(normal.key);
-  const deadline = Math.max(normal.at, ctx.now()) + ECHO_WITHIN_MS;
+    ? (line: string) => new RegExp(`(^|\\D)${key}(\\D|$)`).test(line)
+    : (line: string) => line.includes(key);
   return ctx.traffic.next('client-line', (e) => holds(e.line), {
-    since: normal.at,
+    since,
     timeoutMs: Math.max(0, deadline - ctx.now()),
   });
 }
