@@ -8,6 +8,8 @@ export const FULL_CONFIG = {
    * of the last deliveries comes on top), warmupMs each side's discarded first round.
    */
   fanOut: { clients: 1000, rate: 100, roundMs: 3000, rounds: 7, warmupMs: 1000 },
+  /** Processes holding the clients of every delivery measure, apart from the harness and the servers. */
+  clientProcesses: 2,
   /**
    * Store sizes, each its own CLI process seeded once; the largest is held flat against the one
    * before it (the reference store, whose page the peers serve).
@@ -34,8 +36,8 @@ export const FULL_CONFIG = {
     rounds: 16,
   },
   startUp: { repeats: 10 },
-  /** Sandboxes created (and deleted) one after another per simulator. */
-  sandboxes: { creates: 300 },
+  /** Timings of each per-test cost (a reset, a sandbox, ...) per simulator. */
+  perTest: { repeats: 300 },
   /**
    * JSON store sizes, each seeded over HTTP into its own CLI process; the caps' sustained
    * injection is capMultiple x the cap.
@@ -57,6 +59,7 @@ export const QUICK_CONFIG: BenchConfig = {
   quick: true,
   latency: { clients: 10, messages: 40, rounds: 2 },
   fanOut: { clients: 50, rate: 100, roundMs: 400, rounds: 2, warmupMs: 200 },
+  clientProcesses: 2,
   read: { connections: 8, roundSeconds: 0.5, rounds: 2, sizes: [2_000, 10_000] },
   controlPlane: {
     streamClients: 20,
@@ -68,7 +71,7 @@ export const QUICK_CONFIG: BenchConfig = {
     rounds: 2,
   },
   startUp: { repeats: 1 },
-  sandboxes: { creates: 20 },
+  perTest: { repeats: 20 },
   memory: {
     storeSizes: [2_000, 10_000],
     legacyMessages: 5_000,

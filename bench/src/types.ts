@@ -1,3 +1,5 @@
+import type { BenchConfig } from './config';
+import type { PeerTools } from './harness/peers';
 import type { machineInfo } from './machine';
 
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
@@ -71,11 +73,10 @@ export interface MeasureResult {
   readonly comparisons: readonly Comparison[];
   readonly notes: readonly string[];
   readonly profiles: readonly ProfileSummary[];
+  /** Scenarios that failed (threw) rather than measured: `<scenario id>: <why>`. */
+  readonly failures?: readonly string[];
   readonly durationMs: number;
 }
-
-/** What a measure itself returns; the runner adds its id, title and duration. */
-export type MeasureBody = Omit<MeasureResult, 'id' | 'title' | 'durationMs'>;
 
 export type MachineInfo = ReturnType<typeof machineInfo>;
 
@@ -90,4 +91,39 @@ export interface BenchReport {
   /** With --before ROOT: the same measures against the simulators of that checkout. */
   readonly before?: { readonly root: string; readonly measures: readonly MeasureResult[] };
   readonly durationMs: number;
+}
+
+/** What every scenario gets: sizes, where things are, and which subjects this run can start. */
+export interface BenchContext {
+  readonly config: BenchConfig;
+  /** The repository root (the harness and its baselines). */
+  readonly root: string;
+  /** The checkout whose simulators are measured: `root`, or the other one of `--before ROOT`. */
+  readonly simRoot: string;
+  /** Scratch output (profiles, peer data files, users files); bench/results/raw is git-ignored. */
+  readonly rawDir: string;
+  /** Undefined when the peers are not installed (quick mode does not install them). */
+  readonly peers: PeerTools | undefined;
+  /** When to rerun our side under the CPU profiler: on a miss (full runs), always, or never (quick). */
+  readonly profileMode: 'miss' | 'always' | 'never';
+  log(message: string): void;
+}
+
+/** The rows one scenario adds to its measure's table, with its notes and profiles. */
+export interface ScenarioResult {
+  readonly rows: readonly Comparison[];
+  readonly notes?: readonly string[];
+  readonly profiles?: readonly ProfileSummary[];
+}
+
+/**
+ * A scenario: a file under bench/src/scenarios/<measure>/ (docs/development.md, "Adding a row").
+ * Most are made by a driver (bench/src/drivers) from a few lines describing what to measure.
+ */
+export interface Scenario {
+  /** How it measures, for the measure's method list (lines shared by scenarios appear once). */
+  method(ctx: BenchContext): readonly string[];
+  run(ctx: BenchContext): Promise<ScenarioResult>;
+  /** It compares with the peer mock servers (installed for it in a full run). */
+  readonly peers?: boolean;
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { httpRequest, sleep } from '../lib/http-client';
-import { postJson } from '../lib/posts';
+import { httpRequest, sleep } from '../harness/http';
+import { postJson } from '../harness/http';
 import { eventIdOf, soakJson } from '../soak/messages';
 import { check, type Check } from '../types';
 import { AUTH } from './types';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { flag, numberFlag, runMain, usageError } from '../lib/command-line';
-import { requireOpenFiles } from '../lib/proc-stats';
+import { flag, numberFlag, runMain, usageError } from '../harness/command-line';
+import { requireOpenFiles } from '../harness/proc';
 import { writeAbuseReport } from './report';
 import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
 import type { AbuseConfig, AbuseMode } from './config';

@@ -1,6 +1,6 @@
-import { distribution, round } from '../lib/stats';
-import { rssKb } from '../lib/proc-stats';
-import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
+import { distribution, round } from '../harness/stats';
+import { rssKb } from '../harness/proc';
+import { startSim, type Server, type SimKind } from '../harness/processes';
 import { startHealthProbe, type HealthProbe } from '../soak/health-probe';
 
 /** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
@@ -62,24 +62,24 @@ function causeOf(line: string): { cause: string; warn: boolean } {
 export type ProcessFigures = Awaited<ReturnType<Awaited<ReturnType<typeof watchPhase>>['stop']>>[number];
 
 export interface MonitoredSimulator {
-  readonly sim: CliSimulator;
+  readonly kind: SimKind;
+  readonly sim: Server;
   readonly logs: LogTally;
 }
 
-/** A simulator started with its lines counted and the GC hook preloaded (phases read the heap). */
+/** A simulator started with its lines counted (and the bench hook preloaded: phases read the heap after GC). */
 export async function startMonitored(
   root: string,
-  kind: 'json' | 'legacy',
+  kind: SimKind,
   env: Record<string, string>,
 ): Promise<MonitoredSimulator> {
   const logs = new LogTally();
   // LOG_LEVEL info: what a user runs, so log floods show.
-  const sim = await startCliSimulator(root, kind, {
+  const sim = await startSim(root, kind, {
     env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
-    gcHook: true,
     onLine: logs.onLine,
   });
-  return { sim, logs };
+  return { kind, sim, logs };
 }
 
 /**
@@ -91,17 +91,14 @@ export async function watchPhase(
   probeEveryMs: number,
   rssEveryMs: number,
 ) {
-  const prober: HealthProbe = await startHealthProbe(
-    sims.map(({ sim }) => sim),
-    probeEveryMs,
-    15 * 60_000,
-  );
+  const targets = sims.map(({ kind, sim }) => ({ name: kind, port: sim.port }));
+  const prober: HealthProbe = await startHealthProbe(targets, probeEveryMs, 15 * 60_000);
   const startedAt = Date.now();
-  const rss = new Map<string, number[]>(sims.map(({ sim }) => [sim.kind, []]));
+  const rss = new Map<string, number[]>(sims.map(({ kind }) => [kind, []]));
   const sample = () => {
-    for (const { sim } of sims) {
+    for (const { kind, sim } of sims) {
       const kb = rssKb(sim.pid);
-      if (kb !== undefined) rss.get(sim.kind)?.push(kb);
+      if (kb !== undefined) rss.get(kind)?.push(kb);
     }
   };
   sample();
@@ -112,13 +109,13 @@ export async function watchPhase(
       sample();
       const endedAt = Date.now();
       const probes = await prober.stop();
-      return sims.map(({ sim, logs }) => {
-        const kbs = rss.get(sim.kind) ?? [];
-        const probe = probes[sim.kind];
+      return sims.map(({ kind, sim, logs }) => {
+        const kbs = rss.get(kind) ?? [];
+        const probe = probes[kind];
         const d = distribution(probe?.samples ?? []);
         const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
         return {
-          simulator: sim.kind,
+          simulator: kind,
           /** GET /health from the probe process, in ms. */
           health: {
             count: d.count,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { jsonRequest, sleep } from '../lib/http-client';
+import { jsonRequest, sleep } from '../harness/http';
 import { JsonTraffic } from './json-traffic';
 import { check, type Check } from '../types';
 import type { Phase } from './types';

@@ -1,8 +1,8 @@
 import { check } from '../types';
 import http from 'node:http';
-import { gauge } from '../lib/store-simulator';
-import { httpRequest, jsonRequest, requestOnce, sleep } from '../lib/http-client';
-import { rssKb } from '../lib/proc-stats';
+import { gauge } from '../harness/store';
+import { httpRequest, jsonRequest, requestOnce, sleep } from '../harness/http';
+import { rssKb } from '../harness/proc';
 import { AUTH, type Phase } from './types';
 
 async function heapMb(port: number): Promise<number> {
@@ -42,7 +42,7 @@ export const abandonedRequests: Phase = {
     const json = sims.json!;
     const { port, pid } = json.sim;
     const reading = async () => {
-      await json.sim.collectGarbage();
+      await json.sim.hook('gc');
       return { heap: await heapMb(port), rss: (rssKb(pid) ?? 0) / 1024 };
     };
     const rules = [

@@ -1,6 +1,6 @@
 import { check } from '../types';
 import http from 'node:http';
-import { httpRequest } from '../lib/http-client';
+import { httpRequest } from '../harness/http';
 import type { Phase } from './types';
 
 /** The byte cap the phase runs the legacy simulator with: well under what the flood sends. */

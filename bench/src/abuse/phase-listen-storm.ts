@@ -1,8 +1,8 @@
 import { check } from '../types';
 import http from 'node:http';
 import { seededRandom } from '../../../test-support/seeded-random';
-import { requestOnce, sleep } from '../lib/http-client';
-import { postLegacy } from '../lib/posts';
+import { requestOnce, sleep } from '../harness/http';
+import { postLegacy } from '../harness/http';
 import { seqOfXml, soakLegacyMessage } from '../soak/messages';
 import { AUTH, LISTEN_PATH, type Phase } from './types';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { machineInfo } from '../machine';
-import { killAllChildren } from '../lib/child-server';
+import { killAllChildren } from '../harness/processes';
 import { abuseConfig, type AbuseConfig, type AbuseMode } from './config';
 import { startMonitored, watchPhase, type MonitoredSimulator, type ProcessFigures } from './monitor';
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';

@@ -21,7 +21,7 @@ export interface Phase {
   run(sims: Record<string, MonitoredSimulator>, config: AbuseConfig): Promise<PhaseOutcome>;
 }
 
-export { AUTH } from '../lib/payloads';
+export { AUTH } from '../harness/payloads';
 export const LISTEN_PATH = '/customerapi/channels/listen';
 
 /**

@@ -1,4 +1,4 @@
-import { round } from '../lib/stats';
+import { round } from '../harness/stats';
 import type { BenchReport, Comparison } from '../types';
 
 /** A scenario both builds measured: each one's figure and ratio to its baseline, and their change. */

@@ -1,6 +1,6 @@
 import type WebSocket from 'ws';
-import { EARLY_HANG_UP_MS, PollClients } from '../lib/poll-clients';
-import { closeAll, connectEventStream, connectMany, connectStomp } from '../lib/ws-clients';
+import { EARLY_HANG_UP_MS, PollClients } from '../clients/polls';
+import { closeAll, connectEventStream, connectMany, connectStomp } from '../clients/ws';
 import type { ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
 import type { SoakConfig } from './config';

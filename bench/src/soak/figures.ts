@@ -1,5 +1,5 @@
-import { distribution, round, type Distribution } from '../lib/stats';
-import type { PollClients } from '../lib/poll-clients';
+import { distribution, round, type Distribution } from '../harness/stats';
+import type { PollClients } from '../clients/polls';
 import { machineInfo } from '../machine';
 import { check } from '../types';
 import type { OddAnswers } from './clients';

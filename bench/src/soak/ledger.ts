@@ -1,4 +1,4 @@
-import { Samples, median } from '../lib/stats';
+import { Samples, median } from '../harness/stats';
 import { KINDS, type MessageKind, type SoakConfig } from './config';
 import { receives, type SoakUser } from './users';
 

@@ -1,4 +1,4 @@
-import { flag, numberFlag, runMain, usageError } from '../lib/command-line';
+import { flag, numberFlag, runMain, usageError } from '../harness/command-line';
 import { runSoak } from './run-soak';
 
 /** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--hang-up-style close|reset] [--out DIR]` */

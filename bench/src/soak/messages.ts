@@ -1,4 +1,4 @@
-import type { LegacyMessage } from '../lib/posts';
+import type { LegacyMessage } from '../harness/http';
 
 /**
  * What the soak posts: every message carries its kind's sequence number and target channel,

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { exitSoon, serveIpc } from '../lib/child-ipc';
+import { serveCommands } from '../harness/worker';
 
 /**
  * Runs in its own process (forked by the soak), so the load process's busy event loop does not
@@ -60,10 +60,9 @@ function results() {
 }
 
 setTimeout(() => clearInterval(timer), maxMs).unref();
-serveIpc(0, {
+serveCommands({
   stop: () => {
     clearInterval(timer);
-    exitSoon();
     return results();
   },
 });

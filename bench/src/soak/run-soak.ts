@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { killAllChildren } from '../lib/child-server';
-import { requireOpenFiles, rssKb } from '../lib/proc-stats';
+import { killAllChildren } from '../harness/processes';
+import { requireOpenFiles, rssKb } from '../harness/proc';
 import { startHealthProbe, type HealthProbe } from './health-probe';
-import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
-import { sleep, type HttpResult } from '../lib/http-client';
-import { round } from '../lib/stats';
-import { postJson, postLegacy } from '../lib/posts';
+import { startSim, type Server, type SimKind } from '../harness/processes';
+import { sleep, type HttpResult } from '../harness/http';
+import { round } from '../harness/stats';
+import { postJson, postLegacy } from '../harness/http';
 import { jsonPollers, legacyPollers, streamClients } from './clients';
 import type { OddAnswers } from './clients';
 import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
@@ -100,15 +100,15 @@ export async function runSoak(
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
   const closers: Array<() => void> = [];
   let prober: HealthProbe | undefined;
-  const sims: CliSimulator[] = [];
+  const sims: Array<{ kind: SimKind; sim: Server }> = [];
   try {
     const users = writeUsersFiles(tmp, config.legacyUsers, config.jsonUsers);
     const common = { LONG_POLL_TIMEOUT_MS: String(config.longPollTimeoutMs) };
     const [legacy, json] = await Promise.all([
-      startCliSimulator(REPO_ROOT, 'legacy', { env: { ...common, USERS_FILE: users.legacyFile } }),
-      startCliSimulator(REPO_ROOT, 'json', { env: { ...common, USERS_FILE: users.jsonFile } }),
+      startSim(REPO_ROOT, 'legacy', { plain: true, env: { ...common, USERS_FILE: users.legacyFile } }),
+      startSim(REPO_ROOT, 'json', { plain: true, env: { ...common, USERS_FILE: users.jsonFile } }),
     ]);
-    sims.push(legacy, json);
+    sims.push({ kind: 'legacy', sim: legacy }, { kind: 'json', sim: json });
     log(
       `soak (${config.quick ? 'quick' : 'full'}): legacy pid ${legacy.pid} port ${legacy.port}, json pid ${json.pid} port ${json.port}`,
     );
@@ -118,7 +118,8 @@ export async function runSoak(
     const { posts } = ledgers;
     const odd: OddAnswers = { count: 0 };
 
-    prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
+    const targets = sims.map(({ kind, sim }) => ({ name: kind, port: sim.port }));
+    prober = await startHealthProbe(targets, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
     log(`  connecting ${c.stomp} STOMP and ${c.eventStream} event-stream clients`);
     const stomp = await streamClients('stomp', legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
     closers.push(() => stomp.close());
@@ -151,9 +152,9 @@ export async function runSoak(
     const warmUpEndWall = Date.now() + config.warmUpMs;
     const sampleRss = () => {
       const atMs = Math.round(performance.now() - loadStart);
-      for (const sim of sims) {
+      for (const { kind, sim } of sims) {
         const kb = rssKb(sim.pid);
-        if (kb !== undefined) rss[sim.kind]?.push({ atMs, kb });
+        if (kb !== undefined) rss[kind]?.push({ atMs, kb });
       }
     };
     sampleRss();
@@ -210,10 +211,10 @@ export async function runSoak(
       drainMs,
       drainComplete: drained,
     });
-    for (const sim of sims) {
-      if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.output()}`);
+    for (const { kind, sim } of sims) {
+      if (sim.exited()) throw new Error(`the ${kind} simulator died during the run: ${sim.output()}`);
     }
-    await Promise.all(sims.map((s) => s.stop()));
+    await Promise.all(sims.map(({ sim }) => sim.stop()));
     const list = verdicts(figures);
     const report: SoakReport = {
       ...figures,
@@ -229,7 +230,7 @@ export async function runSoak(
   } finally {
     for (const close of closers) close();
     await prober?.stop();
-    await Promise.all(sims.map((s) => s.stop().catch(() => undefined)));
+    await Promise.all(sims.map(({ sim }) => sim.stop().catch(() => undefined)));
     killAllChildren();
     rmSync(tmp, { recursive: true, force: true });
   }

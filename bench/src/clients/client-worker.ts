@@ -1,0 +1,120 @@
+import { sleep } from '../harness/http';
+import { monoMs } from '../harness/proc';
+import { Histogram } from '../harness/stats';
+import { serveCommands } from '../harness/worker';
+import { openSet, type ClientSet, type SetSpec } from './sets';
+
+/**
+ * A client process of the delivery measures (client-side.ts): it holds its share of each side's
+ * clients, stamps every delivery on arrival (CLOCK_MONOTONIC, which the harness stamps its posts
+ * with), says when each message has reached all of them (closed loop), and hands the harness
+ * counts and a latency histogram, never the deliveries themselves, so the load generator is not
+ * what limits the server it measures. Commands arrive over IPC (harness/processes.ts forkWorker).
+ */
+
+/** How long deliveries may stop arriving before the missing ones count as lost. */
+const STALL_MS = 3000;
+/** The longest wait for a round's last deliveries: a side that far behind has already failed to keep up. */
+const DRAIN_CAP_MS = 10_000;
+
+interface Side {
+  readonly name: string;
+  readonly set: ClientSet;
+  recording: boolean;
+  /** Arrival times, client-major, of the first `capacity` messages of the round. */
+  times: Float64Array;
+  capacity: number;
+  counts: Uint32Array;
+  /** Clients that have message k (closed loop), and whether to say so. */
+  reached: number[];
+  notify: boolean;
+  received: number;
+  lastReceive: number;
+  cpu: NodeJS.CpuUsage;
+  started: number;
+  /** What the first client last received (a bare baseline is posted these exact bytes). */
+  sample?: Buffer;
+}
+
+const sides = new Map<string, Side>();
+
+function onDelivery(s: Side, i: number, n: number, at: number, body: Buffer): void {
+  if (i === 0) s.sample = body;
+  if (!s.recording) return;
+  const before = s.counts[i] as number;
+  s.counts[i] = before + n;
+  s.received += n;
+  s.lastReceive = at;
+  for (let k = before; k < Math.min(before + n, s.capacity); k++) s.times[i * s.capacity + k] = at;
+  if (!s.notify) return;
+  for (let c = before + 1; c <= before + n; c++) {
+    const r = (s.reached[c] ?? 0) + 1;
+    s.reached[c] = r;
+    if (r === s.set.count) process.send?.({ event: s.name, complete: c });
+  }
+}
+
+serveCommands({
+  async open({ name, spec }: { name: string; spec: SetSpec }) {
+    const s: Side = {
+      ...{ name, set: openSet(spec), recording: false, times: new Float64Array(0), capacity: 0 },
+      ...{ counts: new Uint32Array(0), reached: [], notify: false, received: 0, lastReceive: 0 },
+      ...{ cpu: process.cpuUsage(), started: 0 },
+    };
+    sides.set(name, s);
+    await s.set.connect(
+      (i, n, at, body) => onDelivery(s, i, n, at, body),
+      (why) => process.send?.({ event: name, lost: why }),
+    );
+    return spec.count;
+  },
+  sample: ({ name }: { name: string }) => sides.get(name)?.sample,
+  waiting: ({ name }: { name: string }) => sides.get(name)?.set.waiting() ?? 0,
+  /** Counts from here on: the arrival times of the first `capacity` messages, completions if `notify`. */
+  arm({ name, capacity, notify }: { name: string; capacity: number; notify: boolean }) {
+    const s = sides.get(name) as Side;
+    const clients = s.set.count;
+    Object.assign(s, { capacity, notify, reached: [], received: 0, recording: true, started: monoMs() });
+    Object.assign(s, { times: new Float64Array(clients * capacity), counts: new Uint32Array(clients) });
+    s.cpu = process.cpuUsage();
+    return true;
+  },
+  /**
+   * Waits for `expected` deliveries a client (or until none came for STALL_MS), stops counting,
+   * and hands over the figures; latency of message k = its arrival - sent[k].
+   */
+  async drain({ name, expected, sent }: { name: string; expected: number; sent: Float64Array }) {
+    const s = sides.get(name) as Side;
+    const total = expected * s.set.count;
+    let [seen, quietSince] = [-1, monoMs()];
+    const end = quietSince + DRAIN_CAP_MS;
+    while (s.received < total && monoMs() < end) {
+      if (s.received !== seen) [seen, quietSince] = [s.received, monoMs()];
+      else if (monoMs() - quietSince > STALL_MS) break;
+      await sleep(10);
+    }
+    s.recording = false;
+    const latency = new Histogram();
+    for (let i = 0; i < s.set.count; i++) {
+      const n = Math.min(s.counts[i] as number, sent.length, s.capacity);
+      for (let k = 0; k < n; k++) latency.add((s.times[i * s.capacity + k] as number) - (sent[k] as number));
+    }
+    const cpu = process.cpuUsage(s.cpu);
+    const delivered = s.counts.reduce((sum, c) => sum + Math.min(c, expected), 0);
+    return {
+      ...{
+        delivered,
+        lost: total - delivered,
+        lastReceive: s.lastReceive,
+        bins: [...latency.counts],
+        sum: latency.sum,
+      },
+      /** This process's CPU over the round, as a share of one core. */
+      cpuShare: (cpu.user + cpu.system) / 1000 / Math.max(1, monoMs() - s.started),
+    };
+  },
+  close({ name }: { name: string }) {
+    sides.get(name)?.set.close();
+    return sides.delete(name);
+  },
+});

@@ -1,0 +1,141 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort, waitForHealth } from './http';
+import { stopChild, trackProcess } from './processes';
+
+/** The peer mock servers, installed (pinned) into bench/peers for the benchmark only. */
+export interface PeerTools {
+  readonly bins: Readonly<Record<PeerName, string>>;
+  readonly versions: string;
+}
+
+export type PeerName = 'Mockoon CLI' | 'json-server';
+export const PEER_NAMES: readonly PeerName[] = ['Mockoon CLI', 'json-server'];
+
+/** The canned page path each peer serves (json-server can only serve a top-level key). */
+export const PEER_PAGE_PATH: Record<PeerName, string> = {
+  'Mockoon CLI': '/customerapi/events',
+  'json-server': '/page',
+};
+
+const PACKAGES: Record<PeerName, [pkg: string, bin: string]> = {
+  'Mockoon CLI': ['@mockoon/cli', 'bin/run.js'],
+  'json-server': ['json-server', 'lib/cli/bin.js'],
+};
+
+function located(peersDir: string): PeerTools | undefined {
+  const modules = path.join(peersDir, 'node_modules');
+  const bins = Object.fromEntries(PEER_NAMES.map((n) => [n, path.join(modules, ...PACKAGES[n])]));
+  if (!Object.values(bins).every((bin) => existsSync(bin))) return undefined;
+  const version = (pkg: string) =>
+    (JSON.parse(readFileSync(path.join(modules, pkg, 'package.json'), 'utf8')) as { version: string })
+      .version;
+  const versions = PEER_NAMES.map((n) => `${PACKAGES[n][0]} ${version(PACKAGES[n][0])}`).join(', ');
+  return { bins: bins as Record<PeerName, string>, versions };
+}
+
+/**
+ * Finds the peers; installs them from bench/peers/package-lock.json first when asked and they
+ * are missing. Says why not when they cannot be used.
+ */
+export function ensurePeers(root: string, install: boolean): { peers?: PeerTools; note: string } {
+  const peersDir = path.join(root, 'bench', 'peers');
+  let peers = located(peersDir);
+  if (!peers && install) {
+    const args = ['ci', '--prefix', peersDir, '--no-audit', '--no-fund'];
+    console.log(`installing peer tools: npm ${args.join(' ')}`);
+    const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit', timeout: 600_000 });
+    if (result.status !== 0) return { note: `peer install failed (npm exit ${result.status})` };
+    peers = located(peersDir);
+  }
+  if (peers) return { peers, note: peers.versions };
+  return {
+    note: install
+      ? 'peer tools not found after install'
+      : 'peer tools not installed (bench/peers/node_modules missing; quick mode does not install them): peers skipped',
+  };
+}
+
+/** A Mockoon environment route answering `body`, a canned response with no templating pass. */
+function mockoonRoute(n: number, endpoint: string, body: string) {
+  const uuid = (k: number) => `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`;
+  const headers = [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }];
+  const response = {
+    uuid: uuid(n + 100),
+    body,
+    latency: 0,
+    statusCode: 200,
+    label: '',
+    headers,
+    bodyType: 'INLINE',
+  };
+  const never = { filePath: '', databucketID: '', sendFileAsBody: false, rules: [], rulesOperator: 'OR' };
+  const rest = { disableTemplating: true, fallbackTo404: false, default: true, crudKey: 'id', callbacks: [] };
+  return {
+    ...{ uuid: uuid(n), type: 'http', documentation: '', method: 'get', endpoint },
+    responses: [{ ...response, ...never, ...rest }],
+    ...{ responseMode: null, streamingMode: null, streamingInterval: 0 },
+  };
+}
+
+/** Each peer's data file serving `body` (Mockoon at /customerapi/events, json-server at /page) and /health. */
+export function peerDataFiles(dir: string, body: string): Record<PeerName, string> {
+  mkdirSync(dir, { recursive: true });
+  const routes = [mockoonRoute(1, 'customerapi/events', body), mockoonRoute(2, 'health', '{"status":"ok"}')];
+  const tls = {
+    enabled: false,
+    type: 'CERT',
+    pfxPath: '',
+    certPath: '',
+    keyPath: '',
+    caPath: '',
+    passphrase: '',
+  };
+  const environment = {
+    ...{ uuid: '00000000-0000-4000-8000-000000000999', lastMigration: 33, name: 'racedata bench' },
+    ...{ endpointPrefix: '', latency: 0, port: 3000, hostname: '127.0.0.1', folders: [], routes },
+    rootChildren: routes.map((r) => ({ type: 'route', uuid: r.uuid })),
+    ...{
+      proxyMode: false,
+      proxyHost: '',
+      proxyRemovePrefix: false,
+      tlsOptions: tls,
+      cors: true,
+      headers: [],
+    },
+    ...{ proxyReqHeaders: [], proxyResHeaders: [], data: [], callbacks: [] },
+  };
+  const files = {
+    'Mockoon CLI': path.join(dir, 'mockoon-environment.json'),
+    'json-server': path.join(dir, 'json-server-db.json'),
+  };
+  writeFileSync(files['Mockoon CLI'], JSON.stringify(environment));
+  writeFileSync(files['json-server'], `{"page":${body},"health":{"status":"ok"}}`);
+  return files;
+}
+
+/** Starts a peer as its CLI would be run by a user, on `port`, output discarded. */
+export function spawnPeer(peers: PeerTools, name: PeerName, dataFile: string, port: number) {
+  const host = '127.0.0.1';
+  const args =
+    name === 'json-server'
+      ? [dataFile, '--port', String(port), '--host', host, '--quiet']
+      : ['start', '--data', dataFile, '--port', String(port), '--hostname', host, '-X'];
+  const env = { ...process.env, NODE_ENV: 'production' };
+  return trackProcess(spawn(process.execPath, [peers.bins[name], ...args], { stdio: 'ignore', env }));
+}
+
+/** A peer on a free port, once its /health answers. */
+export async function startPeer(peers: PeerTools, name: PeerName, dataFile: string) {
+  const port = await freePort();
+  const child = spawnPeer(peers, name, dataFile, port);
+  const stop = () => stopChild(child);
+  try {
+    await waitForHealth(port, () => child.exitCode === null);
+  } catch (err) {
+    await stop();
+    throw new Error(`${name}: ${(err as Error).message}`);
+  }
+  return { name, port, pid: child.pid as number, stop };
+}

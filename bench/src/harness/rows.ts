@@ -1,0 +1,148 @@
+import type { Comparison, Figure, Verdict } from '../types';
+import { cpuMs } from './proc';
+import { median, perRound, round } from './stats';
+
+export interface CompareInput {
+  readonly scenario: string;
+  readonly unit: string;
+  readonly ours: number | null;
+  readonly bare: number | null;
+  readonly bareName?: string;
+  readonly peers?: readonly Figure[];
+  /** Which direction is good for this figure (latency: lower; throughput: higher). */
+  readonly better: 'lower' | 'higher';
+  /** Bound on ours / bare: at most this when lower is better, at least this when higher is. */
+  readonly bound?: number;
+  /** The target also requires beating every peer that was measured. */
+  readonly beatPeers?: boolean;
+  readonly target?: string;
+  readonly note?: string;
+  /**
+   * Per-round ratios of paired rounds (ours and bare back to back): the ratio is then their
+   * median, with their lowest and highest as the spread, rather than ours / bare.
+   */
+  readonly ratios?: readonly number[];
+  /** Overrides 'ours / bare' (or its paired form) when the baseline is not bare. */
+  readonly ratioLabel?: string;
+}
+
+/** A table row: ratio ours / bare and the verdict against the (never loosened) target. */
+export function compare(input: CompareInput): Comparison {
+  const { ours, bare, better } = input;
+  const finite = input.ratios?.filter((r) => Number.isFinite(r)) ?? [];
+  const paired = input.ratios !== undefined;
+  const ratio = paired
+    ? finite.length > 0
+      ? round(median(finite), 3)
+      : null
+    : ours !== null && bare !== null && bare > 0
+      ? round(ours / bare, 3)
+      : null;
+  const baselines: Figure[] = [{ name: input.bareName ?? 'bare Node', value: bare }, ...(input.peers ?? [])];
+  const notes: string[] = input.note ? [input.note] : [];
+  let verdict: Verdict = ours === null ? 'N/A' : 'INFO';
+  if (input.target !== undefined && ratio !== null && ours !== null) {
+    const bound = input.bound ?? 1;
+    let ok = better === 'lower' ? ratio <= bound : ratio >= bound;
+    if (input.beatPeers) {
+      const measured = (input.peers ?? []).filter((p) => p.value !== null);
+      for (const peer of measured) {
+        if (better === 'lower' ? ours < (peer.value as number) : ours > (peer.value as number)) continue;
+        ok = false;
+        notes.push(`behind ${peer.name}`);
+      }
+      if (measured.length === 0) notes.push('peers not measured in this run');
+    }
+    verdict = ok ? 'PASS' : 'MISS';
+  } else if (input.target !== undefined) verdict = 'N/A';
+  return {
+    scenario: input.scenario,
+    unit: input.unit,
+    ours: ours === null ? null : round(ours, 2),
+    baselines: baselines.map((b) => ({ ...b, value: b.value === null ? null : round(b.value, 2) })),
+    ratio,
+    ratioLabel:
+      input.ratioLabel ?? (paired ? 'ours / bare, median of paired rounds (min–max)' : 'ours / bare'),
+    ...(paired &&
+      finite.length > 0 && {
+        ratioSpread: [round(Math.min(...finite), 3), round(Math.max(...finite), 3)] as const,
+      }),
+    target: input.target ?? '—',
+    verdict,
+    ...(notes.length > 0 && { note: notes.join('; ') }),
+  };
+}
+
+/**
+ * A row whose target is an absolute bound (B an event, events/s, a heap ratio) rather than a
+ * ratio to a baseline measured in the same run; no target makes it INFO.
+ */
+export function absoluteRow(input: {
+  readonly scenario: string;
+  readonly unit: string;
+  readonly ours: number;
+  /** The target and whether `ours` meets it. */
+  readonly target?: readonly [text: string, ok: boolean];
+  readonly note?: string;
+}): Comparison {
+  const { target } = input;
+  return {
+    scenario: input.scenario,
+    unit: input.unit,
+    ours: round(input.ours, 2),
+    baselines: [],
+    ratio: null,
+    ratioLabel: '—',
+    target: target?.[0] ?? '—',
+    verdict: !Number.isFinite(input.ours) ? 'N/A' : !target ? 'INFO' : target[1] ? 'PASS' : 'MISS',
+    ...(input.note && { note: input.note }),
+  };
+}
+
+/** Median, or null for no values. */
+export const med = (values: readonly number[]) => (values.length > 0 ? median(values) : null);
+export const count = (n: number) => n.toLocaleString('en-US');
+/** Each round's pair of figures, so a stalled round shows rather than hides inside the median. */
+export const rounds = (a: readonly number[], b: readonly number[], digits = 0) =>
+  a.map((x, k) => `${round(x, digits)}/${round(b[k] as number, digits)}`).join(', ');
+
+/** A row of two sides' per-round figures: medians, and the median of the per-round ratios. */
+export function pairedRow(
+  input: Omit<CompareInput, 'ours' | 'bare' | 'ratios'> & {
+    ours: readonly number[];
+    bare: readonly number[];
+  },
+): Comparison {
+  return compare({
+    ...input,
+    ours: med(input.ours),
+    bare: med(input.bare),
+    ratios: perRound(input.ours, input.bare),
+  });
+}
+
+/**
+ * Runs `turn` for each side once per round, the order reversed every other round, so drift and
+ * other load on the machine fall on every side alike; each turn is charged with the CPU time of
+ * the side's server process (`pids`, from /proc) per unit of work it reports.
+ */
+export async function pairedRounds<K extends string, T extends { readonly units: number }>(
+  roundsCount: number,
+  pids: Readonly<Record<K, number>>,
+  turn: (side: K, round: number) => Promise<T>,
+): Promise<Record<K, Array<T & { cpuMsPerUnit: number }>>> {
+  const sides = Object.keys(pids) as K[];
+  const results = Object.fromEntries(sides.map((s) => [s, []])) as unknown as Record<
+    K,
+    Array<T & { cpuMsPerUnit: number }>
+  >;
+  for (let r = 0; r < roundsCount; r++) {
+    for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+      const before = cpuMs(pids[side]);
+      const result = await turn(side, r);
+      const used = cpuMs(pids[side]) - before;
+      results[side].push({ ...result, cpuMsPerUnit: result.units > 0 ? used / result.units : Number.NaN });
+    }
+  }
+  return results;
+}

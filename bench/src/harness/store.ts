@@ -1,0 +1,130 @@
+import http from 'node:http';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { httpRequest } from './http';
+import { layoutDays, storedEvent } from './payloads';
+import { chargedTo } from './proc';
+import { MEASURED, startSim, type Server, type SimOptions } from './processes';
+
+/**
+ * The JSON store of the read and memory measures: events 1..N of payloads.storedEvent (start-list
+ * entries of about 340 bytes of JSON spread over race days and all eight durable channels), filled
+ * the way a user fills it in bulk, over HTTP (POST /_sim/events) or at start (--seed FILE).
+ */
+
+/**
+ * Events per POST. The simulator holds a body's checked events until it ends (about as much
+ * memory again as the body): 25,000 events (about 10 MB) a body keeps that transient small next
+ * to a 1,000,000-event store, and far under SEED_MAX_BODY_BYTES and MAX_INFLIGHT_BODY_BYTES.
+ */
+export const SEED_CHUNK_EVENTS = 25_000;
+
+/** The NDJSON bodies for events 1..count (one POST /api/message body a line), built before any timing. */
+function seedBodies(count: number): Buffer[] {
+  const layout = { count, days: layoutDays(count) };
+  const bodies: Buffer[] = [];
+  for (let from = 1; from <= count; from += SEED_CHUNK_EVENTS) {
+    const lines: string[] = [];
+    for (let i = from; i < Math.min(count + 1, from + SEED_CHUNK_EVENTS); i++)
+      lines.push(JSON.stringify(storedEvent(i, layout)));
+    bodies.push(Buffer.from(`${lines.join('\n')}\n`));
+  }
+  return bodies;
+}
+
+/** The same events as an NDJSON file for `--seed FILE` (what a simulator without /_sim/* can be filled with). */
+export function seedFile(dir: string, count: number): string {
+  const file = path.join(dir, `store-${count}.ndjson`);
+  if (!existsSync(file)) writeFileSync(file, Buffer.concat(seedBodies(count)));
+  return file;
+}
+
+/** The JSON simulator with room for `events` stored events by count alone. */
+export function startStore(root: string, events: number, options: SimOptions = {}): Promise<Server> {
+  return startSim(root, 'json', {
+    ...options,
+    args: ['--no-replay', ...(options.args ?? [])],
+    env: {
+      ...MEASURED,
+      EVENT_STORE_MAX: String(Math.max(1, events)),
+      // Counted at JSON size + 200 B an event, 1,000,000 start-list events take about 600 MB of
+      // budget, past the 256 MiB default; the count alone must decide what is kept.
+      EVENT_STORE_MAX_BYTES: String(64 * 1024 ** 3),
+      ...options.env,
+    },
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * Fills `sim` with events 1..count over POST /_sim/events, the bodies one after another (each
+ * answered 201 before the next), timed, with the server's CPU over it.
+ */
+export async function seedStore(sim: Server, count: number) {
+  const bodies = seedBodies(count);
+  let seeded = 0;
+  let lastEventId = 0;
+  const started = performance.now();
+  const { cpuMs } = await chargedTo(sim.pid, async () => {
+    for (const body of bodies) {
+      const headers = { 'content-type': 'application/x-ndjson', 'content-length': body.length };
+      const answer = await httpRequest({
+        port: sim.port,
+        method: 'POST',
+        path: '/_sim/events',
+        headers,
+        body,
+        agent,
+      });
+      const text = answer.body.toString('utf8');
+      if (answer.status !== 201)
+        throw new Error(`POST /_sim/events: HTTP ${answer.status} ${text.slice(0, 300)}`);
+      const result = JSON.parse(text) as { seeded: number; lastEventId: number };
+      seeded += result.seeded;
+      lastEventId = result.lastEventId;
+    }
+  });
+  if (seeded !== count) throw new Error(`seeded ${seeded} events, not ${count}`);
+  const bytes = bodies.reduce((sum, b) => sum + b.length, 0);
+  return { seeded, lastEventId, bytes, wallMs: performance.now() - started, serverCpuMs: cpuMs };
+}
+
+export type Seeded = Awaited<ReturnType<typeof seedStore>>;
+
+/** A GET /_sim/state figure of a running simulator. */
+export async function simState(port: number) {
+  const answer = await httpRequest({ port, path: '/_sim/state', timeoutMs: 10_000 });
+  if (answer.status !== 200) throw new Error(`GET /_sim/state: HTTP ${answer.status}`);
+  return JSON.parse(answer.body.toString('utf8')) as {
+    users: Record<string, { heldPolls: number; queueDepth: number }>;
+    store?: { events: number; lastEventId: number };
+  };
+}
+
+/**
+ * The simulator's own view of its heap, from GET /metrics: as a whole and without its young
+ * generation (prom-client's nodejs_heap_* gauges).
+ */
+export async function heapReading(port: number) {
+  const answer = await httpRequest({ port, path: '/metrics', timeoutMs: 10_000 });
+  if (answer.status !== 200) throw new Error(`GET /metrics: HTTP ${answer.status}`);
+  const text = answer.body.toString('utf8');
+  const heapUsed = gauge(text, 'nodejs_heap_size_used_bytes');
+  const heapTotal = gauge(text, 'nodejs_heap_size_total_bytes');
+  // The young generation is a reserve V8 sizes to the allocation rate (up to 2 x 16 MB
+  // semi-spaces), whatever the store holds; what outlives it is the rest of the heap.
+  const young = (kind: 'total' | 'used') =>
+    gauge(text, `nodejs_heap_space_size_${kind}_bytes{space="new"}`) +
+    gauge(text, `nodejs_heap_space_size_${kind}_bytes{space="new_large_object"}`);
+  return { heapUsed, heapTotal, oldUsed: heapUsed - young('used'), oldTotal: heapTotal - young('total') };
+}
+
+/** A gauge's value; `name` may carry its labels (`name{label="value"}`) to pick one series. */
+export function gauge(metrics: string, name: string): number {
+  const labelled = name.includes('{');
+  const pattern = labelled ? name.replace(/[{}"]/g, (c) => `\\${c}`) : `${name}(?:\\{[^}]*\\})?`;
+  const match = new RegExp(`^${pattern} (\\S+)$`, 'm').exec(metrics);
+  if (!match) throw new Error(`GET /metrics has no ${name}`);
+  return Number(match[1]);
+}

@@ -1,0 +1,10 @@
+/**
+ * What every control-plane scenario switches: the control plane (delivery journal, /metrics request
+ * wrapper, fault-rule checks, /_sim/* routes) on, as by default, against CONTROL_API=off; no fault
+ * rule is in force (rules are checked, none matches). Target: it costs at most 10% of throughput.
+ */
+export const CONTROL_PLANE = {
+  what: 'control plane',
+  env: { on: { CONTROL_API: 'on' }, off: { CONTROL_API: 'off' } },
+  rate: { bound: 0.9, text: 'on / off >= 0.90 (costs at most 10%)' },
+} as const;

@@ -1,0 +1,7 @@
+import { fanOut } from '../../drivers/fan-out';
+
+export default fanOut({
+  label: 'legacy: NonDurable -> STOMP subscribers',
+  kind: 'legacy',
+  clients: 'stomp',
+});

@@ -1,0 +1,43 @@
+import { cpuMs, rssBytes } from '../../harness/proc';
+import { absoluteRow, count } from '../../harness/rows';
+import { startStore } from '../../harness/store';
+import type { BenchContext, Scenario } from '../../types';
+
+/** A start with `args`: wall time to the banner, CPU time by then, RSS after two full GCs. */
+async function start(ctx: BenchContext, events: number, args: string[]) {
+  const started = performance.now();
+  const sim = await startStore(ctx.simRoot, events, { args });
+  try {
+    const wallMs = performance.now() - started;
+    const cpu = cpuMs(sim.pid);
+    await sim.hook('gc');
+    return { wallMs, cpu, rss: rssBytes(sim.pid) };
+  } finally {
+    await sim.stop();
+  }
+}
+
+export default {
+  method: () => [
+    'The `--seed N` row starts the same command twice, with and without `--seed N` at the largest size (the store generated in the process before it listens), and charges the difference in CPU time at the banner (/proc) to the generation; RSS per event is read the same way as above.',
+  ],
+  async run(ctx) {
+    const events = Math.max(...ctx.config.memory.storeSizes);
+    ctx.log(`  ${events} events generated at start (racedata-sim json --seed ${events})`);
+    const plain = await start(ctx, events, []);
+    const seeded = await start(ctx, events, ['--seed', String(events)]);
+    const used = seeded.cpu - plain.cpu;
+    return {
+      rows: [
+        absoluteRow({
+          ...{
+            scenario: `JSON simulator started with --seed ${count(events)}: generation rate (server CPU)`,
+            unit: 'events/s',
+          },
+          ours: (events * 1000) / Math.max(used, 1),
+          note: `${(used / 1000).toFixed(2)} s more CPU and ${((seeded.wallMs - plain.wallMs) / 1000).toFixed(2)} s more wall time to the banner than a start without --seed; RSS ${Math.round((seeded.rss - plain.rss) / events)} B per generated event after GC`,
+        }),
+      ],
+    };
+  },
+} satisfies Scenario;

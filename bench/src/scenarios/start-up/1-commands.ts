@@ -1,0 +1,177 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, waitForHealth } from '../../harness/http';
+import { PEER_NAMES, peerDataFiles, spawnPeer } from '../../harness/peers';
+import { startSim, stopChild, trackProcess, type SimKind } from '../../harness/processes';
+import { shouldProfile, summariseProfile } from '../../harness/profile';
+import { compare, med } from '../../harness/rows';
+import type { BenchContext, Comparison, Figure, ProfileSummary, Scenario } from '../../types';
+
+/** Starts something and resolves with the ms until it answered, having stopped it again. */
+type Subject = (nodeArgs?: string[]) => Promise<number>;
+
+// The smallest server that answers /health: what `node -e` starts before any of our code loads.
+const BARE_SCRIPT =
+  "require('http').createServer((q,s)=>s.end('{\"status\":\"ok\"}')).listen(+process.argv[1],'127.0.0.1')";
+
+/** A server that cannot listen on port 0 and say so: timed on a free port handed to it. */
+const spawned =
+  (start: (port: number) => ReturnType<typeof spawn>): Subject =>
+  async () => {
+    const port = await freePort();
+    const started = performance.now();
+    const child = start(port);
+    try {
+      await waitForHealth(port, () => child.exitCode === null);
+      return performance.now() - started;
+    } finally {
+      await stopChild(child);
+    }
+  };
+
+/** Our simulator as users start it (no hook), with the CLI's default log level. */
+const simulator =
+  (root: string, kind: SimKind): Subject =>
+  async (nodeArgs = []) => {
+    const started = performance.now();
+    const sim = await startSim(root, kind, { plain: true, nodeArgs, env: { LOG_LEVEL: 'info' } });
+    try {
+      await waitForHealth(sim.port, () => !sim.exited());
+      return performance.now() - started;
+    } finally {
+      await sim.stop();
+    }
+  };
+
+/** servers/in-process-start.cjs in a fresh process: the ms it measured from its first line. */
+const inProcess =
+  (mode: 'testkit' | 'bare', bundle: string): Subject =>
+  async () => {
+    const script = path.join(__dirname, '..', '..', 'servers', 'in-process-start.cjs');
+    const { stdout } = await promisify(execFile)(process.execPath, [script, mode, bundle], {
+      timeout: 60_000,
+    });
+    return (JSON.parse(stdout) as { ms: number }).ms;
+  };
+
+const KINDS: readonly SimKind[] = ['json', 'legacy'];
+const TESTKIT = 'startSimulators() in-process';
+const BARE_IN_PROCESS = 'bare Node in-process';
+
+async function run(ctx: BenchContext) {
+  const { repeats } = ctx.config.startUp;
+  const notes: string[] = [];
+  const bundle = path.join(ctx.simRoot, 'packages', 'testkit', 'dist', 'racedata-sim.cjs');
+  const subjects = new Map<string, Subject>(KINDS.map((kind) => [kind, simulator(ctx.simRoot, kind)]));
+  const bare = (port: number) =>
+    trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' }));
+  subjects.set('bare Node', spawned(bare));
+  if (existsSync(bundle)) {
+    subjects.set(TESTKIT, inProcess('testkit', bundle)).set(BARE_IN_PROCESS, inProcess('bare', bundle));
+  } else notes.push(`${TESTKIT}: not measured, ${bundle} is missing`);
+  if (ctx.peers) {
+    const files = peerDataFiles(path.join(ctx.rawDir, 'start-up'), '{"status":"success"}');
+    const tools = ctx.peers;
+    for (const name of PEER_NAMES)
+      subjects.set(
+        name,
+        spawned((port) => spawnPeer(tools, name, files[name], port)),
+      );
+  } else notes.push('peers skipped: not installed (quick mode does not install them)');
+  // The npm bin writes V8's code cache at the exit of a start that found none (code-cache.js):
+  // one start per simulator from no cache, reported on its own, is what a first start costs.
+  const firstStarts = new Map<SimKind, number>();
+  rmSync(path.join(ctx.simRoot, 'packages', 'cli', 'dist', 'racedata-sim.cjs.v8cache'), { force: true });
+  for (const kind of KINDS) {
+    await (subjects.get(kind) as Subject)().then(
+      (ms) => firstStarts.set(kind, ms),
+      (err: Error) => notes.push(`${kind} first start: ${err.message}`),
+    );
+  }
+  const names = [...subjects.keys()];
+  const times = new Map<string, number[]>(names.map((name) => [name, []]));
+  ctx.log(`  ${names.join(', ')}: ${repeats} starts each, interleaved`);
+  for (let r = 0; r < repeats; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length] as string;
+      await (subjects.get(name) as Subject)().then(
+        (ms) => times.get(name)?.push(ms),
+        (err: Error) => notes.push(`${name}: ${err.message}`),
+      );
+    }
+  }
+  const median = (name: string) => med(times.get(name) ?? []);
+  const peers: Figure[] = PEER_NAMES.map((name) => ({
+    ...{ name, value: median(name) },
+    ...(median(name) === null && { note: ctx.peers ? 'failed' : 'not installed' }),
+  }));
+  const rows: Comparison[] = KINDS.map((kind) =>
+    compare({
+      ...{
+        scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`,
+        unit: 'ms',
+        ours: median(kind),
+      },
+      ...{ bare: median('bare Node'), peers, better: 'lower', bound: 1.3, beatPeers: true },
+      target: 'within 1.3x of bare node and faster than every peer',
+      note: `min ${Math.round(Math.min(...(times.get(kind) ?? [NaN])))} ms`,
+    }),
+  );
+  if (times.has(TESTKIT)) {
+    rows.push(
+      compare({
+        scenario: `${TESTKIT}: both simulators, from loading the test kit to both answering /health, median of ${repeats}`,
+        ...{
+          unit: 'ms',
+          ours: median(TESTKIT),
+          bare: median(BARE_IN_PROCESS),
+          bareName: BARE_IN_PROCESS,
+          better: 'lower',
+        },
+        note: `in a fresh process (as a test runner's worker); the baseline loads node:http and starts two servers; min ${Math.round(Math.min(...(times.get(TESTKIT) ?? [NaN])))} ms`,
+      }),
+    );
+  }
+  for (const [kind, ms] of firstStarts) {
+    rows.push(
+      compare({
+        ...{
+          scenario: `${kind} simulator, first start after a build (no code cache yet)`,
+          unit: 'ms',
+          ours: ms,
+        },
+        ...{
+          bare: median('bare Node'),
+          better: 'lower',
+          note: 'one start; it writes the code cache every later start uses',
+        },
+      }),
+    );
+  }
+  const profiles: ProfileSummary[] = [];
+  for (const [i, kind] of KINDS.entries()) {
+    if (!shouldProfile(ctx, rows[i]?.verdict ?? '')) continue;
+    ctx.log(`  profiling the ${kind} simulator's start`);
+    mkdirSync(path.join(ctx.rawDir, 'profiles'), { recursive: true });
+    const dir = mkdtempSync(path.join(ctx.rawDir, 'profiles', `start-up-${kind}-`));
+    // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
+    await (subjects.get(kind) as Subject)(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    const what = `start of racedata-sim ${kind} (whole process, node --cpu-prof)`;
+    if (file) profiles.push(summariseProfile(path.join(dir, file), what, ctx.root));
+  }
+  return { rows, notes, profiles };
+}
+
+export default {
+  peers: true,
+  method: ({ config }) => [
+    'From spawning the process until GET /health on its port answers 200 (polled every 3 ms), each subject started as a user would: `node packages/cli/bin/racedata-sim.js json|legacy --port 0 --host 127.0.0.1` (built code, default settings, LOG_LEVEL=info; the port read from its banner), `node -e` with a bare http server, `mockoon-cli start --data env.json`, `json-server db.json`.',
+    'startSimulators() in-process: a fresh Node process (bench/src/servers/in-process-start.cjs) loads the test kit (the root package) and awaits startSimulators() with its defaults, both simulators, until both answer GET /health, timed from its first line; the bare equivalent, in the same kind of process, loads node:http and starts two servers until both answer.',
+    `${config.startUp.repeats} starts per subject, the order rotating each round; the figure is the median.`,
+    'Before them, one start of each simulator from no code cache (the first start after a build, which writes the cache; see packages/cli/bin/code-cache.js) is reported on its own row.',
+  ],
+  run,
+} satisfies Scenario;
