@@ -10,10 +10,7 @@ export const FULL_CONFIG = {
   fanOut: { clients: 1000, rate: 100, roundMs: 3000, rounds: 7, warmupMs: 1000 },
   /** Processes holding the clients of every delivery measure, apart from the harness and the servers. */
   clientProcesses: 2,
-  /**
-   * Store sizes, each its own CLI process seeded once; the largest is held flat against the one
-   * before it (the reference store, whose page the peers serve).
-   */
+  /** Store sizes, each its own CLI process; the largest is held flat against the one before it (the reference store). */
   read: {
     connections: 32,
     roundSeconds: 1,
@@ -21,10 +18,9 @@ export const FULL_CONFIG = {
     sizes: [10_000, 100_000, 1_000_000] as readonly number[],
   },
   /**
-   * The control plane on against off, in paired rounds (each: on then off, or off then on) of
-   * roundMs a side: streamClients event-stream and STOMP clients, pollClients held polls, at
-   * most `window` messages posted but not yet delivered everywhere; readEvents stored before
-   * the page reads.
+   * Two simulators but for a switch (control plane, request logging), in paired rounds of roundMs
+   * a side: streamClients event-stream and STOMP clients, pollClients held polls, at most `window`
+   * messages posted but not yet delivered everywhere; readEvents stored before the page reads.
    */
   controlPlane: {
     streamClients: 500,
@@ -32,25 +28,16 @@ export const FULL_CONFIG = {
     window: 16,
     readConnections: 32,
     readEvents: 100_000,
-    roundMs: 1000,
-    rounds: 16,
   },
+  pairedRounds: { roundMs: 1000, rounds: 16 },
   startUp: { repeats: 10 },
   /** Timings of each per-test cost (a reset, a sandbox, ...) per simulator. */
   perTest: { repeats: 300 },
-  /**
-   * JSON store sizes, each seeded over HTTP into its own CLI process; the caps' sustained
-   * injection is capMultiple x the cap.
-   */
+  /** JSON store sizes, each filled over HTTP into its own CLI process; the caps take capMultiple x the cap. */
   memory: {
     storeSizes: [10_000, 100_000, 1_000_000] as readonly number[],
-    legacyMessages: 100_000,
-    eventCap: 20_000,
-    legacyCap: 5_000,
-    capMultiple: 6,
+    ...{ legacyMessages: 100_000, eventCap: 20_000, legacyCap: 5_000, capMultiple: 6 },
   },
-  /** How long a profiled rerun of a missed measure drives the simulator. */
-  profileMs: 6000,
 };
 
 export type BenchConfig = typeof FULL_CONFIG;
@@ -61,15 +48,8 @@ export const QUICK_CONFIG: BenchConfig = {
   fanOut: { clients: 50, rate: 100, roundMs: 400, rounds: 2, warmupMs: 200 },
   clientProcesses: 2,
   read: { connections: 8, roundSeconds: 0.5, rounds: 2, sizes: [2_000, 10_000] },
-  controlPlane: {
-    streamClients: 20,
-    pollClients: 10,
-    window: 8,
-    readConnections: 8,
-    readEvents: 2_000,
-    roundMs: 200,
-    rounds: 2,
-  },
+  controlPlane: { streamClients: 20, pollClients: 10, window: 8, readConnections: 8, readEvents: 2_000 },
+  pairedRounds: { roundMs: 200, rounds: 2 },
   startUp: { repeats: 1 },
   perTest: { repeats: 20 },
   memory: {
@@ -79,5 +59,4 @@ export const QUICK_CONFIG: BenchConfig = {
     legacyCap: 500,
     capMultiple: 3,
   },
-  profileMs: 1500,
 };

@@ -6,13 +6,12 @@ import type { machineInfo } from './machine';
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
 
 /** One verdict of the soak or the abuse run: what was measured against its target. */
-export interface Check {
+export type Check = {
   readonly name: string;
   readonly target: string;
   readonly value: string;
   readonly pass: boolean;
-}
-
+};
 export const check = (name: string, target: string, value: string, pass: boolean): Check => ({
   name,
   target,
@@ -20,12 +19,8 @@ export const check = (name: string, target: string, value: string, pass: boolean
   pass,
 });
 
-export interface Figure {
-  readonly name: string;
-  readonly value: number | null;
-  /** Why the figure is missing or how it was obtained, when that matters. */
-  readonly note?: string;
-}
+/** A baseline's figure; the note says why it is missing or how it was obtained, when that matters. */
+export type Figure = { readonly name: string; readonly value: number | null; readonly note?: string };
 
 /** One row of a measure's table: our figure against each baseline's, measured in the same run. */
 export interface Comparison {
@@ -43,27 +38,19 @@ export interface Comparison {
   readonly note?: string;
 }
 
-export interface ProfileEntry {
-  readonly functionName: string;
-  readonly location: string;
-  readonly selfMs: number;
-  readonly selfPercent: number;
-}
-
-export interface ProfileArea {
-  readonly area: string;
-  readonly selfPercent: number;
-}
-
+/** Where a profiled simulator spent its CPU: the largest self times, and self time by area. */
 export interface ProfileSummary {
   readonly subject: string;
   readonly file: string;
   readonly totalMs: number;
-  readonly top: readonly ProfileEntry[];
+  readonly top: ReadonlyArray<{
+    functionName: string;
+    location: string;
+    selfMs: number;
+    selfPercent: number;
+  }>;
   /** Self time grouped by where the code lives: our packages, each dependency, Node internals, GC. */
-  readonly byArea: readonly ProfileArea[];
-  /** Replaces the standard heading line (a difference of two profiles says what it is). */
-  readonly heading?: string;
+  readonly byArea: ReadonlyArray<{ area: string; selfPercent: number }>;
 }
 
 export interface MeasureResult {
@@ -78,13 +65,11 @@ export interface MeasureResult {
   readonly durationMs: number;
 }
 
-export type MachineInfo = ReturnType<typeof machineInfo>;
-
 export interface BenchReport {
   readonly mode: 'full' | 'quick';
-  /** The measures asked for with --only (a partial run); absent when all ran. */
+  /** The measures or scenarios asked for with --only (a partial run); absent when all ran. */
   readonly only?: readonly string[];
-  readonly machine: MachineInfo;
+  readonly machine: ReturnType<typeof machineInfo>;
   readonly simulatorBuild: string;
   readonly peers: string;
   readonly measures: readonly MeasureResult[];
@@ -104,26 +89,24 @@ export interface BenchContext {
   readonly rawDir: string;
   /** Undefined when the peers are not installed (quick mode does not install them). */
   readonly peers: PeerTools | undefined;
-  /** When to rerun our side under the CPU profiler: on a miss (full runs), always, or never (quick). */
+  /** When to run a missed scenario again with our simulators profiled: on a miss (full runs), always, never (quick). */
   readonly profileMode: 'miss' | 'always' | 'never';
+  /** Set on that second run: where our simulators write their profiles (harness/processes.ts ourSim). */
+  readonly profileDir?: string;
   log(message: string): void;
 }
 
-/** The rows one scenario adds to its measure's table, with its notes and profiles. */
-export interface ScenarioResult {
-  readonly rows: readonly Comparison[];
-  readonly notes?: readonly string[];
-  readonly profiles?: readonly ProfileSummary[];
-}
-
 /**
- * A scenario: a file under bench/src/scenarios/<measure>/ (docs/development.md, "Adding a row").
- * Most are made by a driver (bench/src/drivers) from a few lines describing what to measure.
+ * A scenario: a file under bench/src/scenarios/<measure>/ (docs/development.md, "Adding a row"),
+ * most made by a driver (bench/src/drivers) from a few lines describing what to measure.
  */
 export interface Scenario {
   /** How it measures, for the measure's method list (lines shared by scenarios appear once). */
   method(ctx: BenchContext): readonly string[];
-  run(ctx: BenchContext): Promise<ScenarioResult>;
+  /** Its rows of the measure's table, and notes. */
+  run(
+    ctx: BenchContext,
+  ): Promise<{ readonly rows: readonly Comparison[]; readonly notes?: readonly string[] }>;
   /** It compares with the peer mock servers (installed for it in a full run). */
   readonly peers?: boolean;
 }

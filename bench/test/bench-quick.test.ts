@@ -4,17 +4,137 @@ import path from 'node:path';
 import { runBench } from '../src/run-bench';
 import type { BenchReport, Comparison } from '../src/types';
 
-// The smoke run keeps the harness from rotting: every scenario must still produce numbers.
+/**
+ * Every row of a quick run, by measure: its scenario, unit and target ('—': none). The smoke run
+ * keeps the harness from rotting: each must still be there, and produce numbers.
+ */
+const PAGE = 'GET /customerapi/events?lastEventId=..&limit=100 over';
+const FILTERED = 'GET /customerapi/filtered-events?channel&startDate&endDate over';
+const PER_STORE = (size: string) => [
+  [`${PAGE} ${size} stored events`, 'req/s', /^>= 70% of bare( and ahead of every peer)?$/],
+  [`${PAGE} ${size} stored events: server CPU per 1,000 requests`, 'ms', '—'],
+  [`${FILTERED} ${size} stored events`, 'req/s', '>= 50% of bare'],
+  [`${FILTERED} ${size} stored events: server CPU per 1,000 requests`, 'ms', '—'],
+  [
+    `GET /customerapi/filtered-events?channel&startDate&endDate&trackId&raceNr&startNr matching nothing (whole date range) over ${size} stored events`,
+    'req/s',
+    'costs <= 2x a page read (req/s >= 0.5x)',
+  ],
+  [
+    `GET /customerapi/filtered-events?startDate&endDate&trackId&raceNr (1 event in 20 matches, whole date range) over ${size} stored events`,
+    'req/s',
+    '—',
+  ],
+];
+const CONTROL = (label: string, unit: string, work: string) => [
+  [label, unit, 'on / off >= 0.90 (costs at most 10%)'],
+  [`${label}: simulator CPU per 1,000 ${work}`, 'ms', '—'],
+];
+const LOGGED =
+  'GET /customerapi/events page reads with LOG_REQUESTS=true (a JSON log line a request, to a pipe) over 2,000 stored events';
+const FAN_OUT = (label: string) => [
+  [`${label} (50 clients, 100 msg/s offered): server CPU per delivery`, 'µs', '<= 1.1x bare'],
+  [`${label} (50 clients, 100 msg/s offered): p99 latency`, 'ms', '<= 2x bare'],
+  [`${label} (50 clients, 100 msg/s offered): delivered msg/s`, 'msg/s', 'keeps up: >= 0.98x offered'],
+];
+const SEEDED = (size: string, targets: string[]) =>
+  [
+    'RSS per stored event',
+    'heapTotal / heapUsed, old generation',
+    'heapTotal / heapUsed, whole heap',
+    'seeding rate (wall)',
+  ].map((what, k) => [
+    `JSON simulator (racedata-sim json) with ${size} events seeded over POST /_sim/events: ${what}`,
+    ['B', 'x', 'x', 'events/s'][k],
+    targets[k],
+  ]);
+const LATENCY = (label: string) => [
+  [`${label}, p50`, 'ms', '—'],
+  [`${label}, p99`, 'ms', 'p99 <= 2x bare'],
+];
+const START = 'within 1.3x of bare node and faster than every peer';
+type Row = [scenario: string, unit: string, target: string | RegExp];
+const ROWS: Record<string, Row[]> = {
+  'delivery-latency': [
+    ...LATENCY('JSON: POST /api/message -> held GET /customerapi/events'),
+    ...LATENCY('JSON: POST /api/message -> WebSocket Data'),
+    ...LATENCY('legacy: POST NonDurable -> STOMP MESSAGE'),
+    ...LATENCY('legacy: POST Durable -> held GET /customerapi/channels/listen'),
+  ] as Row[],
+  'fan-out': [
+    ...FAN_OUT('JSON: transient /api/message -> WebSocket clients'),
+    ...FAN_OUT('legacy: NonDurable -> STOMP subscribers'),
+  ] as Row[],
+  'read-throughput': [
+    ...PER_STORE('2,000'),
+    ...PER_STORE('10,000'),
+    [
+      'GET /customerapi/events page reads, flatness: 10,000 stored events against 2,000',
+      'req/s',
+      /\(>= 0\.85x\)$/,
+    ],
+    [LOGGED, 'req/s', '—'],
+    [`${LOGGED}: simulator CPU per 1,000 requests`, 'ms', 'CPU per request on / off <= 1.3'],
+  ] as Row[],
+  'control-plane-cost': [
+    ...CONTROL(
+      'JSON: transient POST /api/message -> event-stream WebSocket clients (20 clients)',
+      'msg/s',
+      'messages',
+    ),
+    ...CONTROL(
+      'JSON: durable POST /api/message -> held GET /customerapi/events polls (10 clients)',
+      'msg/s',
+      'messages',
+    ),
+    ...CONTROL('legacy: POST NonDurable -> STOMP subscribers (20 clients)', 'msg/s', 'messages'),
+    ...CONTROL(`${PAGE} 2,000 stored events`, 'req/s', 'requests'),
+  ] as Row[],
+  'start-up': [
+    ['json simulator (racedata-sim json), median of 1', 'ms', START],
+    ['legacy simulator (racedata-sim legacy), median of 1', 'ms', START],
+    [
+      'startSimulators() in-process: both simulators, from loading the test kit to both answering /health, median of 1',
+      'ms',
+      '—',
+    ],
+    ['json simulator, first start after a build (no code cache yet)', 'ms', '—'],
+    ['legacy simulator, first start after a build (no code cache yet)', 'ms', '—'],
+  ],
+  memory: [
+    ['JSON simulator (racedata-sim json) idle RSS', 'MB', '—'],
+    ...SEEDED('2,000', ['—', '—', '—', '—']),
+    // The targets hold from the second size up; the smallest only shows its figures.
+    ...SEEDED('10,000', ['<= 400 B', '<= 1.5', '—', '>= 200,000 events/s']),
+    ['JSON simulator started with --seed 10,000: generation rate (server CPU)', 'events/s', '—'],
+    ['legacy simulator idle RSS', 'MB', '—'],
+    ['legacy simulator RSS with 5,000 queued messages', 'MB', '—'],
+    ['JSON durable store: EVENT_STORE_MAX=1,000, 3,000 injected over HTTP', 'x', /^RSS stops growing/],
+    ['legacy queue: LEGACY_QUEUE_MAX=500, 1,500 injected over HTTP', 'x', /^RSS stops growing/],
+  ] as Row[],
+  'per-test-cost': [
+    ['json: POST /_sim/sandboxes, p50 of 20', 'ms', '< 5 ms'],
+    ['legacy: POST /_sim/sandboxes, p50 of 20', 'ms', '< 5 ms'],
+    ['json: POST /_sim/reset after one POST /api/message, p50 of 20', 'ms', '<= 1.5x GET /health'],
+    [
+      'legacy: POST /_sim/reset after one POST /customerapi/channel/id/Durable, p50 of 20',
+      'ms',
+      '<= 1.5x GET /health',
+    ],
+    ['json: first POST /api/message after POST /_sim/reset, p50 of 20', 'ms', '<= 1.25x the second'],
+    [
+      'legacy: first POST /customerapi/channel/id/Durable after POST /_sim/reset, p50 of 20',
+      'ms',
+      '<= 1.25x the second',
+    ],
+  ],
+};
+
 describe('bench quick mode', () => {
   let outDir: string;
   let report: BenchReport;
   const rows = (id: string): readonly Comparison[] =>
     report.measures.find((m) => m.id === id)?.comparisons ?? [];
-  const spread = (row: Comparison) => {
-    const [low, high] = row.ratioSpread ?? [NaN, NaN];
-    expect(low).toBeLessThanOrEqual(row.ratio as number);
-    expect(high).toBeGreaterThanOrEqual(row.ratio as number);
-  };
 
   beforeAll(async () => {
     outDir = mkdtempSync(path.join(os.tmpdir(), 'racedata-bench-'));
@@ -23,178 +143,45 @@ describe('bench quick mode', () => {
 
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  // Every measure but image-sizes, which reports the images only when they were built.
-  const measured = [
-    'delivery-latency',
-    'fan-out',
-    'read-throughput',
-    'control-plane-cost',
-    'start-up',
-    'memory',
-    'per-test-cost',
-  ];
-
   it('runs every measure, and every scenario of each without failing', () => {
-    expect(report.measures.map((m) => m.id)).toEqual([...measured, 'image-sizes']);
+    expect(report.measures.map((m) => m.id)).toEqual([...Object.keys(ROWS), 'image-sizes']);
     for (const m of report.measures) expect(m.failures ?? []).toEqual([]);
   });
 
-  it.each(measured)('%s produced a figure for ours and for its baseline in every row', (id) => {
-    expect(rows(id).length).toBeGreaterThan(0);
+  it.each(Object.keys(ROWS))('%s has every row, each with a figure for ours and its baseline', (id) => {
+    const wanted = ROWS[id]?.map(([s, unit, t]) => [
+      s,
+      unit,
+      typeof t === 'string' ? t : expect.stringMatching(t),
+    ]);
+    expect(rows(id).map((r) => [r.scenario, r.unit, r.target])).toEqual(wanted);
     for (const row of rows(id)) {
       expect(Number.isFinite(row.ours)).toBe(true);
       if (row.baselines[0] && row.baselines[0].value !== null)
         expect(row.baselines[0].value).toBeGreaterThan(0);
-      expect(['PASS', 'MISS', 'INFO']).toContain(row.verdict);
+      expect(row.verdict).toMatch(row.target === '—' ? /^INFO$/ : /^(PASS|MISS)$/);
+      if (row.ratioSpread) expect(row.ratioSpread[0]).toBeLessThanOrEqual(row.ratio as number);
+      if (row.ratioSpread) expect(row.ratioSpread[1]).toBeGreaterThanOrEqual(row.ratio as number);
+      // Every client got every message, every post and request was accepted.
+      expect(row.note ?? '').not.toMatch(/LOST|failed posts|failed requests/);
     }
   });
 
-  it('measures latency as p50 and p99 against the bare forwarder', () => {
-    const p99 = rows('delivery-latency').filter((r) => r.scenario.endsWith('p99'));
-    expect(p99).toHaveLength(4);
-    for (const row of p99) expect([row.ratio! > 0, row.target]).toEqual([true, 'p99 <= 2x bare']);
-  });
-
-  it('runs fan-out open loop against a bare ws broadcast: CPU per delivery, p99 and delivered rate', () => {
-    // Per scenario (JSON event-stream, then legacy STOMP): the three figures, in this order.
-    const figures = [
-      ['server CPU per delivery', 'µs', '<= 1.1x bare'],
-      ['p99 latency', 'ms', '<= 2x bare'],
-      ['delivered msg/s', 'msg/s', 'keeps up: >= 0.98x offered'],
-    ];
-    const fanOut = rows('fan-out');
-    expect(fanOut.map((r) => r.scenario.split(' (')[0])).toEqual([
-      ...figures.map(() => 'JSON: transient /api/message -> WebSocket clients'),
-      ...figures.map(() => 'legacy: NonDurable -> STOMP subscribers'),
-    ]);
-    fanOut.forEach((row, k) => {
-      const [suffix, unit, target] = figures[k % 3] as string[];
-      expect([row.scenario.endsWith(`: ${suffix}`), row.unit, row.target]).toEqual([true, unit, target]);
-      expect(['PASS', 'MISS']).toContain(row.verdict);
+  it('runs fan-out against a bare ws broadcast, its clients in processes of their own', () => {
+    for (const row of rows('fan-out')) {
       expect(row.baselines[0]).toEqual({ name: 'bare ws broadcast', value: expect.any(Number) });
-      expect(row.ratio).toBeGreaterThan(0);
-      spread(row);
-      // Every client got every message on both sides, and every post was accepted; the clients
-      // ran in processes of their own.
-      expect(row.note ?? '').not.toMatch(/LOST|failed posts/);
+      if (row.unit === 'msg/s') expect(row.baselines[1]).toEqual({ name: 'offered', value: 100 });
       if (row.unit === 'msg/s') expect(row.note).toMatch(/each client process up to \d+% of a core/);
-    });
-    for (const row of fanOut.filter((r) => r.unit === 'msg/s')) {
-      expect(row.baselines[1]).toEqual({ name: 'offered', value: 100 });
     }
   });
 
-  it('compares reads of each store size with bare Node in paired rounds, then what request logging costs', () => {
-    const read = rows('read-throughput');
-    // Per store size (2,000 and 10,000 in quick mode): the page read and the filtered read, each
-    // followed by both servers' CPU per 1,000 requests (INFO), then the query that matches
-    // nothing and the selective filter against the page read; then the larger store's page read
-    // against the smaller's; last, LOG_REQUESTS on against off: page reads (INFO) and CPU.
-    const perStore = [
-      ['req/s', false],
-      ['ms', true],
-      ['req/s', false],
-      ['ms', true],
-      ['req/s', false],
-      ['req/s', true],
-    ];
-    expect(read.map((r) => [r.unit, r.verdict === 'INFO'])).toEqual([
-      ...perStore,
-      ...perStore,
-      ['req/s', false],
-      ['req/s', true],
-      ['ms', false],
-    ]);
-    for (const row of read) {
-      expect(row.ratio).toBeGreaterThan(0);
-      spread(row);
-      expect(row.note ?? '').not.toMatch(/failed requests/);
-    }
-    for (const [k, size] of ['2,000', '10,000'].entries()) {
-      const store = read.slice(k * 6, k * 6 + 6).map((r) => r.scenario);
-      expect(store[0]).toContain(`GET /customerapi/events?lastEventId=..&limit=100 over ${size} stored`);
-      expect(store[2]).toContain(`channel&startDate&endDate over ${size} stored`);
-      expect(store[4]).toContain(`trackId&raceNr&startNr matching nothing (whole date range) over ${size}`);
-      expect(store[5]).toContain(`trackId&raceNr (1 event in 20 matches, whole date range) over ${size}`);
-    }
-    // The reference store (the smaller one) also has the peers to beat when they are installed.
-    expect(read[0]?.target).toMatch(/^>= 70% of bare( and ahead of every peer)?$/);
-    expect(read[4]?.target).toBe('costs <= 2x a page read (req/s >= 0.5x)');
-    expect(read[12]?.scenario).toContain('flatness: 10,000 stored events against 2,000');
-    expect(read[12]?.target).toContain('(>= 0.85x)');
-    expect(read[13]?.scenario).toContain(
-      'page reads with LOG_REQUESTS=true (a JSON log line a request, to a pipe) over 2,000',
+  it('holds each switch against its own off side and startSimulators() against two bare servers', () => {
+    const baseline = (id: string, k: number) => rows(id)[k]?.baselines[0]?.name;
+    expect([0, 2, 4, 6].map((k) => baseline('control-plane-cost', k))).toEqual(
+      Array(4).fill('control plane off'),
     );
-    expect(read[14]).toMatchObject({
-      target: 'CPU per request on / off <= 1.3',
-      baselines: [{ name: 'LOG_REQUESTS off' }],
-    });
-  });
-
-  it('measures RSS, heap and seeding rate of the CLI filled over POST /_sim/events at each store size', () => {
-    const memory = rows('memory');
-    expect(memory[0]?.scenario).toBe('JSON simulator (racedata-sim json) idle RSS');
-    for (const size of ['2,000', '10,000']) {
-      const seeded = memory.filter((r) =>
-        r.scenario.includes(`with ${size} events seeded over POST /_sim/events`),
-      );
-      // RSS per event, old generation's heap ratio (targeted), the whole heap's (INFO), seeding rate.
-      expect(seeded.map((r) => r.unit)).toEqual(['B', 'x', 'x', 'events/s']);
-      for (const row of seeded) expect(row.ours).toBeGreaterThan(0);
-    }
-    // The targets hold from the second size up; the smallest only shows its figures.
-    const targets = memory
-      .filter((r) => r.scenario.includes('with 10,000 events seeded'))
-      .map((r) => r.target);
-    expect(targets).toEqual(['<= 400 B', '<= 1.5', '—', '>= 200,000 events/s']);
-    expect(memory.filter((r) => r.scenario.startsWith('JSON durable store: EVENT_STORE_MAX='))).toHaveLength(
-      1,
-    );
-  });
-
-  it('compares the control plane on against off for JSON and legacy delivery and for page reads', () => {
-    const all = rows('control-plane-cost');
-    // Each throughput row (with the target) is followed by the simulator's CPU per unit (INFO).
-    expect(all.map((r) => r.unit)).toEqual(['msg/s', 'ms', 'msg/s', 'ms', 'msg/s', 'ms', 'req/s', 'ms']);
-    const targeted = all.filter((r) => r.verdict !== 'INFO');
-    expect(targeted.map((r) => r.scenario)).toEqual([
-      expect.stringContaining('JSON: transient POST /api/message -> event-stream WebSocket'),
-      expect.stringContaining('JSON: durable POST /api/message -> held GET /customerapi/events'),
-      expect.stringContaining('legacy: POST NonDurable -> STOMP'),
-      expect.stringContaining('GET /customerapi/events?lastEventId=..&limit=100'),
-    ]);
-    for (const row of targeted) {
-      expect([row.baselines[0]?.name, row.target]).toEqual([
-        'control plane off',
-        'on / off >= 0.90 (costs at most 10%)',
-      ]);
-      spread(row);
-    }
-  });
-
-  it('starts both commands against bare Node, and startSimulators() in-process against two bare servers', () => {
-    const start = rows('start-up');
-    expect(start.map((r) => r.target)).toEqual([
-      'within 1.3x of bare node and faster than every peer',
-      'within 1.3x of bare node and faster than every peer',
-      expect.any(String),
-      '—',
-      '—',
-    ]);
-    expect(start[2]?.scenario).toMatch(/^startSimulators\(\) in-process: both simulators/);
-    expect(start[2]?.baselines[0]?.name).toBe('bare Node in-process');
-  });
-
-  it('times what a suite pays per test on both simulators, each against its baseline', () => {
-    const perTest = rows('per-test-cost').map((r) => r.scenario.replace(/, p50 of \d+$/, ''));
-    expect(perTest).toEqual([
-      'json: POST /_sim/sandboxes',
-      'legacy: POST /_sim/sandboxes',
-      'json: POST /_sim/reset after one POST /api/message',
-      'legacy: POST /_sim/reset after one POST /customerapi/channel/id/Durable',
-      'json: first POST /api/message after POST /_sim/reset',
-      'legacy: first POST /customerapi/channel/id/Durable after POST /_sim/reset',
-    ]);
+    expect(baseline('read-throughput', 14)).toBe('LOG_REQUESTS off');
+    expect(baseline('start-up', 2)).toBe('bare Node in-process');
   });
 
   it('writes latest.md and latest.json into the given directory', () => {
@@ -202,8 +189,7 @@ describe('bench quick mode', () => {
     const json = JSON.parse(readFileSync(path.join(outDir, 'latest.json'), 'utf8')) as BenchReport;
     expect(markdown).toContain('## Delivery latency');
     expect(markdown).toContain(`${report.machine.cores} cores`);
-    expect(json.mode).toBe('quick');
-    expect(json.measures).toHaveLength(8);
+    expect([json.mode, json.measures.length]).toEqual(['quick', 8]);
   });
 
   it('says when the peers were skipped', () => {

@@ -42,7 +42,7 @@ export const abandonedRequests: Phase = {
     const json = sims.json!;
     const { port, pid } = json.sim;
     const reading = async () => {
-      await json.sim.hook('gc');
+      await json.sim.gc();
       return { heap: await heapMb(port), rss: (rssKb(pid) ?? 0) / 1024 };
     };
     const rules = [

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { monoMs } from '../harness/proc';
 
 export interface PollClientsOptions {
   readonly port: number;
@@ -81,7 +82,7 @@ export class PollClients {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const at = performance.now();
+          const at = monoMs();
           settle();
           const body = Buffer.concat(chunks);
           const status = res.statusCode ?? 0;

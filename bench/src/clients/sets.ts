@@ -87,8 +87,7 @@ function pollSet(spec: SetSpec): ClientSet {
             : AUTH,
         initialPath: initial,
         nextPath: (_body, current, i) => (kind === 'json-polls' ? events(lastIds[i] as number) : current),
-        onResponse: (status, body, _at, i) => {
-          const at = monoMs();
+        onResponse: (status, body, at, i) => {
           if (status !== 200) return onLost(`a poll was answered ${status}`);
           let n = 1;
           if (kind === 'json-polls') {

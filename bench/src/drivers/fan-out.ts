@@ -1,6 +1,5 @@
 import { ClientSide, clientProcesses, type OpenLoopRound } from '../clients/client-side';
-import { MEASURED, startBare, startSim, type Server, type SimKind, type Worker } from '../harness/processes';
-import { profileRun, shouldProfile } from '../harness/profile';
+import { MEASURED, ourSim, startBare, type Server, type SimKind, type Worker } from '../harness/processes';
 import { compare, count, med, pairedRounds, rounds } from '../harness/rows';
 import { Histogram, perRound, round } from '../harness/stats';
 import type { Comparison, Scenario } from '../types';
@@ -121,7 +120,7 @@ export function fanOut(spec: FanOutSpec): Scenario {
         `  ${spec.label}: ${clients} clients in ${processes} processes, ${rate} msg/s, ${n} paired rounds of ${roundMs} ms`,
       );
       const label = `${spec.label} (${clients} clients, ${rate} msg/s offered)`;
-      const start = () => startSim(ctx.simRoot, spec.kind, { env: MEASURED });
+      const start = () => ourSim(ctx, spec.kind, { env: MEASURED });
       const servers: Server[] = [];
       let workers: Worker[] = [];
       const notes: string[] = [];
@@ -156,20 +155,7 @@ export function fanOut(spec: FanOutSpec): Scenario {
       } finally {
         await Promise.all([...servers.map((s) => s.stop()), ...workers.map((w) => w.close())]);
       }
-      if (!rows.some((row) => shouldProfile(ctx, row.verdict))) return { rows, notes };
-      workers = await clientProcesses(processes);
-      let side: ClientSide | undefined;
-      try {
-        const { summary } = await profileRun(ctx, spec.label, start, {
-          setup: async (sim) => {
-            side = await ClientSide.open(workers, { kind: spec.clients, port: sim.port, count: clients });
-          },
-          run: async () => (await side?.openLoop(rate, ctx.config.profileMs))?.deliveries,
-        });
-        return { rows, notes, profiles: [summary] };
-      } finally {
-        await Promise.all(workers.map((w) => w.close()));
-      }
+      return { rows, notes };
     },
   };
 }

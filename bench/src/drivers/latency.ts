@@ -1,7 +1,6 @@
 import { ClientSide, clientProcesses } from '../clients/client-side';
 import type { ClientKind } from '../clients/sets';
-import { MEASURED, startBare, startSim, type Server, type SimKind, type Worker } from '../harness/processes';
-import { profileRun, shouldProfile } from '../harness/profile';
+import { MEASURED, ourSim, startBare, type Server, type SimKind, type Worker } from '../harness/processes';
 import { compare } from '../harness/rows';
 import { Histogram } from '../harness/stats';
 import { usersFile } from '../harness/users-file';
@@ -24,7 +23,7 @@ export interface LatencySpec {
 export function latency(spec: LatencySpec): Scenario {
   const start = (ctx: BenchContext) => {
     const users = spec.userPerClient && usersFile(ctx.rawDir, spec.kind, ctx.config.latency.clients);
-    return startSim(ctx.simRoot, spec.kind, { env: { ...MEASURED, ...(users && { USERS_FILE: users }) } });
+    return ourSim(ctx, spec.kind, { env: { ...MEASURED, ...(users && { USERS_FILE: users }) } });
   };
   return {
     method: ({ config: { latency: c, clientProcesses } }) => [
@@ -78,21 +77,7 @@ export function latency(spec: LatencySpec): Scenario {
           ...{ better: 'lower', bound: 2, target: 'p99 <= 2x bare', note },
         }),
       ];
-      if (!shouldProfile(ctx, rows[1]?.verdict ?? '')) return { rows };
-      workers = await clientProcesses(ctx.config.clientProcesses);
-      let side: ClientSide | undefined;
-      try {
-        const { summary } = await profileRun(ctx, spec.label, () => start(ctx), {
-          setup: async (sim) =>
-            void (side = await ClientSide.open(workers, { kind: spec.ours, port: sim.port, count })),
-          run: async () => {
-            for (const end = Date.now() + ctx.config.profileMs; Date.now() < end;) await side?.deliverOne();
-          },
-        });
-        return { rows, profiles: [summary] };
-      } finally {
-        await Promise.all(workers.map((w) => w.close()));
-      }
+      return { rows };
     },
   };
 }

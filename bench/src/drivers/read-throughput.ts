@@ -1,30 +1,29 @@
 import { httpRequest } from '../harness/http';
-import { load, type LoadResult } from '../harness/load';
+import { load } from '../harness/load';
 import { AUTH } from '../harness/payloads';
 import { PEER_NAMES, PEER_PAGE_PATH, peerDataFiles, startPeer } from '../harness/peers';
-import { startBare, type Server } from '../harness/processes';
-import { profileRun, shouldProfile } from '../harness/profile';
-import { compare, count, med, rounds } from '../harness/rows';
 import { chargedTo } from '../harness/proc';
+import { startBare, type Server } from '../harness/processes';
+import { compare, count, med, pairedRow, rounds } from '../harness/rows';
 import { perRound, round } from '../harness/stats';
-import { seedStore, startStore, type Seeded } from '../harness/store';
+import { seedStore, startStore } from '../harness/store';
 import type { BenchContext, Comparison, Figure, Scenario } from '../types';
 import type { ReadScenario } from './read-paths';
 
 /** A read of each store: against bare Node sending the same bytes, or against our page read of the same store. */
 export interface ReadKind {
   readonly read: (events: number) => ReadScenario;
-  readonly against: 'bare' | 'page';
-  /** Ratio bound and its text (none: INFO); page reads of the reference store also race the peers. */
-  readonly target?: (events: number) => { bound: number; text: string } | undefined;
-  readonly peers?: boolean;
-  /** What the ratio is called against a page read (`no match`, `selective`). */
-  readonly name?: string;
+  /** `bare`, or what the read is called against the page read (`no match`, `selective`). */
+  readonly against: 'bare' | string;
+  /** Ratio bound and its text (none: INFO). */
+  readonly target?: (events: number) => { bound: number; text: string };
+  /** The page read: the peers race it at the reference store, the other reads are held against it. */
+  readonly page?: true;
   /** Its answers' status: 204 for a query that matches nothing (default 200). */
   readonly status?: 204;
 }
 
-/** One server's part in the rounds: its load results and CPU per 1,000 requests per turn. */
+/** One server's part in the rounds: per turn, req/s, p50 and its CPU per 1,000 requests. */
 interface Side {
   readonly name: string;
   readonly port: number;
@@ -32,60 +31,51 @@ interface Side {
   readonly path: string | (() => string);
   /** Runs before each of its turns, outside the timing (bare Node: the page it must send). */
   readonly before?: () => Promise<unknown>;
-  readonly results: LoadResult[];
+  readonly rate: number[];
+  readonly p50: number[];
   readonly cpu: number[];
+  bytes: number;
+  bad: number;
 }
 
-const rates = (side: Side) => side.results.map((r) => r.requestsPerSecond);
-const bytes = (side: Side) => Math.round(side.results[0]?.bytesPerResponse ?? 0);
-const failures = (sides: readonly Side[]) =>
-  sides.flatMap((s) => {
-    const bad = s.results.reduce((n, r) => n + r.bad, 0);
-    return bad > 0 ? [`${s.name}: ${bad} failed requests`] : [];
-  });
+const side = (
+  name: string,
+  server: { port: number; pid: number },
+  path: Side['path'],
+  before?: Side['before'],
+): Side => ({
+  ...{ name, port: server.port, pid: server.pid, path, ...(before && { before }) },
+  ...{ rate: [], p50: [], cpu: [], bytes: 0, bad: 0 },
+});
 
 /** One store size: its own CLI process, seeded once over HTTP, and each read's sides. */
 async function openStore(ctx: BenchContext, events: number, bare: Server, kinds: readonly ReadKind[]) {
-  const sim = await startStore(ctx.simRoot, events);
+  const sim = await startStore(ctx, events);
   try {
     const seeded = await seedStore(sim, events);
     ctx.log(`    seeded ${events} events over HTTP in ${(seeded.wallMs / 1000).toFixed(1)} s`);
     const reads = [];
     for (const kind of kinds) {
       const scenario = kind.read(events);
-      const paths = scenario.paths(seeded.lastEventId);
-      const sample = await httpRequest({ port: sim.port, path: paths.sample, headers: AUTH });
-      if (sample.status !== (kind.status ?? 200)) throw new Error(`${paths.sample}: HTTP ${sample.status}`);
-      const side = (name: string, server: Server, extra: Partial<Side> = {}): Side => {
-        const path = scenario.paths(seeded.lastEventId).next;
-        return { name, port: server.port, pid: server.pid, path, results: [], cpu: [], ...extra };
-      };
-      const ours = side(`${scenario.label}, ours`, sim);
-      if (kind.against === 'page') {
+      const walk = () => scenario.paths(seeded.lastEventId);
+      const sample = await httpRequest({ port: sim.port, path: walk().sample, headers: AUTH });
+      if (sample.status !== (kind.status ?? 200)) throw new Error(`${walk().sample}: HTTP ${sample.status}`);
+      const ours = side(`${scenario.label}, ours`, sim, walk().next);
+      if (kind.against !== 'bare') {
         reads.push({ kind, scenario, ours, sample: sample.body });
         continue;
       }
       // Bare Node serves every read of every store: its page is set before each of its turns.
+      const headers = { 'x-authorization': AUTH.authorization };
       const setPage = () =>
-        httpRequest({
-          port: bare.port,
-          method: 'POST',
-          path: '/_page',
-          headers: { 'x-authorization': AUTH.authorization },
-          body: sample.body,
-        });
+        httpRequest({ port: bare.port, method: 'POST', path: '/_page', headers, body: sample.body });
       await setPage();
-      const check = await httpRequest({ port: bare.port, path: paths.sample, headers: AUTH });
-      if (check.status !== 200 || check.body.length !== sample.body.length)
-        throw new Error(`bare Node answered ${paths.sample} with HTTP ${check.status}`);
+      const check = await httpRequest({ port: bare.port, path: walk().sample, headers: AUTH });
+      if (check.body.length !== sample.body.length)
+        throw new Error(`bare Node answered ${walk().sample} otherwise`);
       ctx.log(`    ${scenario.label}: ${sample.body.length} B a page`);
-      reads.push({
-        kind,
-        scenario,
-        ours,
-        bare: side(`${scenario.label}, bare`, bare, { before: setPage }),
-        sample: sample.body,
-      });
+      const bareSide = side(`${scenario.label}, bare`, bare, walk().next, setPage);
+      reads.push({ kind, scenario, ours, bare: bareSide, sample: sample.body });
     }
     return { events, sim, seeded, reads };
   } catch (err) {
@@ -97,62 +87,69 @@ async function openStore(ctx: BenchContext, events: number, bare: Server, kinds:
 type Store = Awaited<ReturnType<typeof openStore>>;
 type Read = Store['reads'][number];
 
+const failures = (sides: readonly Side[]) =>
+  sides.filter((s) => s.bad > 0).map((s) => `${s.name}: ${s.bad} failed requests`);
+
 function readRows(
   store: Store,
-  read: Read,
+  { kind, scenario, ours, bare }: Read,
   peers: readonly Figure[],
-  peerNotes: readonly string[],
 ): Comparison[] {
-  const { kind, scenario, ours, bare } = read;
   const target = kind.target?.(store.events);
+  const bound = target && { bound: target.bound, target: target.text };
   if (!bare) {
-    const page = store.reads.find((r) => r.kind.against === 'bare' && r.kind.peers)?.ours as Side;
-    const p50 = (s: Side) => med(s.results.map((x) => x.p50Ms));
-    const ms = (v: number | null) => (v === null ? '—' : `${round(v, 2)} ms`);
+    const page = store.reads.find((r) => r.kind.page)?.ours as Side;
+    const ms = (s: Side) => `${round(med(s.p50) ?? NaN, 2)} ms`;
+    const cpu = (s: Side) => `${round(med(s.cpu) ?? NaN, 2)} ms`;
     return [
-      compare({
-        ...{ scenario: scenario.label, unit: 'req/s', ours: med(rates(ours)), bare: med(rates(page)) },
+      pairedRow({
+        ...{
+          scenario: scenario.label,
+          unit: 'req/s',
+          ours: ours.rate,
+          bare: page.rate,
+          better: 'higher',
+          ...bound,
+        },
         ...{
           bareName: 'GET /events page read, same store',
-          better: 'higher',
-          ratios: perRound(rates(ours), rates(page)),
+          ratioLabel: `${kind.against} / page read, median of paired rounds (min–max)`,
         },
-        ...(target && { bound: target.bound, target: target.text }),
-        ratioLabel: `${kind.name} / page read, median of paired rounds (min–max)`,
         note: [
-          `${kind.status === 204 ? '204, no body' : `${bytes(ours)} B/response`}; p50 ${ms(p50(ours))} against ${ms(p50(page))}`,
-          `server CPU per 1,000 requests ${ms(med(ours.cpu))} against ${ms(med(page.cpu))}`,
-          `rounds ${kind.name}/page req/s: ${rounds(rates(ours), rates(page))}`,
+          `${kind.status === 204 ? '204, no body' : `${ours.bytes} B/response`}; p50 ${ms(ours)} against ${ms(page)}`,
+          `server CPU per 1,000 requests ${cpu(ours)} against ${cpu(page)}`,
+          `rounds ${kind.against}/page req/s: ${rounds(ours.rate, page.rate)}`,
           ...failures([ours]),
         ].join('; '),
       }),
     ];
   }
-  const withPeers = peers.length > 0 && kind.peers;
+  const withPeers = peers.length > 0 && kind.page;
   return [
-    compare({
+    pairedRow({
       ...{
         scenario: scenario.label,
         unit: 'req/s',
-        ours: med(rates(ours)),
-        bare: med(rates(bare)),
+        ours: ours.rate,
+        bare: bare.rate,
         better: 'higher',
+        ...bound,
       },
-      ...{ peers: withPeers ? peers : [], beatPeers: withPeers, ratios: perRound(rates(ours), rates(bare)) },
-      ...(target && {
-        bound: target.bound,
-        target: `${target.text}${withPeers ? ' and ahead of every peer' : ''}`,
-      }),
+      ...(withPeers && { peers, beatPeers: true, target: `${target?.text} and ahead of every peer` }),
       note: [
-        `${bytes(ours)} B/response with headers (bare ${bytes(bare)} B)`,
-        `rounds ours/bare req/s: ${rounds(rates(ours), rates(bare))}`,
+        `${ours.bytes} B/response with headers (bare ${bare.bytes} B)`,
+        `rounds ours/bare req/s: ${rounds(ours.rate, bare.rate)}`,
         ...failures([ours, bare]),
-        ...(withPeers ? peerNotes : []),
       ].join('; '),
     }),
-    compare({
-      ...{ scenario: `${scenario.label}: server CPU per 1,000 requests`, unit: 'ms', better: 'lower' },
-      ...{ ours: med(ours.cpu), bare: med(bare.cpu), ratios: perRound(ours.cpu, bare.cpu) },
+    pairedRow({
+      ...{
+        scenario: `${scenario.label}: server CPU per 1,000 requests`,
+        unit: 'ms',
+        ours: ours.cpu,
+        bare: bare.cpu,
+      },
+      better: 'lower',
       note: 'user + system time of each server process over each turn, from /proc (medians); less sensitive than the rate to the load generator and to other load on the machine',
     }),
   ];
@@ -162,49 +159,22 @@ function readRows(
  * Flatness: the page read's ours/bare at the largest store against the same at the one before
  * it, per round (both ran in the same rounds), so the store size alone moves the figure.
  */
-function flatnessRow(large: Read, small: Read, events: [number, number]): Comparison {
-  const ratio = (r: Read) => perRound(rates(r.ours), rates(r.bare as Side));
+function flatnessRow(large: Read, small: Read, events: readonly number[]): Comparison {
+  const ratio = (r: Read) => r.ours.rate.map((x, k) => x / ((r.bare as Side).rate[k] as number));
   const [l, s] = events.map(count);
   return compare({
     scenario: `GET /customerapi/events page reads, flatness: ${l} stored events against ${s}`,
     ...{
       unit: 'req/s',
-      ours: med(rates(large.ours)),
-      bare: med(rates(small.ours)),
+      ours: med(large.ours.rate),
+      bare: med(small.ours.rate),
       bareName: 'ours, the smaller store',
     },
-    ...{
-      better: 'higher',
-      bound: 0.85,
-      target: `ours/bare at ${l} within 15% of the figure at ${s} (>= 0.85x)`,
-    },
-    ratios: perRound(ratio(large), ratio(small)),
+    ...{ better: 'higher', ratios: perRound(ratio(large), ratio(small)) },
+    ...{ bound: 0.85, target: `ours/bare at ${l} within 15% of the figure at ${s} (>= 0.85x)` },
     ratioLabel: '(ours / bare, larger store) / (ours / bare, smaller store), median of rounds (min–max)',
     note: `Ours is the larger store's median req/s, the baseline the smaller store's; the ratio divides each round's ours/bare at ${l} by the same round's at ${s}, so drift of the machine cancels`,
   });
-}
-
-/** The peers serve the page of the reference store as a canned response. */
-async function startPeers(ctx: BenchContext, page: Buffer) {
-  const running: Array<Awaited<ReturnType<typeof startPeer>>> = [];
-  const notes: string[] = [];
-  if (!ctx.peers) return { running, sides: [] as Side[], notes };
-  const files = peerDataFiles(ctx.rawDir, page.toString('utf8'));
-  for (const name of PEER_NAMES) {
-    const started = await startPeer(ctx.peers, name, files[name]).catch(
-      (err: Error) => void notes.push(`${name} could not be started: ${err.message}`),
-    );
-    if (started) running.push(started);
-  }
-  const sides = running.map((p): Side => ({
-    name: p.name,
-    port: p.port,
-    pid: p.pid,
-    path: PEER_PAGE_PATH[p.name],
-    results: [],
-    cpu: [],
-  }));
-  return { running, sides, notes };
 }
 
 /**
@@ -220,101 +190,69 @@ export function readThroughput(kinds: readonly ReadKind[], method: readonly stri
       const { connections, roundSeconds, rounds: n, sizes } = ctx.config.read;
       const bare = await startBare();
       const stores: Store[] = [];
-      let peers: Awaited<ReturnType<typeof startPeers>> | undefined;
+      const peers: Array<Awaited<ReturnType<typeof startPeer>>> = [];
       const notes: string[] = [];
       const rows: Comparison[] = [];
+      const turn = async (s: Side, seconds: number, keep = true) => {
+        await s.before?.();
+        const { result, cpuMs } = await chargedTo(s.pid, () =>
+          load({ ...s, headers: AUTH, connections, seconds }),
+        );
+        if (!keep) return;
+        [s.bytes, s.bad] = [Math.round(result.bytesPerResponse), s.bad + result.bad];
+        s.rate.push(result.requestsPerSecond);
+        s.p50.push(result.p50Ms);
+        s.cpu.push(result.requests > 0 ? (cpuMs * 1000) / result.requests : Number.NaN);
+      };
       try {
         for (const events of sizes) {
           ctx.log(`  store of ${events} events (racedata-sim json, seeded over POST /_sim/events)`);
           stores.push(await openStore(ctx, events, bare, kinds));
         }
         const reference = stores[Math.max(0, stores.length - 2)] as Store;
-        peers = await startPeers(ctx, reference.reads.find((r) => r.kind.peers)?.sample ?? Buffer.from('{}'));
+        const page = (s: Store) => s.reads.find((r) => r.kind.page) as Read;
+        if (ctx.peers) {
+          const files = peerDataFiles(ctx.rawDir, page(reference).sample.toString('utf8'));
+          for (const name of PEER_NAMES) {
+            await startPeer(ctx.peers, name, files[name]).then(
+              (p) => peers.push(p),
+              (err: Error) => notes.push(`${name} could not be started: ${err.message}`),
+            );
+          }
+        } else notes.push('peers skipped: not installed (quick mode does not install them)');
+        const peerSides = peers.map((p) => side(p.name, p, PEER_PAGE_PATH[p.name]));
         const sequence = stores.flatMap((s) =>
           s.reads.flatMap((r) => (r.bare ? [r.ours, r.bare] : [r.ours])),
         );
-        const turn = async (side: Side, seconds: number, keep = true) => {
-          await side.before?.();
-          const options = { port: side.port, path: side.path, headers: AUTH, connections, seconds };
-          const { result, cpuMs } = await chargedTo(side.pid, () => load(options));
-          if (!keep) return;
-          side.results.push(result);
-          side.cpu.push(result.requests > 0 ? (cpuMs * 1000) / result.requests : Number.NaN);
-        };
         ctx.log(
           `  ${n} rounds of ${sequence.length} turns of ${roundSeconds} s (${connections} connections)`,
         );
-        for (const side of [...sequence, ...peers.sides])
-          await turn(side, ctx.config.quick ? 0.1 : 0.5, false);
-        // Every other round reversed, so every pair's order alternates.
+        for (const s of [...sequence, ...peerSides]) await turn(s, ctx.config.quick ? 0.1 : 0.5, false);
         for (let r = 0; r < n; r++) {
-          for (const side of r % 2 === 0 ? sequence : [...sequence].reverse()) await turn(side, roundSeconds);
-          for (const side of peers.sides) await turn(side, roundSeconds);
+          for (const s of r % 2 === 0 ? sequence : [...sequence].reverse()) await turn(s, roundSeconds);
+          for (const s of peerSides) await turn(s, roundSeconds);
         }
         const peerFigures = PEER_NAMES.map((name): Figure => {
-          const side = peers?.sides.find((s) => s.name === name);
-          if (side?.results.length)
-            return { name, value: med(rates(side)), note: `${bytes(side)} B/response` };
+          const s = peerSides.find((p) => p.name === name);
+          if (s) return { name, value: med(s.rate), note: `${s.bytes} B/response` };
           return { name, value: null, note: ctx.peers ? 'failed to start' : 'not installed' };
         });
         for (const store of stores) {
-          const withPeers = store === reference && ctx.peers ? peerFigures : [];
-          for (const read of store.reads) rows.push(...readRows(store, read, withPeers, peers.notes));
+          for (const read of store.reads)
+            rows.push(...readRows(store, read, store === reference && ctx.peers ? peerFigures : []));
         }
-        const flat = (s: Store) => s.reads.find((r) => r.kind.peers) as Read;
-        const largest = stores[stores.length - 1] as Store;
+        const largest = stores.at(-1) as Store;
         if (stores.length >= 2)
-          rows.push(flatnessRow(flat(largest), flat(reference), [largest.events, reference.events]));
-        for (const { events, seeded } of stores) notes.push(seededNote(events, seeded));
+          rows.push(flatnessRow(page(largest), page(reference), [largest.events, reference.events]));
+        for (const { events, seeded } of stores) {
+          notes.push(
+            `store of ${count(events)}: seeded over POST /_sim/events in ${(seeded.wallMs / 1000).toFixed(1)} s (server CPU ${(seeded.serverCpuMs / 1000).toFixed(1)} s)`,
+          );
+        }
       } finally {
-        await Promise.all([
-          ...(peers?.running ?? []).map((p) => p.stop()),
-          ...stores.map((s) => s.sim.stop()),
-          bare.stop(),
-        ]);
+        await Promise.all([...peers.map((p) => p.stop()), ...stores.map((s) => s.sim.stop()), bare.stop()]);
       }
-      if (!ctx.peers) notes.push('peers skipped: not installed (quick mode does not install them)');
-      return { rows, notes, profiles: await profileMisses(ctx, stores, rows) };
+      return { rows, notes };
     },
   };
-}
-
-const seededNote = (events: number, seeded: Seeded) =>
-  `store of ${count(events)}: seeded over POST /_sim/events in ${(seeded.wallMs / 1000).toFixed(1)} s (server CPU ${(seeded.serverCpuMs / 1000).toFixed(1)} s)`;
-
-/** At most one profile per kind of read: the largest store where it missed, rerun on a fresh store. */
-async function profileMisses(ctx: BenchContext, stores: readonly Store[], rows: readonly Comparison[]) {
-  const profiles = [];
-  for (const k of stores[0]?.reads.keys() ?? []) {
-    const missed = [...stores].reverse().find((store) => {
-      const row = rows.find((c) => c.scenario === store.reads[k]?.scenario.label);
-      return row !== undefined && shouldProfile(ctx, row.verdict);
-    });
-    const read = missed?.reads[k];
-    if (!missed || !read) continue;
-    let path: () => string = () => '/';
-    const { summary } = await profileRun(
-      ctx,
-      read.scenario.label,
-      () => startStore(ctx.simRoot, missed.events),
-      {
-        setup: async (sim) =>
-          void (path = read.scenario.paths((await seedStore(sim, missed.events)).lastEventId).next),
-        run: async (sim) => {
-          const seconds = ctx.config.profileMs / 1000;
-          return (
-            await load({
-              port: sim.port,
-              path,
-              headers: AUTH,
-              connections: ctx.config.read.connections,
-              seconds,
-            })
-          ).requests;
-        },
-      },
-    );
-    profiles.push(summary);
-  }
-  return profiles;
 }

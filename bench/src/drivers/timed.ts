@@ -1,6 +1,6 @@
 import type { BenchConfig } from '../config';
 import { httpRequest, type HttpResult } from '../harness/http';
-import { startSim, type SimKind } from '../harness/processes';
+import { ourSim, type SimKind } from '../harness/processes';
 import { compare } from '../harness/rows';
 import { percentile, round } from '../harness/stats';
 import type { Comparison, Scenario } from '../types';
@@ -47,7 +47,7 @@ export function timedRequests(spec: TimedSpec): Scenario {
       const repeats = spec.repeats?.(ctx.config) ?? ctx.config.perTest.repeats;
       const rows: Comparison[] = [];
       for (const kind of spec.kinds ?? (['json', 'legacy'] as const)) {
-        const sim = await startSim(ctx.simRoot, kind);
+        const sim = await ourSim(ctx, kind);
         const ours: number[] = [];
         const baseline: number[] = [];
         try {

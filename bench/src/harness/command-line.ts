@@ -1,16 +1,11 @@
 import { killAllChildren } from './processes';
 
-/**
- * The value of `--name=value` or `--name value`; '' for a bare `--name`; undefined when absent.
- * Shared by `npm run bench`, `npm run soak` and `npm run abuse`.
- */
+/** `--name=value` or `--name value`; '' for a bare `--name`; undefined when absent (bench, soak and abuse). */
 export function flag(args: readonly string[], name: string): string | undefined {
-  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (i < 0) return undefined;
-  const arg = args[i] as string;
-  if (arg.includes('=')) return arg.slice(arg.indexOf('=') + 1);
-  const next = args[i + 1];
-  return next !== undefined && !next.startsWith('--') ? next : '';
+  const arg = args.find((a) => a === name || a.startsWith(`${name}=`));
+  if (arg?.includes('=')) return arg.slice(arg.indexOf('=') + 1);
+  const next = arg === undefined ? undefined : (args[args.indexOf(arg) + 1] ?? '');
+  return next?.startsWith('--') ? '' : next;
 }
 
 /** A numeric flag within [min, max]; a usage error (exit 2) otherwise. */
@@ -23,9 +18,8 @@ export function numberFlag(
   const raw = flag(args, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (raw === '' || !Number.isFinite(value) || value < min || value > max) {
+  if (raw === '' || !(value >= min && value <= max))
     usageError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
-  }
   return value;
 }
 
@@ -39,18 +33,13 @@ export function usageError(message: string): never {
  * started with it; a harness that throws exits 2, its processes killed.
  */
 export function runMain(what: string, main: () => Promise<number>): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      killAllChildren();
-      process.exit(130);
-    });
-  }
-  main().then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(`${what} failed: ${(err as Error).stack ?? String(err)}`);
-      killAllChildren();
-      process.exit(2);
-    },
-  );
+  const exit = (code: number) => {
+    killAllChildren();
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => exit(130));
+  main().then(exit, (err: unknown) => {
+    console.error(`${what} failed: ${(err as Error).stack ?? String(err)}`);
+    exit(2);
+  });
 }

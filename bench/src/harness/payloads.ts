@@ -7,23 +7,15 @@ import type { LegacyMessage } from './http';
 export const TOKEN = TOKENS.testuser;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 /** Every durable channel of the JSON catalog; the default user sees the first four. */
-const JSON_DURABLE_CHANNELS = [
-  'RaceDayTrot',
-  'StartListTrot',
-  'ResultTrot',
-  'RaceDayGallop',
+const JSON_DURABLE_CHANNELS = ['RaceDayTrot', 'StartListTrot', 'ResultTrot', 'RaceDayGallop'].concat([
   'StartListGallop',
   'ResultGallop',
   'ScratchingsTrot',
   'ScratchingsGallop',
-] as const;
+]);
 
-const FIRST_DAY = Date.UTC(2025, 0, 1);
-const DAY_MS = 86_400_000;
-
-export function dayString(day: number): string {
-  return new Date(FIRST_DAY + day * DAY_MS).toISOString().slice(0, 10);
-}
+export const dayString = (day: number) =>
+  new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
 
 /** How stored events are laid out: in time order, spread evenly over `days` race days. */
 export interface StoreLayout {
@@ -31,64 +23,47 @@ export interface StoreLayout {
   readonly days: number;
 }
 
-export function layoutDays(count: number): number {
-  return Math.max(1, Math.min(365, Math.ceil(count / 2000)));
-}
+export const layoutDays = (count: number) => Math.max(1, Math.min(365, Math.ceil(count / 2000)));
 
 /** A fresh object per event, as a parsed request body would be: a start-list entry. */
 export function storedEvent(i: number, layout: StoreLayout) {
-  const raceNr = (i % 10) + 1;
-  const startNr = (i % 12) + 1;
+  const [raceNr, startNr] = [(i % 10) + 1, (i % 12) + 1];
   return {
     channel: JSON_DURABLE_CHANNELS[i % JSON_DURABLE_CHANNELS.length] as string,
     // In time order, spread evenly over the days.
     date: dayString(Math.min(layout.days - 1, Math.floor(((i - 1) * layout.days) / layout.count))),
-    trackId: 900 + (i % 20),
-    raceNr,
-    startNr,
+    ...{ trackId: 900 + (i % 20), raceNr, startNr },
     payload: {
-      raceNr,
-      startNr,
-      postPosition: startNr,
-      distance: 2140,
+      ...{ raceNr, startNr, postPosition: startNr, distance: 2140 },
       horse: { id: 100_000 + (i % 50_000), name: `Horse ${i % 50_000}`, age: 3 + (i % 9) },
       driver: { id: 5000 + (i % 700), name: `Driver ${i % 700}` },
       trainer: { id: 8000 + (i % 900), name: `Trainer ${i % 900}` },
       shoes: { front: i % 2 === 0, back: i % 3 === 0 },
-      odds: Math.round(((i % 400) + 11) * 10) / 100,
-      scratched: false,
+      ...{ odds: Math.round(((i % 400) + 11) * 10) / 100, scratched: false },
     },
   };
 }
 
-export function jsonDurableMessage(seq: number): string {
-  return JSON.stringify({
-    channel: 'RaceDayTrot',
-    date: '2025-06-01',
-    trackId: 901,
+export const jsonDurableMessage = (seq: number) =>
+  JSON.stringify({
+    ...{ channel: 'RaceDayTrot', date: '2025-06-01', trackId: 901 },
     payload: { seq, track: 'Tallmyra', firstStart: '2025-06-01T14:45:00+02:00', races: 8, status: 'ok' },
   });
-}
 
-export function jsonTransientMessage(seq: number): string {
-  return JSON.stringify({
-    channel: 'TimeToStartTrot',
-    date: '2025-06-01',
-    trackId: 901,
-    raceNr: 3,
+export const jsonTransientMessage = (seq: number) =>
+  JSON.stringify({
+    ...{ channel: 'TimeToStartTrot', date: '2025-06-01', trackId: 901, raceNr: 3 },
     payload: { seq, secondsToStart: 300 - (seq % 300), startTime: '2025-06-01T15:35:00+02:00' },
   });
-}
+
+export const legacyXml = (seq: number) =>
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  `<TimeToStart date="2025-06-01" trackId="901" raceNr="3" seq="${seq}">` +
+  '<SecondsToStart>300</SecondsToStart><StartTime>2025-06-01T15:35:00+02:00</StartTime></TimeToStart>';
 
 /** The bench's legacy message `seq`, for channel `id` (every legacy user's). */
-export function legacyMessage(seq: number): LegacyMessage {
-  return { channel: 'id', payloadKey: `bench-${seq}`, xml: legacyXml(seq) };
-}
-
-export function legacyXml(seq: number): string {
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>' +
-    `<TimeToStart date="2025-06-01" trackId="901" raceNr="3" seq="${seq}">` +
-    '<SecondsToStart>300</SecondsToStart><StartTime>2025-06-01T15:35:00+02:00</StartTime></TimeToStart>'
-  );
-}
+export const legacyMessage = (seq: number): LegacyMessage => ({
+  channel: 'id',
+  payloadKey: `bench-${seq}`,
+  xml: legacyXml(seq),
+});

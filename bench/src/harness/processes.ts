@@ -6,9 +6,10 @@ import type { Readable } from 'node:stream';
 /**
  * The one way bench, soak and abuse run what they measure, always in a process of its own so the
  * clients never share its event loop: a server (the built `racedata-sim` command of a checkout,
- * or a bare baseline in bench/src/servers) read from outside (HTTP, /proc), with a preloaded hook
- * (servers/sim-hook.cjs) for what only the inside can do (full collections, the CPU profiler);
- * and workers of the harness itself (client processes, the /health prober).
+ * or the bare baseline) read from outside (HTTP, /proc), with a preloaded hook
+ * (servers/gc-hook.cjs) for what only the inside can do (full collections);
+ * and workers of the harness (client processes, the /health prober). Both answer commands over
+ * IPC alike: `{ id, cmd, args }` in, `{ id, ok, result | error }` out, `{ event, ... }` unasked.
  */
 export type SimKind = 'json' | 'legacy';
 
@@ -37,12 +38,55 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+type Event = { readonly event: string } & Record<string, unknown>;
+
+export interface Commands {
+  call<T = unknown>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
+  /** Hears what the process says unasked; returns how to stop listening. */
+  listen(listener: (event: Event) => void): () => void;
+}
+
+/** The harness side of a child's commands; `why()` says what the child printed when it is gone. */
+function commands(child: ChildProcess, why: () => string): Commands {
+  const pending = new Map<number, (reply: { ok: boolean; result?: unknown; error?: string }) => void>();
+  const listeners = new Set<(event: Event) => void>();
+  let nextId = 1;
+  child.on('message', (m: { id?: number; ok: boolean; event?: string }) => {
+    if (m.id !== undefined) pending.get(m.id)?.(m);
+    else if (m.event !== undefined) for (const listener of listeners) listener(m as Event);
+  });
+  child.once('exit', () => {
+    for (const settle of pending.values()) settle({ ok: false, error: `exited: ${why()}` });
+  });
+  return {
+    call: <T>(cmd: string, args: unknown = {}, timeoutMs = 600_000) =>
+      new Promise<T>((resolve, reject) => {
+        const id = nextId++;
+        const timer = setTimeout(() => settle({ ok: false, error: `${cmd} timed out` }), timeoutMs);
+        const settle = (reply: { ok: boolean; result?: unknown; error?: string }) => {
+          clearTimeout(timer);
+          pending.delete(id);
+          if (reply.ok) resolve(reply.result as T);
+          else reject(new Error(`${cmd}: ${reply.error ?? 'failed'}`));
+        };
+        pending.set(id, settle);
+        child.send({ id, cmd, args });
+      }),
+    listen: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
 const SERVERS = path.join(__dirname, '..', 'servers');
-const BANNER = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 
 export interface ServerOptions {
-  /** The script node runs, and its arguments. */
+  /** The script node runs, and its arguments; for startSim, the CLI's arguments after the kind. */
   readonly argv?: readonly string[];
+  readonly args?: readonly string[];
+  /** startSim: run the CLI's build (packages/cli/dist/entry.js), not the bundle (bin/racedata-sim.js). */
+  readonly unbundled?: boolean;
   readonly env?: Record<string, string>;
   /** Node's own options, before the script (--cpu-prof, --max-old-space-size). */
   readonly nodeArgs?: readonly string[];
@@ -50,88 +94,58 @@ export interface ServerOptions {
   readonly plain?: boolean;
   /** Every line it prints, stdout and stderr alike (the abuse run counts log lines). */
   readonly onLine?: (line: string) => void;
-  /** Its logs (stderr) to /dev/null rather than a pipe the harness drains. */
-  readonly discardLogs?: boolean;
 }
 
 export interface Server {
   readonly name: string;
   readonly port: number;
   readonly pid: number;
-  /** A command of the preloaded hook: `gc` (two full collections), `profile-start`, `profile-stop`. */
-  hook<T = unknown>(cmd: string, args?: Record<string, unknown>): Promise<T>;
+  /** Two full collections inside it (the preloaded servers/gc-hook.cjs); resolves once done. */
+  gc(): Promise<unknown>;
   /** The last 64 KB it printed. */
   output(): string;
   exited(): boolean;
-  /** SIGTERM, then SIGKILL past 5 s. */
   stop(): Promise<void>;
 }
 
-interface HookReply {
-  readonly hook: number;
-  readonly ok: boolean;
-  readonly result?: unknown;
-  readonly error?: string;
-}
-
-/** Starts `node [hook] <argv>` and resolves with the port its banner names. */
+/** Starts `node [hook] <argv>` and resolves with the port its banner (`listening on http://...`) names. */
 export async function startServer(name: string, options: ServerOptions): Promise<Server> {
-  const hook = options.plain ? [] : ['--expose-gc', '--require', path.join(SERVERS, 'sim-hook.cjs')];
+  const hook = options.plain ? [] : ['--expose-gc', '--require', path.join(SERVERS, 'gc-hook.cjs')];
   const child = trackProcess(
     spawn(process.execPath, [...hook, ...(options.nodeArgs ?? []), ...(options.argv ?? [])], {
       env: { ...process.env, ...options.env },
-      stdio: [
-        'ignore',
-        'pipe',
-        options.discardLogs ? 'ignore' : 'pipe',
-        ...(options.plain ? [] : ['ipc' as const]),
-      ],
+      stdio: ['ignore', 'pipe', 'pipe', ...(options.plain ? [] : ['ipc' as const])],
     }),
   );
-  const stdout = child.stdout as Readable;
   let text = '';
-  for (const stream of [stdout, child.stderr]) {
-    // Always drained, so a chatty process never blocks on a full pipe.
-    stream?.on('data', (chunk: Buffer) => (text = (text + chunk.toString('utf8')).slice(-65_536)));
-    if (options.onLine) stream?.on('data', lineSplitter(options.onLine));
+  for (const stream of [child.stdout, child.stderr] as Readable[]) {
+    // Always read to the end, so a chatty process never blocks on a full pipe.
+    stream.on('data', (chunk: Buffer) => (text = (text + chunk.toString('utf8')).slice(-65_536)));
+    if (options.onLine) stream.on('data', lineSplitter(options.onLine));
   }
   const gone = () => child.exitCode !== null || child.signalCode !== null;
-  const pending = new Map<number, (reply: HookReply) => void>();
-  let nextId = 1;
-  child.on('message', (reply: HookReply) => pending.get(reply.hook)?.(reply));
-  child.once('exit', () => {
-    for (const settle of pending.values())
-      settle({ hook: 0, ok: false, error: `exited: ${text.slice(-2000)}` });
-  });
-  const stop = () => stopChild(child);
+  const ipc = commands(child, () => text.slice(-2000));
   const port = await new Promise<number>((resolve, reject) => {
     const fail = (why: string) => {
       clearTimeout(timer);
-      void stop();
+      void stopChild(child);
       reject(new Error(`${name} ${why}: ${text.slice(-2000)}`));
     };
     const timer = setTimeout(() => fail('printed no banner within 30 s'), 30_000);
     const onData = () => {
-      const match = BANNER.exec(text);
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
       if (!match) return;
       clearTimeout(timer);
-      stdout.off('data', onData);
+      child.stdout?.off('data', onData);
       resolve(Number(match[1]));
     };
-    stdout.on('data', onData);
+    child.stdout?.on('data', onData);
     child.once('exit', () => fail('exited before listening'));
   });
-  const hookCall = <T>(cmd: string, args: Record<string, unknown> = {}) =>
-    new Promise<T>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, (reply) => {
-        pending.delete(id);
-        if (reply.ok) resolve(reply.result as T);
-        else reject(new Error(`${name}: ${cmd}: ${reply.error}`));
-      });
-      child.send({ hook: id, cmd, args });
-    });
-  return { name, port, pid: child.pid as number, hook: hookCall, output: () => text, exited: gone, stop };
+  return {
+    ...{ name, port, pid: child.pid as number, gc: () => ipc.call('gc') },
+    ...{ output: () => text, exited: gone, stop: () => stopChild(child) },
+  };
 }
 
 /** Calls `onLine` with each complete line of a stream's chunks. */
@@ -146,18 +160,42 @@ function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
   };
 }
 
-export const cliPath = (root: string) => path.join(root, 'packages', 'cli', 'bin', 'racedata-sim.js');
 export const cliBuilt = (root: string) => existsSync(path.join(root, 'packages', 'cli', 'dist', 'entry.js'));
 
-export interface SimOptions extends ServerOptions {
-  readonly args?: readonly string[];
+/** `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` of checkout `root` (LOG_LEVEL warn unless `env` says). */
+export function startSim(root: string, kind: SimKind, options: ServerOptions = {}) {
+  if (!cliBuilt(root)) throw new Error(`${root}: packages/cli is not built (npm run build)`);
+  // The separate files of the build rather than the bundle the npm bin runs: profiles then name them.
+  const cli = path.join(
+    root,
+    'packages',
+    'cli',
+    ...(options.unbundled ? ['dist', 'entry.js'] : ['bin', 'racedata-sim.js']),
+  );
+  const argv = [cli, kind, '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])];
+  return startServer(`${kind} simulator`, { ...options, argv, env: { LOG_LEVEL: 'warn', ...options.env } });
 }
 
-/** `racedata-sim <kind> --port 0 --host 127.0.0.1` of checkout `root` (LOG_LEVEL warn unless `env` says). */
-export function startSim(root: string, kind: SimKind, options: SimOptions = {}): Promise<Server> {
-  if (!cliBuilt(root)) throw new Error(`${root}: packages/cli is not built (npm run build)`);
-  const argv = [cliPath(root), kind, '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])];
-  return startServer(`${kind} simulator`, { ...options, argv, env: { LOG_LEVEL: 'warn', ...options.env } });
+let profiled = 0;
+
+/**
+ * Our simulator in a bench scenario: the CLI of the checkout measured (`ctx.simRoot`). On the
+ * second run of a scenario that missed (`ctx.profileDir`), never while it is measured, it writes a
+ * CPU profile of its whole life when it exits (--cpu-prof; the CLI exits through process.exit on SIGTERM).
+ */
+export function ourSim(
+  ctx: { simRoot: string; profileDir?: string },
+  kind: SimKind,
+  options: ServerOptions = {},
+  tag: string = kind,
+) {
+  const name = `--cpu-prof-name=${tag.replace(/\W+/g, '-')}.${++profiled}.cpuprofile`;
+  const profile = ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, name] : [];
+  return startSim(ctx.simRoot, kind, {
+    ...options,
+    unbundled: profile.length > 0,
+    nodeArgs: [...profile, ...(options.nodeArgs ?? [])],
+  });
 }
 
 /** Settings of a simulator under measurement: nothing times out, every client may be one user. */
@@ -171,76 +209,35 @@ export const MEASURED = {
 /** The bare Node baseline (servers/bare-node.cjs): http + ws doing each measure's job with no logic. */
 export const startBare = () => startServer('bare Node', { argv: [path.join(SERVERS, 'bare-node.cjs')] });
 
-export interface Worker {
-  readonly pid: number;
-  call<T = unknown>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
-  /** Hears what the worker says unasked (`{ event, ... }`); returns how to stop listening. */
-  listen(listener: (event: { readonly event: string } & Record<string, unknown>) => void): () => void;
-  /** Asks it to exit; kills it when it does not within 10 s. */
-  close(): Promise<void>;
-}
+export type Worker = Commands & { readonly pid: number; close(): Promise<void> };
 
-/**
- * A process of the harness itself (a TypeScript entry under bench/src, run through tsx) answering
- * commands over IPC (harness/worker.ts); typed arrays and buffers cross as they are.
- */
+/** A process of the harness itself: a TypeScript entry under bench/src, run through tsx (harness/worker.ts). */
 export function forkWorker(entry: string, env: Record<string, string> = {}): Promise<Worker> {
   const child = trackProcess(
     fork(path.join(__dirname, '..', entry), [], {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
+      ...{ execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } },
+      // Typed arrays and buffers cross as they are.
+      ...{ stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' },
     }),
   );
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const pending = new Map<number, (reply: { ok: boolean; result?: unknown; error?: string }) => void>();
-  let nextId = 1;
-  const listeners = new Set<Parameters<Worker['listen']>[0]>();
-  child.on('message', (m: { id?: number; ok: boolean; event?: string }) => {
-    if (m.id !== undefined) pending.get(m.id)?.(m);
-    else if (m.event !== undefined) for (const listener of listeners) listener(m as { event: string });
-  });
-  const listen: Worker['listen'] = (listener) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  };
-  void exited.then(() => {
-    for (const settle of pending.values()) settle({ ok: false, error: `${entry} exited: ${stderr}` });
-  });
-  const call = <T>(cmd: string, args: unknown = {}, timeoutMs = 600_000) =>
-    new Promise<T>((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => settle({ ok: false, error: `${cmd} timed out` }), timeoutMs);
-      const settle = (reply: { ok: boolean; result?: unknown; error?: string }) => {
-        clearTimeout(timer);
-        pending.delete(id);
-        if (reply.ok) resolve(reply.result as T);
-        else reject(new Error(`${entry}: ${reply.error ?? 'failed'}`));
-      };
-      pending.set(id, settle);
-      child.send({ id, cmd, args });
-    });
   const close = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
     if (child.connected) child.disconnect();
-    await exited;
-    clearTimeout(kill);
+    await stopChild(child);
   };
+  const worker = { ...commands(child, () => stderr), pid: child.pid as number, close };
   return new Promise((resolve, reject) => {
-    // The worker says it is ready once it listens: a command sent before would be lost.
+    // It says it is ready once it listens: a command sent before would be lost.
     const timer = setTimeout(
       () => reject(new Error(`${entry} was not ready within 30 s: ${stderr}`)),
       30_000,
     );
-    void exited.then(() => reject(new Error(`${entry} exited before it was ready: ${stderr}`)));
-    child.on('message', (m: { ready?: boolean }) => {
-      if (!m.ready) return;
+    child.once('exit', () => reject(new Error(`${entry} exited before it was ready: ${stderr}`)));
+    worker.listen((e) => {
+      if (e.event !== 'ready') return;
       clearTimeout(timer);
-      resolve({ pid: child.pid as number, call, listen, close });
+      resolve(worker);
     });
   });
 }

@@ -28,48 +28,34 @@ export interface CompareInput {
 
 /** A table row: ratio ours / bare and the verdict against the (never loosened) target. */
 export function compare(input: CompareInput): Comparison {
-  const { ours, bare, better } = input;
-  const finite = input.ratios?.filter((r) => Number.isFinite(r)) ?? [];
-  const paired = input.ratios !== undefined;
-  const ratio = paired
-    ? finite.length > 0
-      ? round(median(finite), 3)
-      : null
-    : ours !== null && bare !== null && bare > 0
-      ? round(ours / bare, 3)
-      : null;
-  const baselines: Figure[] = [{ name: input.bareName ?? 'bare Node', value: bare }, ...(input.peers ?? [])];
-  const notes: string[] = input.note ? [input.note] : [];
-  let verdict: Verdict = ours === null ? 'N/A' : 'INFO';
+  const { ours, bare, better, ratios } = input;
+  const finite = ratios?.filter((r) => Number.isFinite(r)) ?? [];
+  const plain = ours !== null && bare !== null && bare > 0 ? round(ours / bare, 3) : null;
+  const ratio = !ratios ? plain : finite.length > 0 ? round(median(finite), 3) : null;
+  const notes = input.note ? [input.note] : [];
+  let verdict: Verdict = ours === null || (input.target !== undefined && ratio === null) ? 'N/A' : 'INFO';
   if (input.target !== undefined && ratio !== null && ours !== null) {
     const bound = input.bound ?? 1;
     let ok = better === 'lower' ? ratio <= bound : ratio >= bound;
-    if (input.beatPeers) {
-      const measured = (input.peers ?? []).filter((p) => p.value !== null);
-      for (const peer of measured) {
-        if (better === 'lower' ? ours < (peer.value as number) : ours > (peer.value as number)) continue;
-        ok = false;
-        notes.push(`behind ${peer.name}`);
-      }
-      if (measured.length === 0) notes.push('peers not measured in this run');
+    const measured = input.beatPeers ? (input.peers ?? []).filter((p) => p.value !== null) : [];
+    for (const peer of measured) {
+      if (better === 'lower' ? ours < (peer.value as number) : ours > (peer.value as number)) continue;
+      ok = false;
+      notes.push(`behind ${peer.name}`);
     }
+    if (input.beatPeers && measured.length === 0) notes.push('peers not measured in this run');
     verdict = ok ? 'PASS' : 'MISS';
-  } else if (input.target !== undefined) verdict = 'N/A';
+  }
+  const baselines = [{ name: input.bareName ?? 'bare Node', value: bare }, ...(input.peers ?? [])];
+  const spread = [round(Math.min(...finite), 3), round(Math.max(...finite), 3)] as const;
   return {
-    scenario: input.scenario,
-    unit: input.unit,
-    ours: ours === null ? null : round(ours, 2),
+    ...{ scenario: input.scenario, unit: input.unit, ours: ours === null ? null : round(ours, 2) },
     baselines: baselines.map((b) => ({ ...b, value: b.value === null ? null : round(b.value, 2) })),
     ratio,
     ratioLabel:
-      input.ratioLabel ?? (paired ? 'ours / bare, median of paired rounds (min–max)' : 'ours / bare'),
-    ...(paired &&
-      finite.length > 0 && {
-        ratioSpread: [round(Math.min(...finite), 3), round(Math.max(...finite), 3)] as const,
-      }),
-    target: input.target ?? '—',
-    verdict,
-    ...(notes.length > 0 && { note: notes.join('; ') }),
+      input.ratioLabel ?? (ratios ? 'ours / bare, median of paired rounds (min–max)' : 'ours / bare'),
+    ...(finite.length > 0 && { ratioSpread: spread }),
+    ...{ target: input.target ?? '—', verdict, ...(notes.length > 0 && { note: notes.join('; ') }) },
   };
 }
 
@@ -85,18 +71,10 @@ export function absoluteRow(input: {
   readonly target?: readonly [text: string, ok: boolean];
   readonly note?: string;
 }): Comparison {
-  const { target } = input;
-  return {
-    scenario: input.scenario,
-    unit: input.unit,
-    ours: round(input.ours, 2),
-    baselines: [],
-    ratio: null,
-    ratioLabel: '—',
-    target: target?.[0] ?? '—',
-    verdict: !Number.isFinite(input.ours) ? 'N/A' : !target ? 'INFO' : target[1] ? 'PASS' : 'MISS',
-    ...(input.note && { note: input.note }),
-  };
+  const { scenario, unit, ours, target, note } = input;
+  const verdict = !Number.isFinite(ours) ? 'N/A' : !target ? 'INFO' : target[1] ? 'PASS' : 'MISS';
+  const rest = { baselines: [], ratio: null, ratioLabel: '—', target: target?.[0] ?? '—', verdict } as const;
+  return { scenario, unit, ours: round(ours, 2), ...rest, ...(note && { note }) };
 }
 
 /** Median, or null for no values. */
@@ -106,20 +84,19 @@ export const count = (n: number) => n.toLocaleString('en-US');
 export const rounds = (a: readonly number[], b: readonly number[], digits = 0) =>
   a.map((x, k) => `${round(x, digits)}/${round(b[k] as number, digits)}`).join(', ');
 
+type PairedInput = Omit<CompareInput, 'ours' | 'bare' | 'ratios'> & {
+  ours: readonly number[];
+  bare: readonly number[];
+};
+
 /** A row of two sides' per-round figures: medians, and the median of the per-round ratios. */
-export function pairedRow(
-  input: Omit<CompareInput, 'ours' | 'bare' | 'ratios'> & {
-    ours: readonly number[];
-    bare: readonly number[];
-  },
-): Comparison {
-  return compare({
+export const pairedRow = (input: PairedInput) =>
+  compare({
     ...input,
     ours: med(input.ours),
     bare: med(input.bare),
     ratios: perRound(input.ours, input.bare),
   });
-}
 
 /**
  * Runs `turn` for each side once per round, the order reversed every other round, so drift and
@@ -129,7 +106,7 @@ export function pairedRow(
 export async function pairedRounds<K extends string, T extends { readonly units: number }>(
   roundsCount: number,
   pids: Readonly<Record<K, number>>,
-  turn: (side: K, round: number) => Promise<T>,
+  turn: (side: K) => Promise<T>,
 ): Promise<Record<K, Array<T & { cpuMsPerUnit: number }>>> {
   const sides = Object.keys(pids) as K[];
   const results = Object.fromEntries(sides.map((s) => [s, []])) as unknown as Record<
@@ -139,7 +116,7 @@ export async function pairedRounds<K extends string, T extends { readonly units:
   for (let r = 0; r < roundsCount; r++) {
     for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
       const before = cpuMs(pids[side]);
-      const result = await turn(side, r);
+      const result = await turn(side);
       const used = cpuMs(pids[side]) - before;
       results[side].push({ ...result, cpuMsPerUnit: result.units > 0 ? used / result.units : Number.NaN });
     }

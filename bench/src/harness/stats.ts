@@ -1,65 +1,52 @@
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
 export function distribution(samples: readonly number[] | Float64Array) {
   const sorted = Float64Array.from(samples).sort();
-  let sum = 0;
-  for (const v of sorted) sum += v;
+  const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
   return {
     count: sorted.length,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    mean: sorted.length > 0 ? sum / sorted.length : Number.NaN,
-    max: sorted.length > 0 ? (sorted[sorted.length - 1] as number) : Number.NaN,
+    mean,
+    max: percentile(sorted, 100),
   };
 }
-
-export type Distribution = ReturnType<typeof distribution>;
 
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  if (sorted.length % 2 === 1) return sorted[mid] as number;
+  return ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
 /** Per-round ratios a[k] / b[k] of two sides that ran in the same rounds. */
 export const perRound = (a: readonly number[], b: readonly number[]) => a.map((x, k) => x / (b[k] as number));
 
 /** Rounds for display without losing small figures. */
-export function round(value: number, digits = 2): number {
-  if (!Number.isFinite(value)) return value;
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}
+export const round = (value: number, digits = 2) =>
+  Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;
 
 /** A growable sample buffer, cheaper than a plain array for hundreds of thousands of numbers. */
 export class Samples {
   private data = new Float64Array(1024);
-  private n = 0;
-
-  get length(): number {
-    return this.n;
-  }
+  length = 0;
 
   push(value: number): void {
-    if (this.n === this.data.length) {
+    if (this.length === this.data.length) {
       const next = new Float64Array(this.data.length * 2);
       next.set(this.data);
       this.data = next;
     }
-    this.data[this.n++] = value;
+    this.data[this.length++] = value;
   }
 
   values(): Float64Array {
-    return this.data.subarray(0, this.n);
+    return this.data.subarray(0, this.length);
   }
 }
 
@@ -77,10 +64,7 @@ export class Histogram {
   sum = 0;
 
   add(ms: number): void {
-    const k = ms <= 0.001 ? 0 : Math.ceil(Math.log(ms / 0.001) / STEP);
-    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
-    this.count++;
-    this.sum += ms;
+    this.merge([[ms <= 0.001 ? 0 : Math.ceil(Math.log(ms / 0.001) / STEP), 1]], ms);
   }
 
   merge(bins: Iterable<readonly [number, number]>, sum = 0): this {

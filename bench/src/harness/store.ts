@@ -4,7 +4,7 @@ import path from 'node:path';
 import { httpRequest } from './http';
 import { layoutDays, storedEvent } from './payloads';
 import { chargedTo } from './proc';
-import { MEASURED, startSim, type Server, type SimOptions } from './processes';
+import { MEASURED, ourSim, type Server, type ServerOptions } from './processes';
 
 /**
  * The JSON store of the read and memory measures: events 1..N of payloads.storedEvent (start-list
@@ -24,10 +24,8 @@ function seedBodies(count: number): Buffer[] {
   const layout = { count, days: layoutDays(count) };
   const bodies: Buffer[] = [];
   for (let from = 1; from <= count; from += SEED_CHUNK_EVENTS) {
-    const lines: string[] = [];
-    for (let i = from; i < Math.min(count + 1, from + SEED_CHUNK_EVENTS); i++)
-      lines.push(JSON.stringify(storedEvent(i, layout)));
-    bodies.push(Buffer.from(`${lines.join('\n')}\n`));
+    const ids = Array.from({ length: Math.min(SEED_CHUNK_EVENTS, count - from + 1) }, (_, k) => from + k);
+    bodies.push(Buffer.from(`${ids.map((i) => JSON.stringify(storedEvent(i, layout))).join('\n')}\n`));
   }
   return bodies;
 }
@@ -39,20 +37,20 @@ export function seedFile(dir: string, count: number): string {
   return file;
 }
 
-/** The JSON simulator with room for `events` stored events by count alone. */
-export function startStore(root: string, events: number, options: SimOptions = {}): Promise<Server> {
-  return startSim(root, 'json', {
-    ...options,
-    args: ['--no-replay', ...(options.args ?? [])],
-    env: {
-      ...MEASURED,
-      EVENT_STORE_MAX: String(Math.max(1, events)),
-      // Counted at JSON size + 200 B an event, 1,000,000 start-list events take about 600 MB of
-      // budget, past the 256 MiB default; the count alone must decide what is kept.
-      EVENT_STORE_MAX_BYTES: String(64 * 1024 ** 3),
-      ...options.env,
-    },
-  });
+/** The JSON simulator with room for `events` stored events, the count alone deciding what is kept. */
+export function startStore(
+  ctx: Parameters<typeof ourSim>[0],
+  events: number,
+  options: ServerOptions = {},
+  tag = 'json',
+) {
+  const env = {
+    ...{ ...MEASURED, EVENT_STORE_MAX: String(Math.max(1, events)) },
+    // Counted at JSON size + 200 B an event, 1,000,000 start-list events take about 600 MB of
+    // budget, past the 256 MiB default.
+    ...{ EVENT_STORE_MAX_BYTES: String(64 * 1024 ** 3), ...options.env },
+  };
+  return ourSim(ctx, 'json', { ...options, args: ['--no-replay', ...(options.args ?? [])], env }, tag);
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -63,12 +61,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
  */
 export async function seedStore(sim: Server, count: number) {
   const bodies = seedBodies(count);
-  let seeded = 0;
-  let lastEventId = 0;
+  let [seeded, lastEventId] = [0, 0];
   const started = performance.now();
   const { cpuMs } = await chargedTo(sim.pid, async () => {
     for (const body of bodies) {
-      const headers = { 'content-type': 'application/x-ndjson', 'content-length': body.length };
+      const headers = { 'content-type': 'application/x-ndjson' };
       const answer = await httpRequest({
         port: sim.port,
         method: 'POST',
@@ -77,12 +74,11 @@ export async function seedStore(sim: Server, count: number) {
         body,
         agent,
       });
-      const text = answer.body.toString('utf8');
+      const text = answer.body.toString();
       if (answer.status !== 201)
         throw new Error(`POST /_sim/events: HTTP ${answer.status} ${text.slice(0, 300)}`);
       const result = JSON.parse(text) as { seeded: number; lastEventId: number };
-      seeded += result.seeded;
-      lastEventId = result.lastEventId;
+      [seeded, lastEventId] = [seeded + result.seeded, result.lastEventId];
     }
   });
   if (seeded !== count) throw new Error(`seeded ${seeded} events, not ${count}`);
@@ -90,28 +86,26 @@ export async function seedStore(sim: Server, count: number) {
   return { seeded, lastEventId, bytes, wallMs: performance.now() - started, serverCpuMs: cpuMs };
 }
 
-export type Seeded = Awaited<ReturnType<typeof seedStore>>;
-
-/** A GET /_sim/state figure of a running simulator. */
+/** GET /_sim/state of a running simulator. */
 export async function simState(port: number) {
   const answer = await httpRequest({ port, path: '/_sim/state', timeoutMs: 10_000 });
   if (answer.status !== 200) throw new Error(`GET /_sim/state: HTTP ${answer.status}`);
-  return JSON.parse(answer.body.toString('utf8')) as {
+  type State = {
     users: Record<string, { heldPolls: number; queueDepth: number }>;
-    store?: { events: number; lastEventId: number };
+    store?: { events: number };
   };
+  return JSON.parse(answer.body.toString()) as State;
 }
 
-/**
- * The simulator's own view of its heap, from GET /metrics: as a whole and without its young
- * generation (prom-client's nodejs_heap_* gauges).
- */
+/** The simulator's own view of its heap, from GET /metrics: as a whole and without its young generation. */
 export async function heapReading(port: number) {
   const answer = await httpRequest({ port, path: '/metrics', timeoutMs: 10_000 });
   if (answer.status !== 200) throw new Error(`GET /metrics: HTTP ${answer.status}`);
-  const text = answer.body.toString('utf8');
-  const heapUsed = gauge(text, 'nodejs_heap_size_used_bytes');
-  const heapTotal = gauge(text, 'nodejs_heap_size_total_bytes');
+  const text = answer.body.toString();
+  const [heapUsed, heapTotal] = [
+    gauge(text, 'nodejs_heap_size_used_bytes'),
+    gauge(text, 'nodejs_heap_size_total_bytes'),
+  ];
   // The young generation is a reserve V8 sizes to the allocation rate (up to 2 x 16 MB
   // semi-spaces), whatever the store holds; what outlives it is the rest of the heap.
   const young = (kind: 'total' | 'used') =>
@@ -120,10 +114,9 @@ export async function heapReading(port: number) {
   return { heapUsed, heapTotal, oldUsed: heapUsed - young('used'), oldTotal: heapTotal - young('total') };
 }
 
-/** A gauge's value; `name` may carry its labels (`name{label="value"}`) to pick one series. */
+/** A prom-client gauge's value; `name` may carry its labels (`name{label="value"}`) to pick one series. */
 export function gauge(metrics: string, name: string): number {
-  const labelled = name.includes('{');
-  const pattern = labelled ? name.replace(/[{}"]/g, (c) => `\\${c}`) : `${name}(?:\\{[^}]*\\})?`;
+  const pattern = name.includes('{') ? name.replace(/[{}"]/g, (c) => `\\${c}`) : `${name}(?:\\{[^}]*\\})?`;
   const match = new RegExp(`^${pattern} (\\S+)$`, 'm').exec(metrics);
   if (!match) throw new Error(`GET /metrics has no ${name}`);
   return Number(match[1]);

@@ -17,5 +17,5 @@ export function serveCommands(handlers: Handlers): void {
   });
   // The harness went away (done, crashed, Ctrl-C): never outlive it.
   process.on('disconnect', () => process.exit(0));
-  send({ ready: true });
+  send({ event: 'ready' });
 }

@@ -1,17 +1,11 @@
 import type WebSocket from 'ws';
 import { EARLY_HANG_UP_MS, PollClients } from '../clients/polls';
 import { closeAll, connectEventStream, connectMany, connectStomp } from '../clients/ws';
+import { monoMs } from '../harness/proc';
+import type { SoakConfig } from './config';
 import type { ReceiptLedger } from './ledger';
 import { seqOfPayloadKey, seqOfXml, soakXml } from './messages';
-import type { SoakConfig } from './config';
 import type { SoakUser } from './users';
-
-/** Client i belongs to user i mod n: the clients are spread evenly over the users. */
-const tokenOf = (users: readonly SoakUser[], client: number) =>
-  (users[client % users.length] as SoakUser).token;
-const bearer = (users: readonly SoakUser[], client: number) => ({
-  authorization: `Bearer ${tokenOf(users, client)}`,
-});
 
 /** Answers that were neither data nor an empty long poll (401, 500, unparsable bodies). */
 export interface OddAnswers {
@@ -19,10 +13,10 @@ export interface OddAnswers {
   last?: string;
 }
 
-function noteOdd(odd: OddAnswers, what: string, text: string): void {
+const noteOdd = (odd: OddAnswers, what: string, text: string) => {
   odd.count++;
   odd.last = `${what}: ${text.slice(0, 200)}`;
-}
+};
 
 /** A JSON document, or undefined for a text that is not one. */
 function parsed(text: string): unknown {
@@ -33,40 +27,43 @@ function parsed(text: string): unknown {
   }
 }
 
-/** Whether client i is one of the `share` of clients that hang up (spread evenly over the indices). */
-function hangsUp(i: number, share: number): boolean {
-  return Math.floor((i + 1) * share) > Math.floor(i * share);
+/** Who receives: the users the clients belong to, the ledger of their receipts, what was odd. */
+export interface Receivers {
+  readonly users: readonly SoakUser[];
+  readonly ledger: ReceiptLedger;
+  readonly odd: OddAnswers;
 }
 
+/** Client i belongs to user i mod n: the clients are spread evenly over the users. */
+const bearer = (users: readonly SoakUser[], i: number) => ({
+  authorization: `Bearer ${(users[i % users.length] as SoakUser).token}`,
+});
+
 /**
- * Legacy long-pollers of GET /customerapi/channels/listen. The hang-up share abandon half of
- * their polls and poll again at once: half of those at a random moment before the long-poll
- * timeout, half 0-20 ms after sending (destroying the socket before any byte of the answer).
+ * Legacy long-pollers of GET /customerapi/channels/listen. The hang-up share (spread evenly over
+ * the clients) abandon half of their polls and poll again at once: half of those at a random
+ * moment before the long-poll timeout, half 0-20 ms after sending (before any byte of the answer).
  */
 export function legacyPollers(
   port: number,
   config: SoakConfig,
-  users: readonly SoakUser[],
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-  /** Whether hang-ups are still on (the final drain switches them off). */
+  { users, ledger, odd }: Receivers,
   hangingUp: () => boolean,
 ): PollClients {
+  const hangsUp = (i: number) =>
+    Math.floor((i + 1) * config.hangUpShare) > Math.floor(i * config.hangUpShare);
   return new PollClients({
-    port,
-    count: config.clients.legacyPollers,
-    headers: (i) => bearer(users, i),
-    initialPath: '/customerapi/channels/listen',
-    nextPath: (_body, current) => current,
+    ...{ port, count: config.clients.legacyPollers, headers: (i) => bearer(users, i) },
+    ...{ initialPath: '/customerapi/channels/listen', nextPath: (_body, current) => current },
     hangUpStyle: config.hangUpStyle,
     hangUpAfter: (i) =>
-      hangingUp() && hangsUp(i, config.hangUpShare) && Math.random() < 0.5
+      hangingUp() && hangsUp(i) && Math.random() < 0.5
         ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : config.longPollTimeoutMs)
         : undefined,
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
-      const xml = status === 200 ? parsed(body.toString('utf8')) : undefined;
-      if (typeof xml !== 'string') return noteOdd(odd, `legacy listen ${status}`, body.toString('utf8'));
+      const xml = status === 200 ? parsed(body.toString()) : undefined;
+      if (typeof xml !== 'string') return noteOdd(odd, `legacy listen ${status}`, body.toString());
       const seq = seqOfXml(xml);
       const target = ledger.posts.target[seq];
       ledger.record(
@@ -79,36 +76,22 @@ export function legacyPollers(
   });
 }
 
-interface StoredEventBody {
-  eventId?: unknown;
-  channel?: unknown;
-  payload?: { seq?: unknown };
-}
+type StoredEvent = { eventId?: unknown; channel?: unknown; payload?: { seq?: unknown } };
 
 /** JSON pollers of GET /customerapi/events, each following the lastEventId of its last page. */
-export function jsonPollers(
-  port: number,
-  count: number,
-  users: readonly SoakUser[],
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-): PollClients {
+export function jsonPollers(port: number, count: number, { users, ledger, odd }: Receivers): PollClients {
   const next = new Float64Array(count);
   const pathFrom = (id: number) => `/customerapi/events?lastEventId=${id}&limit=500`;
   return new PollClients({
-    port,
-    count,
-    headers: (i) => bearer(users, i),
-    initialPath: pathFrom(0),
+    ...{ port, count, headers: (i) => bearer(users, i), initialPath: pathFrom(0) },
     nextPath: (_body, _current, client) => pathFrom(next[client] as number),
     onResponse: (status, body, at, client) => {
       if (status === 204) return;
-      const page = parsed(body.toString('utf8')) as { data?: { events?: StoredEventBody[] } } | undefined;
+      const page = parsed(body.toString()) as { data?: { events?: StoredEvent[] } } | undefined;
       const events = status === 200 ? page?.data?.events : undefined;
-      if (!Array.isArray(events)) return noteOdd(odd, `JSON events ${status}`, body.toString('utf8'));
+      if (!Array.isArray(events)) return noteOdd(odd, `JSON events ${status}`, body.toString());
       for (const event of events) {
-        const eventId = Number(event.eventId);
-        const seq = Number(event.payload?.seq);
+        const [eventId, seq] = [Number(event.eventId), Number(event.payload?.seq)];
         const first = ledger.record(client, seq, at, ledger.posts.target[seq] === event.channel);
         if (eventId > (next[client] as number)) next[client] = eventId;
         else if (first) ledger.outOfOrder++;
@@ -117,12 +100,8 @@ export function jsonPollers(
   });
 }
 
-/** Receipts of the posted messages in one text a WebSocket client received. */
-type Reader = (
-  text: string,
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-) => Array<[seq: number, matches: boolean]>;
+/** Receipts of the posted messages in one text a WebSocket client received: [seq, content matches]. */
+type Reader = (text: string, ledger: ReceiptLedger, odd: OddAnswers) => Array<[number, boolean]>;
 
 /** JSON event-stream Data messages carry the posted channel and payload. */
 const readEventStream: Reader = (text, ledger, odd) => {
@@ -141,12 +120,8 @@ const readStomp: Reader = (text, ledger, odd) =>
   text.split('\0').flatMap((frame): Array<[number, boolean]> => {
     const start = frame.indexOf('MESSAGE\n');
     if (start < 0) return [];
-    const body = parsed(frame.slice(frame.indexOf('\n\n', start) + 2)) as
-      { channel?: unknown; payloadKey?: unknown; payload?: unknown } | undefined;
-    if (body === undefined) {
-      noteOdd(odd, 'STOMP', frame);
-      return [];
-    }
+    const body = parsed(frame.slice(frame.indexOf('\n\n', start) + 2)) as Record<string, unknown> | undefined;
+    if (body === undefined) return (noteOdd(odd, 'STOMP', frame), []);
     const seq = seqOfPayloadKey(body.payloadKey);
     const target = ledger.posts.target[seq];
     return [
@@ -164,28 +139,22 @@ export async function streamClients(
   kind: 'stomp' | 'event-stream',
   port: number,
   count: number,
-  users: readonly SoakUser[],
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-): Promise<{ close(): void }> {
+  { users, ledger, odd }: Receivers,
+): Promise<() => void> {
   const [connect, read] =
     kind === 'stomp' ? [connectStomp, readStomp] : [connectEventStream, readEventStream];
-  const sockets = await connectMany(count, (i) => connect(port, tokenOf(users, i)));
+  const sockets = await connectMany(count, (i) => connect(port, (users[i % users.length] as SoakUser).token));
   let closing = false;
   sockets.forEach((ws, i) => {
     ws.on('message', (data: WebSocket.RawData) => {
-      const at = performance.now();
+      const at = monoMs();
       for (const [seq, matches] of read(String(data), ledger, odd)) ledger.record(i, seq, at, matches);
     });
-    ws.on('close', () => {
-      if (!closing) ledger.disconnects++;
-    });
+    ws.on('close', () => closing || ledger.disconnects++);
     ws.on('error', () => undefined);
   });
-  return {
-    close() {
-      closing = true;
-      closeAll(sockets);
-    },
+  return () => {
+    closing = true;
+    closeAll(sockets);
   };
 }

@@ -1,105 +1,239 @@
+import type { PollClients } from '../clients/polls';
+import { distribution, round } from '../harness/stats';
+import type { ProbeResult } from '../harness/watch';
+import { machineInfo } from '../machine';
 import { writeReportFiles } from '../results/write-results';
-import type { Check } from '../types';
-import type { RssFigures, SoakFigures, TransientFigures } from './figures';
+import { check } from '../types';
+import type { OddAnswers } from './clients';
+import { KINDS, type MessageKind, type SoakConfig } from './config';
+import { spread, type PostLog, type ReceiptLedger } from './ledger';
 
-export type SoakReport = SoakFigures & {
-  readonly verdicts: readonly Check[];
-  readonly pass: boolean;
-  readonly durationMs: number;
-};
-
-const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
-const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
-
-function transientRow(name: string, t: TransientFigures): string {
-  const r = t.perClient.received;
-  const e = t.perClient.expected;
-  return `| ${name} | ${t.clients} | ${r.min} / ${r.median} / ${r.max} | ${e.min} / ${e.median} / ${e.max} | ${t.missing} | ${t.duplicated} | ${t.foreign} | ${t.disconnects} |`;
+/** The posts of each kind, and a ledger of the receipts of each transport. */
+export interface Ledgers {
+  readonly posts: Record<MessageKind, PostLog>;
+  readonly queue: ReceiptLedger;
+  readonly events: ReceiptLedger;
+  readonly stomp: ReceiptLedger;
+  readonly stream: ReceiptLedger;
 }
 
-function soakMarkdown(report: SoakReport): string {
-  const s = report.settings;
+/** What the run saw besides the ledgers. */
+export interface Observed {
+  readonly listen: PollClients;
+  readonly events: PollClients;
+  readonly odd: OddAnswers;
+  readonly pids: Record<string, number>;
+  readonly rss: Record<string, Array<{ atMs: number; kb: number }>>;
+  readonly probes: ProbeResult;
+  /** Date.now() at the end of the warm-up: probes sent before it are left out of the verdict. */
+  readonly warmUpEndWall: number;
+  readonly loadEndMs: number;
+  readonly loadEventLoopP99Ms: number;
+  readonly drainMs: number;
+  readonly drainComplete: boolean;
+  readonly durationMs: number;
+}
+
+/** The targets: RSS flat after warm-up, outside probe p99 under 100 ms. */
+const RSS_GROWTH_LIMIT = 1.2;
+const PROBE_P99_LIMIT_MS = 100;
+
+const rounded = (values: readonly number[] | Float64Array) => {
+  const d = distribution(values);
+  return { count: d.count, p50: round(d.p50), p99: round(d.p99), mean: round(d.mean), max: round(d.max) };
+};
+
+function rssFigures(
+  pid: number,
+  samples: Array<{ atMs: number; kb: number }>,
+  warmUpMs: number,
+  loadMs: number,
+) {
+  const kb = (s?: { kb: number }) => s?.kb ?? Number.NaN;
+  return {
+    ...{ pid, samples, startKb: kb(samples[0]) },
+    warmUpKb: kb(samples.find((s) => s.atMs >= warmUpMs) ?? samples.at(-1)),
+    peakKb: samples.length > 0 ? Math.max(...samples.map((s) => s.kb)) : Number.NaN,
+    /** At the end of the load, not after the drain: compared under the same load as the warm-up figure. */
+    endKb: kb(samples.filter((s) => s.atMs <= loadMs + 1000).at(-1)),
+    /** After the final drain, with the load gone. */
+    drainedKb: kb(samples.at(-1)),
+  };
+}
+
+/** Counts every receipt check shares: deliveries, duplicated, foreign channel, corrupt. */
+const counted = ({ counts: c }: ReceiptLedger) => ({ ...c });
+
+const transient = (ledger: ReceiptLedger) => ({
+  ...{
+    ...counted(ledger),
+    clients: ledger.receivers,
+    missing: ledger.missing(),
+    disconnects: ledger.disconnects,
+  },
+  perClient: { received: spread(Array.from(ledger.perReceiver)), expected: spread(ledger.expected()) },
+});
+
+const durable = (ledger: ReceiptLedger, clients: PollClients, lost: number) => ({
+  ...{ ...counted(ledger), expected: ledger.expected().reduce((a, b) => a + b, 0), lost },
+  ...{ pollErrors: clients.errors, ...(clients.lastError && { lastPollError: clients.lastError }) },
+});
+
+/** The soak's figures from its ledgers and samples, and its verdicts against the targets. */
+export function soakReport(config: SoakConfig, ledgers: Ledgers, seen: Observed) {
+  const { posts, queue, events } = ledgers;
+  const lostExamples: Array<{ seq: number; user: string; target: string }> = [];
+  const lost = { legacy: queue.missing(lostExamples), json: events.missing() };
+  const legacyDurable = {
+    ...durable(queue, seen.listen, lost.legacy),
+    hangUps: seen.listen.hangUps,
+    lostExamples,
+  };
+  const jsonDurable = { ...durable(events, seen.events, lost.json), outOfOrder: events.outOfOrder };
+  const [legacyStomp, jsonEventStream] = [transient(ledgers.stomp), transient(ledgers.stream)];
+  const all = [legacyDurable, jsonDurable, legacyStomp, jsonEventStream];
+  const sum = (key: 'duplicated' | 'foreign' | 'corrupt') => all.reduce((n, t) => n + t[key], 0);
+  const totals = {
+    ...{ posted: KINDS.reduce((n, k) => n + posts[k].count, 0), lost: lost.legacy + lost.json },
+    ...{ duplicated: sum('duplicated'), foreign: sum('foreign') },
+    transientMissing: legacyStomp.missing + jsonEventStream.missing,
+  };
+  const kinds = Object.keys(seen.pids);
+  const rss = Object.fromEntries(
+    kinds.map((k) => [
+      k,
+      rssFigures(seen.pids[k] as number, seen.rss[k] ?? [], config.warmUpMs, seen.loadEndMs),
+    ]),
+  );
+  const probe = Object.fromEntries(
+    kinds.map((kind) => {
+      const p = seen.probes[kind] ?? { samples: [], sentAt: [], failed: 0 };
+      const afterWarmUp = p.samples.filter((_, k) => (p.sentAt[k] ?? 0) >= seen.warmUpEndWall);
+      return [kind, { ...rounded(afterWarmUp), failed: p.failed, wholeRun: rounded(p.samples) }];
+    }),
+  );
+  const tally = (p: PostLog) => ({ posted: p.count, accepted: p.count - p.failed, failed: p.failed });
+  const posted = Object.fromEntries(KINDS.map((k) => [k, tally(posts[k])]));
+  const failed = KINDS.reduce((n, k) => n + posts[k].failed, 0);
+  const altered = sum('corrupt') + jsonDurable.outOfOrder;
+  const by = (key: 'duplicated' | 'foreign') =>
+    `legacy listen ${legacyDurable[key]}, JSON /events ${jsonDurable[key]}, STOMP ${legacyStomp[key]}, event-stream ${jsonEventStream[key]}`;
+  const disconnects = legacyStomp.disconnects + jsonEventStream.disconnects;
+  const verdicts = [
+    check('posts accepted', '0 failed', `${failed} failed of ${totals.posted}`, failed === 0),
+    check(
+      'durable messages lost',
+      '0',
+      `${totals.lost} (legacy ${lost.legacy}, JSON ${lost.json})`,
+      !totals.lost,
+    ),
+    check(
+      'deliveries duplicated',
+      '0',
+      `${totals.duplicated} (${by('duplicated')})`,
+      totals.duplicated === 0,
+    ),
+    check('foreign-channel deliveries', '0', `${totals.foreign} (${by('foreign')})`, totals.foreign === 0),
+    check('out of order or altered deliveries', '0', String(altered), altered === 0),
+    check(
+      ...(['transient messages missed by connected clients', '0'] as const),
+      `${totals.transientMissing} (STOMP ${legacyStomp.missing}, event-stream ${jsonEventStream.missing}; disconnects ${disconnects})`,
+      totals.transientMissing === 0,
+    ),
+    ...Object.entries(rss).map(([name, r]) => {
+      const growth = `${(r.warmUpKb / 1024).toFixed(1)} -> ${(r.endKb / 1024).toFixed(1)} MB (${round(r.endKb / r.warmUpKb)}x)`;
+      const ok = r.endKb / r.warmUpKb <= RSS_GROWTH_LIMIT;
+      return check(`${name} RSS flat after warm-up`, `end <= ${RSS_GROWTH_LIMIT}x after warm-up`, growth, ok);
+    }),
+    ...Object.entries(probe).map(([name, p]) => {
+      const value = `${p.p99} ms after warm-up (${p.count} probes, ${p.failed} failed; whole run ${p.wholeRun.p99} ms)`;
+      const ok = p.p99 < PROBE_P99_LIMIT_MS && p.failed === 0 && p.count > 0;
+      return check(`${name} /health probe p99`, `< ${PROBE_P99_LIMIT_MS} ms`, value, ok);
+    }),
+  ];
+  const mode = config.quick ? ('quick' as const) : ('full' as const);
+  return {
+    ...{ mode, machine: machineInfo(), settings: config, posted, legacyDurable, jsonDurable, legacyStomp },
+    ...{ jsonEventStream, oddAnswers: { ...seen.odd }, totals },
+    /** post -> receipt in ms, per transport. */
+    latency: {
+      'legacy listen (Durable)': rounded(queue.latency.values()),
+      'legacy STOMP (NonDurable)': rounded(ledgers.stomp.latency.values()),
+      'JSON /events (durable)': rounded(events.latency.values()),
+      'JSON event-stream (transient)': rounded(ledgers.stream.latency.values()),
+    } as Record<string, ReturnType<typeof rounded>>,
+    ...{ rss, probe, loadEventLoopP99Ms: seen.loadEventLoopP99Ms, drainMs: Math.round(seen.drainMs) },
+    ...{ drainComplete: seen.drainComplete, verdicts, pass: verdicts.every((v) => v.pass) },
+    durationMs: seen.durationMs,
+  };
+}
+
+export type SoakReport = ReturnType<typeof soakReport>;
+
+const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
+const ms = (v = Number.NaN) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
+/** A markdown table's header from its cells, `|`-separated. */
+const head = (cells: string) => [`| ${cells} |`, `|${cells.split('|').fill('---').join('|')}|`];
+const row = (...cells: unknown[]) => `| ${cells.join(' | ')} |`;
+
+export function soakMarkdown(r: SoakReport): string {
+  const { settings: s, machine: m, legacyDurable: ld, jsonDurable: jd } = r;
+  const few = (x: { min: number; median: number; max: number }) => `${x.min} / ${x.median} / ${x.max}`;
+  const transient = (name: string, t: SoakReport['legacyStomp']) => {
+    const [got, want] = [few(t.perClient.received), few(t.perClient.expected)];
+    return row(name, t.clients, got, want, t.missing, t.duplicated, t.foreign, t.disconnects);
+  };
+  const hangUps =
+    s.hangUpStyle === 'close' ? 'closing their side, reading what was sent' : 'resetting at once';
+  const at = (v: { atMs: number; kb: number }) => `${Math.round(v.atMs / 1000)}s ${mb(v.kb)}`;
+  const lostList = ld.lostExamples.map((l) => `#${l.seq} to ${l.target} for ${l.user}`).join(', ');
   const lines = [
-    `# Soak run (${report.mode})`,
+    `# Soak run (${r.mode})\n\n${m.date}; ${m.cores} cores ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}.`,
+    `Load ${s.loadMs / 1000} s (warm-up ${s.warmUpMs / 1000} s), then a final drain of ${(r.drainMs / 1000).toFixed(1)} s (${r.drainComplete ? 'everything arrived' : 'stopped at its limit'}); ${s.postsPerSecond} posts/s of each kind; LONG_POLL_TIMEOUT_MS ${s.longPollTimeoutMs}.`,
+    `Clients: ${Object.entries(s.clients).map(([k, v]) => `${v} ${k}`)}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${hangUps}).`,
+    '\n## Verdict\n',
+    ...head('Check | Target | Value | Result'),
+    ...r.verdicts.map((v) => row(v.name, v.target, v.value, `**${v.pass ? 'PASS' : 'MISS'}**`)),
+    '\n## Messages\n',
+    ...head('Kind | Posted | Accepted | Failed'),
+    ...Object.entries(r.posted).map(([k, p]) => row(k, p.posted, p.accepted, p.failed)),
     '',
-    `${report.machine.date}; ${report.machine.cores} cores ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}, ${report.machine.platform}.`,
-    `Load ${s.loadMs / 1000} s (warm-up ${s.warmUpMs / 1000} s), then a final drain of ${(report.drainMs / 1000).toFixed(1)} s (${report.drainComplete ? 'everything arrived' : 'stopped at its limit'}); ${s.postsPerSecondEachKind} posts/s of each kind; LONG_POLL_TIMEOUT_MS ${s.longPollTimeoutMs}.`,
-    `Clients: ${Object.entries(s.clients)
-      .map(([k, v]) => `${v} ${k}`)
-      .join(
-        ', ',
-      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${s.hangUpStyle === 'close' ? 'closing their side and reading what was already sent' : 'resetting the connection at once'}).`,
-    '',
-    '## Verdict',
-    '',
-    '| Check | Target | Value | Result |',
-    '|---|---|---|---|',
-    ...report.verdicts.map(
-      (v) => `| ${v.name} | ${v.target} | ${v.value} | **${v.pass ? 'PASS' : 'MISS'}** |`,
+    ...head(
+      'Durable | Expected | Received | Lost | Duplicated | Foreign channel | Out of order / altered | Notes',
     ),
+    `| legacy listen | ${ld.expected} | ${ld.deliveries} | ${ld.lost} | ${ld.duplicated} | ${ld.foreign} | 0 / ${ld.corrupt} | ${ld.hangUps} hang-ups, ${ld.pollErrors} poll errors |`,
+    `| JSON /events | ${jd.expected} | ${jd.deliveries} | ${jd.lost} | ${jd.duplicated} | ${jd.foreign} | ${jd.outOfOrder} / ${jd.corrupt} | ${jd.pollErrors} poll errors |`,
     '',
-    '## Messages',
-    '',
-    '| Kind | Posted | Accepted | Failed |',
-    '|---|---|---|---|',
-    ...Object.entries(report.posted).map(([k, p]) => `| ${k} | ${p.posted} | ${p.accepted} | ${p.failed} |`),
-    '',
-    '| Durable | Expected deliveries | Received | Lost | Duplicated | Foreign channel | Out of order / altered | Notes |',
-    '|---|---|---|---|---|---|---|---|',
-    `| legacy listen | ${report.legacyDurable.expected} | ${report.legacyDurable.deliveries} | ${report.legacyDurable.lost} | ${report.legacyDurable.duplicated} | ${report.legacyDurable.foreign} | 0 / ${report.legacyDurable.corrupt} | ${report.legacyDurable.hangUps} hang-ups, ${report.legacyDurable.pollErrors} poll errors |`,
-    `| JSON /events | ${report.jsonDurable.expected} | ${report.jsonDurable.deliveries} | ${report.jsonDurable.lost} | ${report.jsonDurable.duplicated} | ${report.jsonDurable.foreign} | ${report.jsonDurable.outOfOrder} / ${report.jsonDurable.corrupt} | ${report.jsonDurable.pollErrors} poll errors |`,
-    '',
-    '| Transient | Clients | Received per client (min / median / max) | Expected per client (min / median / max) | Missing | Duplicated | Foreign channel | Disconnects |',
-    '|---|---|---|---|---|---|---|---|',
-    transientRow('legacy STOMP', report.legacyStomp),
-    transientRow('JSON event-stream', report.jsonEventStream),
-    '',
-    '## Delivery latency (post sent -> receipt read, in the load process)',
-    '',
-    '| Transport | Deliveries | p50 | p99 | max |',
-    '|---|---|---|---|---|',
-    ...Object.entries(report.latency).map(
-      ([k, d]) => `| ${k} | ${d.count} | ${ms(d.p50)} | ${ms(d.p99)} | ${ms(d.max)} |`,
+    ...head(
+      'Transient | Clients | Received per client | Expected | Missing | Duplicated | Foreign | Disconnects',
     ),
-    '',
-    `Load process event-loop delay p99: ${ms(report.loadEventLoopP99Ms)}.`,
-    '',
-    '## Simulator processes',
-    '',
-    `| Simulator | RSS start | RSS after warm-up | RSS peak | RSS end of load | RSS after drain | ${report.probeLabel} p50 | p99 | max | failed |`,
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...Object.keys(report.rss).map((k) => {
-      const r = report.rss[k] as RssFigures;
-      const p = report.probe[k];
-      return `| ${k} | ${mb(r.startKb)} | ${mb(r.warmUpKb)} | ${mb(r.peakKb)} | ${mb(r.endKb)} | ${mb(r.drainedKb)} | ${ms(p?.p50 ?? NaN)} | ${ms(p?.p99 ?? NaN)} (whole run ${ms(p?.wholeRun.p99 ?? NaN)}) | ${ms(p?.max ?? NaN)} | ${p?.failed ?? 'n/a'} |`;
+    transient('legacy STOMP', r.legacyStomp),
+    transient('JSON event-stream', r.jsonEventStream),
+    '\n## Delivery latency (post sent -> receipt read, in the load process)\n',
+    ...head('Transport | Deliveries | p50 | p99 | max'),
+    ...Object.entries(r.latency).map(([k, d]) => row(k, d.count, ms(d.p50), ms(d.p99), ms(d.max))),
+    `\nLoad process event-loop delay p99: ${ms(r.loadEventLoopP99Ms)}.`,
+    '\n## Simulator processes (GET /health probed from a separate process every 100 ms)\n',
+    ...head(
+      'Simulator | RSS start | after warm-up | peak | end of load | after drain | /health p50 | p99 | max | failed',
+    ),
+    ...Object.entries(r.rss).map(([k, x]) => {
+      const p = r.probe[k];
+      const p99 = `${ms(p?.p99)} (whole run ${ms(p?.wholeRun.p99)})`;
+      return `| ${k} | ${[x.startKb, x.warmUpKb, x.peakKb, x.endKb, x.drainedKb].map(mb).join(' | ')} | ${ms(p?.p50)} | ${p99} | ${ms(p?.max)} | ${p?.failed} |`;
     }),
     '',
-    ...Object.entries(report.rss).map(
-      ([k, r]) =>
-        `RSS of ${k} (pid ${r.pid}): ${r.samples.map((x) => `${Math.round(x.atMs / 1000)}s ${mb(x.kb)}`).join(', ')}`,
-    ),
+    ...Object.entries(r.rss).map(([k, x]) => `RSS of ${k} (pid ${x.pid}): ${x.samples.map(at).join(', ')}`),
+    ld.lostExamples.length > 0 && `\nLost legacy messages (first ${ld.lostExamples.length}): ${lostList}`,
+    ld.lastPollError && `\nLast legacy listen poll error: ${ld.lastPollError}`,
+    jd.lastPollError && `\nLast JSON /events poll error: ${jd.lastPollError}`,
+    r.oddAnswers.count > 0 && `\nUnexpected answers: ${r.oddAnswers.count} (last: ${r.oddAnswers.last})`,
   ];
-  const lost = report.legacyDurable.lostExamples;
-  if (lost.length > 0) {
-    lines.push(
-      '',
-      `Lost legacy messages (first ${lost.length}): ${lost.map((l) => `#${l.seq} to ${l.target} for ${l.user}`).join(', ')}`,
-    );
-  }
-  for (const [name, d] of [
-    ['legacy listen', report.legacyDurable],
-    ['JSON /events', report.jsonDurable],
-  ] as const) {
-    if (d.lastPollError) lines.push('', `Last ${name} poll error: ${d.lastPollError}`);
-  }
-  if (report.oddAnswers.count > 0) {
-    lines.push('', `Unexpected answers: ${report.oddAnswers.count} (last: ${report.oddAnswers.last ?? ''})`);
-  }
-  return `${lines.join('\n')}\n`;
+  return `${lines.filter((l) => typeof l === 'string').join('\n')}\n`;
 }
 
 /** Writes soak-<mode>-<time>.json and .md into dir; returns their paths. */
 export function writeSoakReport(dir: string, report: SoakReport): { json: string; markdown: string } {
-  const stamp = report.machine.date.replace(/[:.]/g, '-');
-  return writeReportFiles(dir, `soak-${report.mode}-${stamp}`, soakMarkdown(report), report);
+  const name = `soak-${report.mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
+  return writeReportFiles(dir, name, soakMarkdown(report), report);
 }

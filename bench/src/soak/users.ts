@@ -4,11 +4,10 @@ import type { UserSpec } from '@racedata/core';
 import { JSON_CHANNELS, JSON_USERS } from '@racedata/json-sim';
 import { LEGACY_CHANNELS, LEGACY_USERS } from '@racedata/legacy-sim';
 
-/** One user of a simulator as the soak knows it: its token and what it may receive. */
+/** One user of a simulator as the soak knows it: its token and what it may receive (undefined: every channel). */
 export interface SoakUser {
   readonly key: string;
   readonly token: string;
-  /** Undefined: every channel. */
   readonly channels: ReadonlySet<string> | undefined;
 }
 
@@ -16,61 +15,52 @@ export interface SoakUser {
 /** Legacy posts go to `id` (every user) or to a channel (its subscribers). */
 export const LEGACY_DURABLE_TARGETS = ['id', ...LEGACY_CHANNELS.durable];
 export const LEGACY_TRANSIENT_TARGETS = ['id', ...LEGACY_CHANNELS.transient];
+export const { durable: JSON_DURABLE, transient: JSON_TRANSIENT } = JSON_CHANNELS;
 
-export const JSON_DURABLE = JSON_CHANNELS.durable;
-export const JSON_TRANSIENT = JSON_CHANNELS.transient;
-
-const JSON_GALLOP = [
-  'RaceDayGallop',
-  'StartListGallop',
-  'ResultGallop',
-  'ScratchingsGallop',
-  'TimeToStartGallop',
-  'SplitTimesGallop',
-  'Last500MetersGallop',
+/** Subscriptions the generated users take in turn ('*': every channel). */
+const JSON_SUBSCRIPTIONS = [
+  [...JSON_DURABLE, ...JSON_TRANSIENT].filter((c) => c.endsWith('Gallop')),
+  ['StartListTrot', 'ScratchingsTrot', 'TimeToDefTrot', 'PrelDisqualifiedHorsesTrot'],
 ];
-const JSON_OTHER_TROT = ['StartListTrot', 'ScratchingsTrot', 'TimeToDefTrot', 'PrelDisqualifiedHorsesTrot'];
-const LEGACY_A = ['RaceDay', 'StartList', 'TimeToStart', 'SplitTimes'];
-const LEGACY_B = ['Result', 'Scratchings', 'TimeToDef', 'Last500Meters', 'PrelDisqualifiedHorses'];
-
-function soakUser(spec: UserSpec): SoakUser {
-  return {
-    key: spec.key,
-    token: spec.token,
-    channels: spec.channels === '*' ? undefined : new Set(spec.channels),
-  };
-}
+const LEGACY_SUBSCRIPTIONS = [
+  ['RaceDay', 'StartList', 'TimeToStart', 'SplitTimes'],
+  ['Result', 'Scratchings', 'TimeToDef', 'Last500Meters', 'PrelDisqualifiedHorses'],
+  '*' as const,
+];
 
 /**
- * The built-in users plus generated ones with different subscriptions (taken in turn), so a
- * message on a channel a user does not take reaching that user shows as a foreign-channel delivery.
+ * The built-in users plus generated ones with different subscriptions, so a message on a channel
+ * a user does not take reaching that user shows as a foreign-channel delivery.
  */
-function userSpecs(
+function specs(
   builtIn: readonly UserSpec[],
   count: number,
   kind: string,
-  subscriptions: ReadonlyArray<readonly string[] | '*'>,
-): UserSpec[] {
-  const specs = [...builtIn];
-  for (let i = specs.length; i < count; i++) {
+  subscriptions: ReadonlyArray<string[] | '*'>,
+) {
+  const all = [...builtIn];
+  for (let i = all.length; i < count; i++) {
     const channels = subscriptions[i % subscriptions.length] as string[] | '*';
-    specs.push({ name: `soak ${i}`, key: `soak-${i}`, secret: 'soak', token: `soak-${kind}-${i}`, channels });
+    all.push({ name: `soak ${i}`, key: `soak-${i}`, secret: 'soak', token: `soak-${kind}-${i}`, channels });
   }
-  return specs;
+  return all;
 }
+
+const soakUser = (spec: UserSpec): SoakUser => ({
+  ...{ key: spec.key, token: spec.token },
+  channels: spec.channels === '*' ? undefined : new Set(spec.channels),
+});
 
 /** Writes USERS_FILE documents for both simulators into `dir`. */
 export function writeUsersFiles(dir: string, legacyCount: number, jsonCount: number) {
-  const legacySpecs = userSpecs(LEGACY_USERS, legacyCount, 'legacy', [LEGACY_A, LEGACY_B, '*']);
-  const jsonSpecs = userSpecs(JSON_USERS, jsonCount, 'json', [JSON_GALLOP, JSON_OTHER_TROT]);
-  const legacyFile = path.join(dir, 'legacy-users.json');
-  const jsonFile = path.join(dir, 'json-users.json');
-  writeFileSync(legacyFile, JSON.stringify({ users: legacySpecs }, null, 2));
-  writeFileSync(jsonFile, JSON.stringify({ users: jsonSpecs }, null, 2));
-  return { legacyFile, jsonFile, legacy: legacySpecs.map(soakUser), json: jsonSpecs.map(soakUser) };
+  const legacy = specs(LEGACY_USERS, legacyCount, 'legacy', LEGACY_SUBSCRIPTIONS);
+  const json = specs(JSON_USERS, jsonCount, 'json', JSON_SUBSCRIPTIONS);
+  const [legacyFile, jsonFile] = [path.join(dir, 'legacy-users.json'), path.join(dir, 'json-users.json')];
+  writeFileSync(legacyFile, JSON.stringify({ users: legacy }));
+  writeFileSync(jsonFile, JSON.stringify({ users: json }));
+  return { legacyFile, jsonFile, legacy: legacy.map(soakUser), json: json.map(soakUser) };
 }
 
 /** Whether a message posted to `target` is meant for the user (`id` reaches every legacy user). */
-export function receives(user: SoakUser, target: string): boolean {
-  return target === 'id' || user.channels === undefined || user.channels.has(target);
-}
+export const receives = (user: SoakUser, target: string) =>
+  target === 'id' || user.channels === undefined || user.channels.has(target);

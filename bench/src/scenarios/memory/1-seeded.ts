@@ -5,7 +5,7 @@ import { bareIdleRss, GC_METHOD, mb, reading } from './_memory';
 
 /** The JSON simulator idle, then filled with `events` over POST /_sim/events. */
 async function seeded(ctx: BenchContext, events: number) {
-  const sim = await startStore(ctx.simRoot, events);
+  const sim = await startStore(ctx, events);
   try {
     const idle = await reading(sim);
     const seeding = await seedStore(sim, events);

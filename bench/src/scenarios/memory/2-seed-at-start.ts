@@ -6,11 +6,11 @@ import type { BenchContext, Scenario } from '../../types';
 /** A start with `args`: wall time to the banner, CPU time by then, RSS after two full GCs. */
 async function start(ctx: BenchContext, events: number, args: string[]) {
   const started = performance.now();
-  const sim = await startStore(ctx.simRoot, events, { args });
+  const sim = await startStore(ctx, events, { args });
   try {
     const wallMs = performance.now() - started;
     const cpu = cpuMs(sim.pid);
-    await sim.hook('gc');
+    await sim.gc();
     return { wallMs, cpu, rss: rssBytes(sim.pid) };
   } finally {
     await sim.stop();

@@ -1,6 +1,6 @@
 import { inject } from '../../harness/load';
 import { legacyXml } from '../../harness/payloads';
-import { startSim } from '../../harness/processes';
+import { ourSim } from '../../harness/processes';
 import { compare, count } from '../../harness/rows';
 import { simState } from '../../harness/store';
 import type { Scenario } from '../../types';
@@ -18,18 +18,11 @@ export default {
     const { legacyMessages: n } = ctx.config.memory;
     ctx.log(`  ${n} legacy messages queued`);
     const bare = await bareIdleRss();
-    const sim = await startSim(ctx.simRoot, 'legacy', { env: { LEGACY_QUEUE_MAX: String(n) } });
+    const sim = await ourSim(ctx, 'legacy', { env: { LEGACY_QUEUE_MAX: String(n) } });
     try {
       const idle = await reading(sim);
       const path = '/customerapi/channel/id/Durable?payloadKey=bench';
-      const posted = await inject({
-        port: sim.port,
-        path,
-        body: legacyXml(1),
-        contentType: 'application/xml',
-        amount: n,
-        connections: 8,
-      });
+      const posted = await inject(sim.port, path, legacyXml(1), 'application/xml', n);
       const depth = await queued(sim.port);
       if (posted.bad > 0 || depth !== n)
         throw new Error(`${posted.bad} failed posts; ${depth} of ${n} queued`);

@@ -1,6 +1,6 @@
 import { inject } from '../../harness/load';
 import { jsonDurableMessage, legacyXml } from '../../harness/payloads';
-import { startSim, type SimKind } from '../../harness/processes';
+import { ourSim, type SimKind } from '../../harness/processes';
 import { count } from '../../harness/rows';
 import { simState, startStore } from '../../harness/store';
 import type { BenchContext, Comparison, Scenario } from '../../types';
@@ -29,16 +29,13 @@ const CAPS = {
 async function capRow(ctx: BenchContext, kind: SimKind, cap: number, multiple: number): Promise<Comparison> {
   const { label, setting, path, body, contentType } = CAPS[kind];
   const env = { [setting]: String(cap) };
-  const sim =
-    kind === 'json'
-      ? await startStore(ctx.simRoot, cap, { env })
-      : await startSim(ctx.simRoot, kind, { env });
+  const sim = kind === 'json' ? await startStore(ctx, cap, { env }) : await ourSim(ctx, kind, { env });
   const rss: number[] = [];
   let bad = 0;
   let kept = 0;
   try {
     for (let step = 1; step <= multiple; step++) {
-      bad += (await inject({ port: sim.port, path, body, contentType, amount: cap, connections: 8 })).bad;
+      bad += (await inject(sim.port, path, body, contentType, cap)).bad;
       rss.push((await reading(sim)).rss);
       const state = await simState(sim.port);
       kept = state.store?.events ?? Object.values(state.users).reduce((n, u) => n + u.queueDepth, 0);

@@ -4,7 +4,7 @@ import { heapReading } from '../../harness/store';
 
 /** What the memory scenarios read: RSS from /proc and the heap from GET /metrics, after two full GCs. */
 export async function reading(server: Server) {
-  await server.hook('gc');
+  await server.gc();
   // RSS first: answering /metrics allocates a little.
   const rss = rssBytes(server.pid);
   return { rss, ...(await heapReading(server.port)) };
@@ -18,7 +18,7 @@ export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 export async function bareIdleRss(): Promise<number> {
   const bare = await startBare();
   try {
-    await bare.hook('gc');
+    await bare.gc();
     return rssBytes(bare.pid);
   } finally {
     await bare.stop();
@@ -26,4 +26,4 @@ export async function bareIdleRss(): Promise<number> {
 }
 
 export const GC_METHOD =
-  "Every simulator is the built CLI as users run it, in its own process, with the bench hook preloaded (`node --expose-gc --require bench/src/servers/sim-hook.cjs`): it does nothing but run two full GCs when the harness asks over IPC; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics.";
+  "Every simulator is the built CLI as users run it, in its own process, with the bench hook preloaded (`node --expose-gc --require bench/src/servers/gc-hook.cjs`): it does nothing but run two full GCs when the harness asks over IPC; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics.";

@@ -1,16 +1,15 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, waitForHealth } from '../../harness/http';
 import { PEER_NAMES, peerDataFiles, spawnPeer } from '../../harness/peers';
-import { startSim, stopChild, trackProcess, type SimKind } from '../../harness/processes';
-import { shouldProfile, summariseProfile } from '../../harness/profile';
+import { ourSim, stopChild, trackProcess, type SimKind } from '../../harness/processes';
 import { compare, med } from '../../harness/rows';
-import type { BenchContext, Comparison, Figure, ProfileSummary, Scenario } from '../../types';
+import type { BenchContext, Comparison, Figure, Scenario } from '../../types';
 
 /** Starts something and resolves with the ms until it answered, having stopped it again. */
-type Subject = (nodeArgs?: string[]) => Promise<number>;
+type Subject = () => Promise<number>;
 
 // The smallest server that answers /health: what `node -e` starts before any of our code loads.
 const BARE_SCRIPT =
@@ -33,10 +32,10 @@ const spawned =
 
 /** Our simulator as users start it (no hook), with the CLI's default log level. */
 const simulator =
-  (root: string, kind: SimKind): Subject =>
-  async (nodeArgs = []) => {
+  (ctx: BenchContext, kind: SimKind): Subject =>
+  async () => {
     const started = performance.now();
-    const sim = await startSim(root, kind, { plain: true, nodeArgs, env: { LOG_LEVEL: 'info' } });
+    const sim = await ourSim(ctx, kind, { plain: true, env: { LOG_LEVEL: 'info' } });
     try {
       await waitForHealth(sim.port, () => !sim.exited());
       return performance.now() - started;
@@ -64,7 +63,7 @@ async function run(ctx: BenchContext) {
   const { repeats } = ctx.config.startUp;
   const notes: string[] = [];
   const bundle = path.join(ctx.simRoot, 'packages', 'testkit', 'dist', 'racedata-sim.cjs');
-  const subjects = new Map<string, Subject>(KINDS.map((kind) => [kind, simulator(ctx.simRoot, kind)]));
+  const subjects = new Map<string, Subject>(KINDS.map((kind) => [kind, simulator(ctx, kind)]));
   const bare = (port: number) =>
     trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' }));
   subjects.set('bare Node', spawned(bare));
@@ -150,19 +149,7 @@ async function run(ctx: BenchContext) {
       }),
     );
   }
-  const profiles: ProfileSummary[] = [];
-  for (const [i, kind] of KINDS.entries()) {
-    if (!shouldProfile(ctx, rows[i]?.verdict ?? '')) continue;
-    ctx.log(`  profiling the ${kind} simulator's start`);
-    mkdirSync(path.join(ctx.rawDir, 'profiles'), { recursive: true });
-    const dir = mkdtempSync(path.join(ctx.rawDir, 'profiles', `start-up-${kind}-`));
-    // The CLI exits on SIGTERM through process.exit, which is when --cpu-prof writes its file.
-    await (subjects.get(kind) as Subject)(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-    const what = `start of racedata-sim ${kind} (whole process, node --cpu-prof)`;
-    if (file) profiles.push(summariseProfile(path.join(dir, file), what, ctx.root));
-  }
-  return { rows, notes, profiles };
+  return { rows, notes };
 }
 
 export default {
