@@ -96,7 +96,7 @@ const ROWS: Record<string, Row[]> = {
     [
       'startSimulators() in-process: both simulators, from loading the test kit to both answering /health, median of 1',
       'ms',
-      '—',
+      '<= 15x bare Node in-process',
     ],
     ['json simulator, first start after a build (no code cache yet)', 'ms', '—'],
     ['legacy simulator, first start after a build (no code cache yet)', 'ms', '—'],

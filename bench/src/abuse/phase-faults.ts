@@ -1,34 +1,20 @@
 import { check } from '../types';
 import http from 'node:http';
-import { gauge } from '../harness/store';
+import { heapReading, simState } from '../harness/store';
 import { httpRequest, jsonRequest, requestOnce, sleep } from '../harness/http';
 import { rssKb } from '../harness/proc';
 import { AUTH, type Phase } from './types';
 
-async function heapMb(port: number): Promise<number> {
-  const res = await httpRequest({ port, path: '/metrics', timeoutMs: 10_000 });
-  return (
-    Math.round((gauge(res.body.toString('utf8'), 'nodejs_heap_size_used_bytes') / 1024 / 1024) * 10) / 10
-  );
-}
-
-async function heldPolls(port: number): Promise<number> {
-  const res = await httpRequest({ port, path: '/_sim/state', timeoutMs: 10_000 });
-  const state = JSON.parse(res.body.toString('utf8')) as { users: Record<string, { heldPolls: number }> };
-  return Object.values(state.users).reduce((n, u) => n + u.heldPolls, 0);
-}
-
 /** A request that hangs up `afterMs` after it was sent, whatever came back. */
-function abandon(port: number, method: string, path: string, body: string | undefined, afterMs: number) {
-  return requestOnce({
+const abandon = (port: number, method: string, path: string, body: string | undefined, afterMs: number) =>
+  requestOnce({
     port,
     method,
     path,
     headers: { ...AUTH, 'content-type': 'application/json' },
-    ...(body !== undefined && { body }),
+    body,
     hangUpMs: afterMs,
   });
-}
 
 /** 5. Clients that hang up on requests held or delayed by fault rules; then the rules go. */
 export const abandonedRequests: Phase = {
@@ -43,7 +29,7 @@ export const abandonedRequests: Phase = {
     const { port, pid } = json.sim;
     const reading = async () => {
       await json.sim.gc();
-      return { heap: await heapMb(port), rss: (rssKb(pid) ?? 0) / 1024 };
+      return { heap: (await heapReading(port)).heapUsed / 1024 / 1024, rss: (rssKb(pid) ?? 0) / 1024 };
     };
     const rules = [
       { match: { transport: 'events' }, action: { type: 'hold' } },
@@ -68,7 +54,7 @@ export const abandonedRequests: Phase = {
     };
     await Promise.all(Array.from({ length: c.concurrency }, worker));
     await sleep(c.settleMs);
-    const held = await heldPolls(port);
+    const held = Object.values((await simState(port)).users).reduce((n, u) => n + u.heldPolls, 0);
     const during = await reading();
     await jsonRequest(port, 'DELETE', '/_sim/faults');
     await jsonRequest(port, 'POST', '/_sim/reset');

@@ -128,6 +128,9 @@ async function run(ctx: BenchContext) {
           bare: median(BARE_IN_PROCESS),
           bareName: BARE_IN_PROCESS,
           better: 'lower',
+          // From the first runs (2026-11-28, a shared machine): 10-16x, loading the test kit's
+          // bundle about half of it.
+          ...{ bound: 15, target: '<= 15x bare Node in-process' },
         },
         note: `in a fresh process (as a test runner's worker); the baseline loads node:http and starts two servers; min ${Math.round(Math.min(...(times.get(TESTKIT) ?? [NaN])))} ms`,
       }),
