@@ -141,14 +141,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     : { note: 'not used by the measures run' };
   log(`bench (${quick ? 'quick' : 'full'}): simulators from dist; peers: ${peersNote}`);
   const ctx: BenchContext = {
-    ...{
-      config: quick ? QUICK_CONFIG : FULL_CONFIG,
-      root: REPO_ROOT,
-      simRoot: REPO_ROOT,
-      rawDir,
-      peers,
-      log,
-    },
+    ...{ config: quick ? QUICK_CONFIG : FULL_CONFIG, root: REPO_ROOT, simRoot: REPO_ROOT, rawDir, peers },
+    ...{ log },
     // Two builds profiled on every miss would double a long run for figures nobody compares.
     profileMode: options.profileAll ? 'always' : quick || before ? 'never' : 'miss',
   };
@@ -170,11 +164,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     killAllChildren();
   }
   const report: BenchReport = {
-    ...{
-      mode: quick ? 'quick' : 'full',
-      ...(options.only && { only: options.only }),
-      machine: machineInfo(),
-    },
+    ...{ mode: quick ? 'quick' : 'full', ...(options.only && { only: options.only }) },
+    ...{ machine: machineInfo() },
     ...{ simulatorBuild: 'built packages (packages/*/dist)', peers: peersNote, measures },
     ...(beforeCtx && { before: { root: beforeCtx.simRoot, measures: beforeMeasures } }),
     durationMs: Date.now() - started,

@@ -102,13 +102,8 @@ serveCommands({
     const cpu = process.cpuUsage(s.cpu);
     const delivered = s.counts.reduce((sum, c) => sum + Math.min(c, expected), 0);
     return {
-      ...{
-        delivered,
-        lost: total - delivered,
-        lastReceive: s.lastReceive,
-        bins: [...latency.counts],
-        sum: latency.sum,
-      },
+      ...{ delivered, lost: total - delivered, lastReceive: s.lastReceive, bins: [...latency.counts] },
+      ...{ sum: latency.sum },
       /** This process's CPU over the round, as a share of one core. */
       cpuShare: (cpu.user + cpu.system) / 1000 / Math.max(1, monoMs() - s.started),
     };

@@ -149,29 +149,16 @@ export function abPair(spec: AbSpec): Scenario {
         };
         rows = [
           pairedRow({
-            ...{
-              ...common,
-              scenario: load.label,
-              unit: load.unit,
-              ours: rate('on'),
-              bare: rate('off'),
-              better: 'higher',
-            },
+            ...{ ...common, scenario: load.label, unit: load.unit, ours: rate('on'), bare: rate('off') },
+            ...{ better: 'higher' },
             ...(spec.rate && { bound: spec.rate.bound, target: spec.rate.text }),
             note: `rounds on/off ${load.unit}: ${rounds(rate('on'), rate('off'))}; ${load.note(med(rate('on')) ?? 0, med(rate('off')) ?? 0)}`,
           }),
           pairedRow({
-            ...{
-              ...common,
-              scenario: `${load.label}: simulator CPU per 1,000 ${load.work}`,
-              unit: 'ms',
-              better: 'lower',
-            },
-            ...{
-              ours: cpu('on'),
-              bare: cpu('off'),
-              ...(spec.cpu && { bound: spec.cpu.bound, target: spec.cpu.text }),
-            },
+            ...{ ...common, scenario: `${load.label}: simulator CPU per 1,000 ${load.work}`, unit: 'ms' },
+            ...{ better: 'lower' },
+            ...{ ours: cpu('on'), bare: cpu('off') },
+            ...{ ...(spec.cpu && { bound: spec.cpu.bound, target: spec.cpu.text }) },
             note: `user + system time of the simulator process over each turn; rounds on/off ms: ${rounds(cpu('on'), cpu('off'), 1)}${spec.note ? `; ${spec.note}` : ''}`,
           }),
         ];

@@ -55,19 +55,10 @@ function fanOutRows(label: string, rate: number, ours: Tally, bare: Tally, frame
   const failed = ours.failedPosts + bare.failedPosts;
   return [
     compare({
-      ...{
-        scenario: `${label}: server CPU per delivery`,
-        unit: 'µs',
-        ours: ours.cpuPerDelivery,
-        bare: bare.cpuPerDelivery,
-      },
-      ...{
-        bareName,
-        better: 'lower',
-        bound: 1.1,
-        target: '<= 1.1x bare',
-        ratios: perRound(ours.cpuUs, bare.cpuUs),
-      },
+      ...{ scenario: `${label}: server CPU per delivery`, unit: 'µs', ours: ours.cpuPerDelivery },
+      ...{ bare: bare.cpuPerDelivery },
+      ...{ bareName, better: 'lower', bound: 1.1, target: '<= 1.1x bare' },
+      ...{ ratios: perRound(ours.cpuUs, bare.cpuUs) },
       note: `user + system time of each server process over its turns / deliveries; frame ${frame} bytes; rounds ours/bare µs: ${rounds(ours.cpuUs, bare.cpuUs, 2)}`,
     }),
     compare({
@@ -81,12 +72,8 @@ function fanOutRows(label: string, rate: number, ours: Tally, bare: Tally, frame
       ].join('; '),
     }),
     compare({
-      ...{
-        scenario: `${label}: delivered msg/s`,
-        unit: 'msg/s',
-        ours: med(ours.delivered),
-        bare: med(bare.delivered),
-      },
+      ...{ scenario: `${label}: delivered msg/s`, unit: 'msg/s', ours: med(ours.delivered) },
+      ...{ bare: med(bare.delivered) },
       ...{ bareName, peers: [{ name: 'offered', value: rate }], better: 'higher', bound: KEEP_UP },
       ...{ target: `keeps up: >= ${KEEP_UP}x offered`, ratios: ours.delivered.map((v) => v / rate) },
       ratioLabel: 'ours / offered, median of rounds (min–max)',

@@ -103,14 +103,8 @@ function readRows(
     const cpu = (s: Side) => `${round(med(s.cpu) ?? NaN, 2)} ms`;
     return [
       pairedRow({
-        ...{
-          scenario: scenario.label,
-          unit: 'req/s',
-          ours: ours.rate,
-          bare: page.rate,
-          better: 'higher',
-          ...bound,
-        },
+        ...{ scenario: scenario.label, unit: 'req/s', ours: ours.rate, bare: page.rate, better: 'higher' },
+        ...{ ...bound },
         ...{
           bareName: 'GET /events page read, same store',
           ratioLabel: `${kind.against} / page read, median of paired rounds (min–max)`,
@@ -127,14 +121,8 @@ function readRows(
   const withPeers = peers.length > 0 && kind.page;
   return [
     pairedRow({
-      ...{
-        scenario: scenario.label,
-        unit: 'req/s',
-        ours: ours.rate,
-        bare: bare.rate,
-        better: 'higher',
-        ...bound,
-      },
+      ...{ scenario: scenario.label, unit: 'req/s', ours: ours.rate, bare: bare.rate, better: 'higher' },
+      ...{ ...bound },
       ...(withPeers && { peers, beatPeers: true, target: `${target?.text} and ahead of every peer` }),
       note: [
         `${ours.bytes} B/response with headers (bare ${bare.bytes} B)`,
@@ -143,12 +131,8 @@ function readRows(
       ].join('; '),
     }),
     pairedRow({
-      ...{
-        scenario: `${scenario.label}: server CPU per 1,000 requests`,
-        unit: 'ms',
-        ours: ours.cpu,
-        bare: bare.cpu,
-      },
+      ...{ scenario: `${scenario.label}: server CPU per 1,000 requests`, unit: 'ms', ours: ours.cpu },
+      ...{ bare: bare.cpu },
       better: 'lower',
       note: 'user + system time of each server process over each turn, from /proc (medians); less sensitive than the rate to the load generator and to other load on the machine',
     }),
@@ -164,12 +148,8 @@ function flatnessRow(large: Read, small: Read, events: readonly number[]): Compa
   const [l, s] = events.map(count);
   return compare({
     scenario: `GET /customerapi/events page reads, flatness: ${l} stored events against ${s}`,
-    ...{
-      unit: 'req/s',
-      ours: med(large.ours.rate),
-      bare: med(small.ours.rate),
-      bareName: 'ours, the smaller store',
-    },
+    ...{ unit: 'req/s', ours: med(large.ours.rate), bare: med(small.ours.rate) },
+    ...{ bareName: 'ours, the smaller store' },
     ...{ better: 'higher', ratios: perRound(ratio(large), ratio(small)) },
     ...{ bound: 0.85, target: `ours/bare at ${l} within 15% of the figure at ${s} (>= 0.85x)` },
     ratioLabel: '(ours / bare, larger store) / (ours / bare, smaller store), median of rounds (min–max)',

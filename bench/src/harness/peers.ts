@@ -96,14 +96,8 @@ export function peerDataFiles(dir: string, body: string): Record<PeerName, strin
     ...{ uuid: '00000000-0000-4000-8000-000000000999', lastMigration: 33, name: 'racedata bench' },
     ...{ endpointPrefix: '', latency: 0, port: 3000, hostname: '127.0.0.1', folders: [], routes },
     rootChildren: routes.map((r) => ({ type: 'route', uuid: r.uuid })),
-    ...{
-      proxyMode: false,
-      proxyHost: '',
-      proxyRemovePrefix: false,
-      tlsOptions: tls,
-      cors: true,
-      headers: [],
-    },
+    ...{ proxyMode: false, proxyHost: '', proxyRemovePrefix: false, tlsOptions: tls, cors: true },
+    ...{ headers: [] },
     ...{ proxyReqHeaders: [], proxyResHeaders: [], data: [], callbacks: [] },
   };
   const files = {

@@ -166,12 +166,7 @@ export const cliBuilt = (root: string) => existsSync(path.join(root, 'packages',
 export function startSim(root: string, kind: SimKind, options: ServerOptions = {}) {
   if (!cliBuilt(root)) throw new Error(`${root}: packages/cli is not built (npm run build)`);
   // The separate files of the build rather than the bundle the npm bin runs: profiles then name them.
-  const cli = path.join(
-    root,
-    'packages',
-    'cli',
-    ...(options.unbundled ? ['dist', 'entry.js'] : ['bin', 'racedata-sim.js']),
-  );
+  const cli = path.join(root, 'packages', 'cli', options.unbundled ? 'dist/entry.js' : 'bin/racedata-sim.js');
   const argv = [cli, kind, '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])];
   return startServer(`${kind} simulator`, { ...options, argv, env: { LOG_LEVEL: 'warn', ...options.env } });
 }
@@ -186,24 +181,19 @@ let profiled = 0;
 export function ourSim(
   ctx: { simRoot: string; profileDir?: string },
   kind: SimKind,
-  options: ServerOptions = {},
-  tag: string = kind,
+  opts: ServerOptions = {},
+  tag = '',
 ) {
-  const name = `--cpu-prof-name=${tag.replace(/\W+/g, '-')}.${++profiled}.cpuprofile`;
+  const name = `--cpu-prof-name=${(tag || kind).replace(/\W+/g, '-')}.${++profiled}.cpuprofile`;
   const profile = ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, name] : [];
-  return startSim(ctx.simRoot, kind, {
-    ...options,
-    unbundled: profile.length > 0,
-    nodeArgs: [...profile, ...(options.nodeArgs ?? [])],
-  });
+  const nodeArgs = [...profile, ...(opts.nodeArgs ?? [])];
+  return startSim(ctx.simRoot, kind, { ...opts, unbundled: profile.length > 0, nodeArgs });
 }
 
 /** Settings of a simulator under measurement: nothing times out, every client may be one user. */
 export const MEASURED = {
-  LONG_POLL_TIMEOUT_MS: '600000',
-  WS_AUTH_TIMEOUT_MS: '600000',
-  WS_PING_INTERVAL_MS: '3600000',
-  WS_MAX_SESSIONS_PER_USER: '100000',
+  ...{ LONG_POLL_TIMEOUT_MS: '600000', WS_AUTH_TIMEOUT_MS: '600000' },
+  ...{ WS_PING_INTERVAL_MS: '3600000', WS_MAX_SESSIONS_PER_USER: '100000' },
 };
 
 /** The bare Node baseline (servers/bare-node.cjs): http + ws doing each measure's job with no logic. */
@@ -229,10 +219,8 @@ export function forkWorker(entry: string, env: Record<string, string> = {}): Pro
   const worker = { ...commands(child, () => stderr), pid: child.pid as number, close };
   return new Promise((resolve, reject) => {
     // It says it is ready once it listens: a command sent before would be lost.
-    const timer = setTimeout(
-      () => reject(new Error(`${entry} was not ready within 30 s: ${stderr}`)),
-      30_000,
-    );
+    const late = () => reject(new Error(`${entry} was not ready within 30 s: ${stderr}`));
+    const timer = setTimeout(late, 30_000);
     child.once('exit', () => reject(new Error(`${entry} exited before it was ready: ${stderr}`)));
     worker.listen((e) => {
       if (e.event !== 'ready') return;

@@ -65,12 +65,8 @@ function rssFigures(
 const counted = ({ counts: c }: ReceiptLedger) => ({ ...c });
 
 const transient = (ledger: ReceiptLedger) => ({
-  ...{
-    ...counted(ledger),
-    clients: ledger.receivers,
-    missing: ledger.missing(),
-    disconnects: ledger.disconnects,
-  },
+  ...{ ...counted(ledger), clients: ledger.receivers, missing: ledger.missing() },
+  ...{ disconnects: ledger.disconnects },
   perClient: { received: spread(Array.from(ledger.perReceiver)), expected: spread(ledger.expected()) },
 });
 

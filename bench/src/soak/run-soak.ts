@@ -187,16 +187,8 @@ export async function runSoak(options: RunSoakOptions = {}) {
     for (const { kind, sim } of sims)
       if (sim.exited()) throw new Error(`the ${kind} simulator died: ${sim.output()}`);
     const report = soakReport(config, ledgers, {
-      ...{
-        listen,
-        events,
-        odd,
-        pids: { legacy: legacySim.pid, json: jsonSim.pid },
-        rss,
-        probes,
-        warmUpEndWall,
-        loadEndMs,
-      },
+      ...{ listen, events, odd, pids: { legacy: legacySim.pid, json: jsonSim.pid }, rss, probes },
+      ...{ warmUpEndWall, loadEndMs },
       ...{ loadEventLoopP99Ms: round(loadDelay.percentile(99) / 1e6), drainMs, drainComplete: complete() },
       durationMs: Date.now() - started,
     });

@@ -36,11 +36,8 @@ function rows(
       note: `old generation (every heap space but the young one) ${mb(full.oldUsed)} MB used of ${mb(full.oldTotal)} MB after GC (idle: ${mb(idle.oldUsed)} / ${mb(idle.oldTotal)} MB), from GET /metrics`,
     }),
     absoluteRow({
-      ...{
-        scenario: `${label}: heapTotal / heapUsed, whole heap`,
-        unit: 'x',
-        ours: full.heapTotal / full.heapUsed,
-      },
+      ...{ scenario: `${label}: heapTotal / heapUsed, whole heap`, unit: 'x' },
+      ...{ ours: full.heapTotal / full.heapUsed },
       note: `heapUsed ${mb(full.heapUsed)} MB, heapTotal ${mb(full.heapTotal)} MB after GC (idle: ${mb(idle.heapUsed)} / ${mb(idle.heapTotal)} MB); the difference is mostly the young generation's reserve, ${mb(full.heapTotal - full.oldTotal)} MB, which V8 sizes to the allocation rate of the seeding, not to what is stored`,
     }),
     absoluteRow({

@@ -37,12 +37,8 @@ export default {
             better: 'lower',
           }),
           compare({
-            ...{
-              scenario: `legacy simulator RSS with ${count(n)} queued messages`,
-              unit: 'MB',
-              ours: mb(full.rss),
-              bare: null,
-            },
+            ...{ scenario: `legacy simulator RSS with ${count(n)} queued messages`, unit: 'MB' },
+            ...{ ours: mb(full.rss), bare: null },
             better: 'lower',
             note: `${Math.round((full.rss - idle.rss) / n)} B RSS / ${Math.round((full.heapUsed - idle.heapUsed) / n)} B heap per queued message`,
           }),

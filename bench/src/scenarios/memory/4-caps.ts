@@ -13,11 +13,8 @@ const CAPS = {
     ...{ body: jsonDurableMessage(1), contentType: 'application/json' },
   },
   legacy: {
-    ...{
-      label: 'legacy queue',
-      setting: 'LEGACY_QUEUE_MAX',
-      path: '/customerapi/channel/id/Durable?payloadKey=bench',
-    },
+    ...{ label: 'legacy queue', setting: 'LEGACY_QUEUE_MAX' },
+    ...{ path: '/customerapi/channel/id/Durable?payloadKey=bench' },
     ...{ body: legacyXml(1), contentType: 'application/xml' },
   },
 };

@@ -108,11 +108,8 @@ async function run(ctx: BenchContext) {
   }));
   const rows: Comparison[] = KINDS.map((kind) =>
     compare({
-      ...{
-        scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`,
-        unit: 'ms',
-        ours: median(kind),
-      },
+      ...{ scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`, unit: 'ms' },
+      ...{ ours: median(kind) },
       ...{ bare: median('bare Node'), peers, better: 'lower', bound: 1.3, beatPeers: true },
       target: 'within 1.3x of bare node and faster than every peer',
       note: `min ${Math.round(Math.min(...(times.get(kind) ?? [NaN])))} ms`,
@@ -139,16 +136,10 @@ async function run(ctx: BenchContext) {
   for (const [kind, ms] of firstStarts) {
     rows.push(
       compare({
-        ...{
-          scenario: `${kind} simulator, first start after a build (no code cache yet)`,
-          unit: 'ms',
-          ours: ms,
-        },
-        ...{
-          bare: median('bare Node'),
-          better: 'lower',
-          note: 'one start; it writes the code cache every later start uses',
-        },
+        ...{ scenario: `${kind} simulator, first start after a build (no code cache yet)`, unit: 'ms' },
+        ...{ ours: ms },
+        ...{ bare: median('bare Node'), better: 'lower' },
+        ...{ note: 'one start; it writes the code cache every later start uses' },
       }),
     );
   }
