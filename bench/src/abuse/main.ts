@@ -64,7 +64,7 @@ async function main(): Promise<number> {
   if (report.failures.length === 0) console.log('every target met');
   else {
     console.log(`${report.failures.length} targets missed:`);
-    for (const f of report.failures) console.log(`  FAIL  ${f}`);
+    for (const f of report.failures) console.log(`  MISS  ${f}`);
   }
   console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
   return mode === 'full' && !report.pass ? 1 : 0;

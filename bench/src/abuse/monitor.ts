@@ -1,9 +1,14 @@
-import { startSim, type Server, type SimKind } from '../harness/processes';
-import { distribution, round } from '../harness/stats';
-import { watch } from '../harness/watch';
+import { ourSim, type SimKind } from '../harness/processes';
+import { round } from '../harness/stats';
+import { health, healthCheck, type ProbeResult } from '../harness/watch';
+import { check } from '../types';
 
 /** Levels below warn, as the simulators name them in JSON logs (LOG_FORMAT=json). */
 const BELOW_WARN = new Set(['trace', 'debug', 'info']);
+/** The target on log lines: at most this many warn-or-worse lines of one cause a second. */
+const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
+
+type LogLine = { at: number; cause: string; warn: boolean };
 
 /** A log line's cause (its `msg`) and whether it is warn or worse. */
 function causeOf(line: string): { cause: string; warn: boolean } {
@@ -18,11 +23,7 @@ function causeOf(line: string): { cause: string; warn: boolean } {
 }
 
 /** A simulator's output lines between two times: per second, and warn-or-worse lines per cause per second. */
-function logFigures(
-  lines: ReadonlyArray<{ at: number; cause: string; warn: boolean }>,
-  fromMs: number,
-  toMs: number,
-) {
+function logFigures(lines: readonly LogLine[], fromMs: number, toMs: number) {
   const perSecond = new Map<number, number>();
   const perCause = new Map<string, number>();
   const totals = new Map<string, number>();
@@ -45,61 +46,56 @@ function logFigures(
   };
 }
 
-export interface MonitoredSimulator {
-  readonly kind: SimKind;
-  readonly sim: Server;
-  readonly lines: Array<{ at: number; cause: string; warn: boolean }>;
-}
-
 /** A simulator at LOG_LEVEL info (what a user runs, so log floods show), its lines counted. */
-export async function startMonitored(
-  root: string,
-  kind: SimKind,
-  env: Record<string, string>,
-): Promise<MonitoredSimulator> {
-  const lines: MonitoredSimulator['lines'] = [];
+export async function startMonitored(root: string, kind: SimKind, env: Record<string, string>) {
+  const lines: LogLine[] = [];
   const onLine = (line: string) => line.trim() !== '' && lines.push({ at: Date.now(), ...causeOf(line) });
-  const sim = await startSim(root, kind, { env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env }, onLine });
+  const sim = await ourSim({ simRoot: root }, kind, {
+    env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+    onLine,
+  });
   return { kind, sim, lines };
 }
 
-/**
- * Watches simulators for the length of one phase: GET /health from a prober process every
- * `probeEveryMs`, VmRSS every `rssEveryMs`, and the log lines printed meanwhile.
- */
-export async function watchPhase(
-  sims: readonly MonitoredSimulator[],
-  probeEveryMs: number,
-  rssEveryMs: number,
+/** One simulator over a phase from `fromMs` to now: /health, RSS from /proc and its log lines. */
+export function processFigures(
+  { kind, sim, lines }: Awaited<ReturnType<typeof startMonitored>>,
+  watched: { rss: Record<string, Array<{ kb: number }>>; probes: ProbeResult },
+  fromMs: number,
 ) {
-  const watcher = await watch(sims, probeEveryMs, rssEveryMs);
-  const startedAt = Date.now();
+  const kbs = (watched.rss[kind] ?? []).map((s) => s.kb);
+  const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
   return {
-    async stop() {
-      const { rss, probes } = await watcher.stop();
-      const endedAt = Date.now();
-      return sims.map(({ kind, sim, lines }) => {
-        const kbs = (rss[kind] ?? []).map((s) => s.kb);
-        const d = distribution(probes[kind]?.samples ?? []);
-        const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
-        return {
-          simulator: kind,
-          /** GET /health from the prober, in ms. */
-          health: {
-            count: d.count,
-            failed: probes[kind]?.failed ?? 0,
-            p50: round(d.p50),
-            p99: round(d.p99),
-            max: round(d.max),
-          },
-          rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
-          logs: logFigures(lines, startedAt, endedAt),
-          /** False when the process was gone at the end of the phase. */
-          alive: !sim.exited(),
-        };
-      });
-    },
+    simulator: kind,
+    /** GET /health from the prober, in ms. */
+    health: health(watched.probes[kind]),
+    rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
+    logs: logFigures(lines, fromMs, Date.now()),
+    /** False when the process was gone at the end of the phase. */
+    alive: !sim.exited(),
   };
 }
 
-export type ProcessFigures = Awaited<ReturnType<Awaited<ReturnType<typeof watchPhase>>['stop']>>[number];
+export type ProcessFigures = ReturnType<typeof processFigures>;
+
+/** The targets every phase holds each simulator to: /health p99, RSS within the budget, log lines, alive. */
+export function processChecks(p: ProcessFigures, budgetMb: number) {
+  const { simulator: name, rss, logs } = p;
+  const topCause = logs.topCause ? `; most: ${logs.topCause}` : '';
+  return [
+    healthCheck(name, p.health),
+    check(
+      `${name} RSS`,
+      `peak - start <= ${budgetMb} MB`,
+      `${rss.startMb} / ${rss.peakMb} / ${rss.endMb} MB (start / peak / end)`,
+      rss.peakMb - rss.startMb <= budgetMb,
+    ),
+    check(
+      `${name} log lines`,
+      `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
+      `${logs.total} lines, max ${logs.maxPerSecond}/s, max ${logs.maxPerSecondOneCause}/s of one cause${topCause}`,
+      logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
+    ),
+    check(`${name} process alive`, 'yes', p.alive ? 'yes' : 'no', p.alive),
+  ];
+}

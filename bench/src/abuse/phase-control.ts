@@ -1,9 +1,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import { jsonRequest, sleep } from '../harness/http';
-import { JsonTraffic } from './json-traffic';
-import { check, type Check } from '../types';
-import type { Phase } from './types';
+import { check } from '../types';
+import type { Phase } from './config';
+import { jsonTraffic } from './json-traffic';
 
 const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
 
@@ -38,7 +38,7 @@ export const journalWaits: Phase = {
   env: JSON_ENV,
   async run(sims, config) {
     const c = config.journalWaits;
-    const { port } = sims.json!.sim;
+    const port = sims.json?.port as number;
     const waiters = Array.from({ length: c.waiters }, () =>
       http
         .get({
@@ -49,11 +49,11 @@ export const journalWaits: Phase = {
         })
         .on('error', () => undefined),
     );
-    const traffic = new JsonTraffic(port, c.postsPerSecond);
+    const traffic = jsonTraffic(port, c.postsPerSecond, c.durationMs);
     await sleep(c.durationMs);
     // The abuse ends first; then the reader reads back everything posted (the store is durable).
     for (const w of waiters) w.destroy();
-    const lost = await traffic.stop();
+    const lost = await traffic.lost();
     return {
       checks: [lost],
       rssBudget: {
@@ -73,21 +73,19 @@ export const streamNonReaders: Phase = {
   env: JSON_ENV,
   async run(sims, config) {
     const c = config.streamNonReaders;
-    const { port } = sims.json!.sim;
+    const port = sims.json?.port as number;
     const stuck = Array.from({ length: c.clients }, () => nonReader(port, '/_sim/stream'));
     const reader = streamReader(port);
-    const traffic = new JsonTraffic(port, c.postsPerSecond);
+    const traffic = jsonTraffic(port, c.postsPerSecond, c.durationMs);
     await sleep(c.durationMs);
     const bytes = reader.bytes();
     reader.close();
     for (const s of stuck) s.destroy();
-    const lost = await traffic.stop();
-    const checks: Check[] = [
-      lost,
-      check('reading stream client served', '> 0 bytes', `${bytes} bytes`, bytes > 0),
-    ];
     return {
-      checks,
+      checks: [
+        await traffic.lost(),
+        check('reading stream client served', '> 0 bytes', `${bytes} bytes`, bytes > 0),
+      ],
       rssBudget: {
         mb: 4 * c.clients,
         why: `${c.clients} stalled clients x 4 MiB (CONSOLE_STREAM_MAX_BUFFERED_BYTES; CONSOLE_STREAMS_MAX refuses the rest)`,
@@ -105,7 +103,7 @@ export const faultBodies: Phase = {
   env: JSON_ENV,
   async run(sims, config) {
     const c = config.faultBodies;
-    const { port } = sims.json!.sim;
+    const port = sims.json?.port as number;
     const reader = streamReader(port);
     const started = Date.now();
     let accepted = 0;

@@ -1,20 +1,18 @@
-import { check } from '../types';
 import http from 'node:http';
+import type { Server } from '../harness/processes';
+import { check } from '../types';
 import { heapReading, simState } from '../harness/store';
-import { httpRequest, jsonRequest, requestOnce, sleep } from '../harness/http';
+import { httpRequest, jsonRequest, sleep } from '../harness/http';
+import { AUTH } from '../harness/payloads';
 import { rssKb } from '../harness/proc';
-import { AUTH, type Phase } from './types';
+import type { Phase } from './config';
 
-/** A request that hangs up `afterMs` after it was sent, whatever came back. */
+/** A request on a connection of its own that hangs up when nothing came back for `afterMs`. */
 const abandon = (port: number, method: string, path: string, body: string | undefined, afterMs: number) =>
-  requestOnce({
-    port,
-    method,
-    path,
-    headers: { ...AUTH, 'content-type': 'application/json' },
-    body,
-    hangUpMs: afterMs,
-  });
+  httpRequest({
+    ...{ port, method, path, headers: { ...AUTH, 'content-type': 'application/json' }, body },
+    ...{ agent: false, timeoutMs: Math.max(1, afterMs) },
+  }).catch(() => undefined);
 
 /** 5. Clients that hang up on requests held or delayed by fault rules; then the rules go. */
 export const abandonedRequests: Phase = {
@@ -25,10 +23,10 @@ export const abandonedRequests: Phase = {
   env: { LONG_POLL_TIMEOUT_MS: '1000' },
   async run(sims, config) {
     const c = config.abandoned;
-    const json = sims.json!;
-    const { port, pid } = json.sim;
+    const json = sims.json as Server;
+    const { port, pid } = json;
     const reading = async () => {
-      await json.sim.gc();
+      await json.gc();
       return { heap: (await heapReading(port)).heapUsed / 1024 / 1024, rss: (rssKb(pid) ?? 0) / 1024 };
     };
     const rules = [
@@ -112,7 +110,7 @@ export const crossSandbox: Phase = {
     let reads = 0;
     const examples: string[] = [];
     for (const kind of ['json', 'legacy'] as const) {
-      const { port } = sims[kind]!.sim;
+      const port = sims[kind]?.port as number;
       const a = await createSandbox(port);
       const b = await createSandbox(port);
       const tokens = await tokensOf(port, a);
@@ -165,7 +163,7 @@ export const clockAdvances: Phase = {
   title: 'clock advances',
   simulators: ['json'],
   async run(sims, config) {
-    const { port } = sims.json!.sim;
+    const port = sims.json?.port as number;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     let fivexx = 0;
     for (let i = 0; i < config.clock.advances; i++) {

@@ -1,7 +1,7 @@
 import { check } from '../types';
 import http from 'node:http';
 import { httpRequest } from '../harness/http';
-import type { Phase } from './types';
+import type { Phase } from './config';
 
 /** The byte cap the phase runs the legacy simulator with: well under what the flood sends. */
 const QUEUE_MAX_MB = 64;
@@ -20,7 +20,7 @@ export const legacyFlood: Phase = {
   env: { LEGACY_QUEUE_MAX_BYTES: String(QUEUE_MAX_MB * 1024 * 1024) },
   async run(sims, config) {
     const { posts, concurrency } = config.legacyFlood;
-    const { port } = sims.legacy!.sim;
+    const port = sims.legacy?.port as number;
     const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
     const filler = 'x'.repeat(1024 * 1024 - 64);
     const statuses = new Map<number, number>();

@@ -1,12 +1,55 @@
 import { httpRequest, sleep, type HttpResult } from '../harness/http';
-import { forkWorker, type Worker } from '../harness/processes';
+import { forkWorker, ourSim, startBare, type Server, type SimKind, type Worker } from '../harness/processes';
 import { monoMs } from '../harness/proc';
+import { onSchedule } from '../harness/schedule';
 import { Histogram } from '../harness/stats';
-import { poster, type SetSpec } from './sets';
+import type { BenchContext } from '../types';
+import { poster, type ClientKind, type SetSpec } from './sets';
 
 /** Client processes (client-worker.ts); each holds its share of every side's clients. */
 export const clientProcesses = (count: number): Promise<Worker[]> =>
   Promise.all(Array.from({ length: count }, () => forkWorker('clients/client-worker.ts')));
+
+export interface SidesSpec {
+  readonly kind: SimKind;
+  readonly env: Record<string, string>;
+  /** Our clients, and the bare baseline's, which it is posted the bytes ours received. */
+  readonly ours: ClientKind;
+  readonly bare: ClientKind;
+  readonly count: number;
+  readonly tokens?: readonly string[];
+}
+
+/**
+ * A delivery measure's two sides (latency, fan-out): our simulator and the bare baseline, each in
+ * its own process, and `count` clients of each in the client processes; `warm` runs on each side
+ * as it opens, `use` on both, and everything stops after it.
+ */
+export async function withSides<T>(
+  ctx: BenchContext,
+  spec: SidesSpec,
+  warm: (side: ClientSide) => Promise<unknown>,
+  use: (sides: { ours: ClientSide; bare: ClientSide }, pids: { ours: number; bare: number }) => Promise<T>,
+): Promise<T> {
+  const servers: Server[] = [];
+  let workers: Worker[] = [];
+  try {
+    servers.push(...(await Promise.all([ourSim(ctx, spec.kind, { env: spec.env }), startBare()])));
+    const [sim, bare] = servers as [Server, Server];
+    workers = await clientProcesses(ctx.config.clientProcesses);
+    const ours = await ClientSide.open(workers, { ...spec, kind: spec.ours, port: sim.port });
+    await warm(ours);
+    const theirs = await ClientSide.open(
+      workers,
+      { ...spec, kind: spec.bare, port: bare.port },
+      await ours.sample(),
+    );
+    await warm(theirs);
+    return await use({ ours, bare: theirs }, { ours: sim.pid, bare: bare.pid });
+  } finally {
+    await Promise.all([...servers.map((s) => s.stop()), ...workers.map((w) => w.close())]);
+  }
+}
 
 type Drained = {
   lost: number;
@@ -50,11 +93,12 @@ export class ClientSide {
     );
   }
 
-  /** Opens `spec.count` clients, shared out over the client processes (legacy listens: users in turn). */
+  /** Opens `spec.count` clients, shared out over the client processes, each with its token. */
   static async open(workers: readonly Worker[], spec: SetSpec, body?: Buffer): Promise<ClientSide> {
     const side = new ClientSide(workers, spec, body);
     const at = (k: number) => Math.floor((spec.count * k) / workers.length);
-    const share = (k: number) => ({ ...spec, count: at(k + 1) - at(k), first: at(k) });
+    const tokens = (k: number) => spec.tokens?.slice(at(k), at(k + 1));
+    const share = (k: number) => ({ ...spec, count: at(k + 1) - at(k), tokens: tokens(k) });
     await Promise.all(workers.map((w, k) => w.call('open', { name: side.name, spec: share(k) })));
     return side;
   }
@@ -149,32 +193,22 @@ export class ClientSide {
   }
 
   /**
-   * Open loop: posts `rate` messages per second for `ms` on a fixed schedule (message k is due at
-   * t0 + k / rate) that never waits for answers or deliveries, so a server that falls behind
-   * shows as latency and a lower delivered rate; then waits until every client has them all.
-   * Latency runs from the moment each post was issued; the posts' lateness is reported apart.
+   * Open loop (harness/schedule.ts): posts `rate` messages per second for `ms`, then waits until
+   * every client has them all. Latency runs from the moment each post was issued; the posts'
+   * lateness on their schedule is reported apart.
    */
   async openLoop(rate: number, ms: number) {
     const messages = Math.max(1, Math.round((rate * ms) / 1000));
-    const interval = 1000 / rate;
     await this.all('arm', { capacity: messages, notify: false });
     const cpuBefore = process.cpuUsage();
-    const t0 = monoMs() + interval;
     const sent = new Float64Array(messages);
-    let [lagSum, failedPosts] = [0, messages];
+    let failedPosts = messages;
     const answers: Promise<void>[] = [];
-    for (let k = 0; k < messages; k++) {
-      const wait = t0 + k * interval - monoMs();
-      if (wait > 0) await sleep(wait);
+    const { t0, interval, lagMs } = await onSchedule(rate, messages, (k) => {
       sent[k] = monoMs();
-      lagSum += (sent[k] as number) - (t0 + k * interval);
-      answers.push(
-        this.post(++this.seq).then(
-          (r) => void (r.status < 300 && failedPosts--),
-          () => undefined,
-        ),
-      );
-    }
+      const ok = (r: HttpResult) => void (r.status < 300 && failedPosts--);
+      answers.push(this.post(++this.seq).then(ok, () => undefined));
+    });
     // A post still unanswered after 10 s has failed, whatever comes of it later.
     await Promise.race([Promise.all(answers), sleep(10_000)]);
     const { drained, latency } = await this.drain(messages, sent);
@@ -188,7 +222,7 @@ export class ClientSide {
        * plus one posting interval: a server that delivers at once scores the offered rate.
        */
       deliveredPerSecond: latency.count / this.spec.count / ((lastReceive - t0 + interval) / 1000),
-      ...{ latency, postLagMs: lagSum / messages },
+      ...{ latency, postLagMs: lagMs },
       /** The busiest client process's CPU, and the harness's (the poster), as shares of one core. */
       clientsCpuShare: Math.max(...drained.map((d) => d.cpuShare)),
       harnessCpuShare: (cpu.user + cpu.system) / 1000 / (monoMs() - t0 + interval),

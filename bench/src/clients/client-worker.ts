@@ -1,6 +1,8 @@
-import { sleep } from '../harness/http';
+import http from 'node:http';
+import { httpRequest, sleep } from '../harness/http';
 import { monoMs } from '../harness/proc';
 import { Histogram } from '../harness/stats';
+import type { ProbeResult } from '../harness/watch';
 import { serveCommands } from '../harness/worker';
 import { openSet, type ClientSet, type SetSpec } from './sets';
 
@@ -10,6 +12,8 @@ import { openSet, type ClientSet, type SetSpec } from './sets';
  * with), says when each message has reached all of them (closed loop), and hands the harness
  * counts and a latency histogram, never the deliveries themselves, so the load generator is not
  * what limits the server it measures. Commands arrive over IPC (harness/processes.ts forkWorker).
+ * It is also the /health prober of the soak and the abuse run (harness/watch.ts), out of the way
+ * of their load's busy event loop.
  */
 
 /** How long deliveries may stop arriving before the missing ones count as lost. */
@@ -37,6 +41,7 @@ interface Side {
 }
 
 const sides = new Map<string, Side>();
+const probes: { results: ProbeResult; timer?: NodeJS.Timeout } = { results: {} };
 
 function onDelivery(s: Side, i: number, n: number, at: number, body: Buffer): void {
   if (i === 0) s.sample = body;
@@ -107,6 +112,30 @@ serveCommands({
       /** This process's CPU over the round, as a share of one core. */
       cpuShare: (cpu.user + cpu.system) / 1000 / Math.max(1, monoMs() - s.started),
     };
+  },
+  /** GET /health on each target every `everyMs`, timed from sending until the answer is read. */
+  probe({ targets, everyMs }: { targets: Array<{ name: string; port: number }>; everyMs: number }) {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    for (const { name } of targets) probes.results[name] = { samples: [], sentAt: [], failed: 0 };
+    probes.timer = setInterval(() => {
+      for (const { name, port } of targets) {
+        const [p, sent, wall] = [probes.results[name] as ProbeResult[string], performance.now(), Date.now()];
+        const answered = (status: number) => {
+          if (status !== 200) return void p.failed++;
+          p.samples.push(performance.now() - sent);
+          p.sentAt.push(wall);
+        };
+        httpRequest({ port, path: '/health', agent, timeoutMs: 10_000 }).then(
+          (res) => answered(res.status),
+          () => answered(0),
+        );
+      }
+    }, everyMs);
+    return true;
+  },
+  probed() {
+    clearInterval(probes.timer);
+    return probes.results;
   },
   close({ name }: { name: string }) {
     sides.get(name)?.set.close();

@@ -1,15 +1,15 @@
+import http from 'node:http';
 import type WebSocket from 'ws';
-import { post, postJson, postLegacy, type HttpResult } from '../harness/http';
-import { AUTH, TOKEN, jsonDurableMessage, jsonTransientMessage, legacyMessage } from '../harness/payloads';
+import { post, type HttpResult } from '../harness/http';
+import { TOKEN, jsonDurableMessage, jsonTransientMessage, postJson, postLegacy } from '../harness/payloads';
 import { monoMs } from '../harness/proc';
-import { PollClients } from './polls';
 import { closeAll, connectBare, connectEventStream, connectMany, connectStomp } from './ws';
 
 /**
- * The clients every delivery measure drives (latency, fan-out, control-plane cost), held by the
- * client processes (client-worker.ts), each kind with the post that reaches every one of them.
- * A delivery is stamped on arrival (monoMs, the clock every process shares), before any parsing;
- * `n` is how many messages it carries (a page of events may carry several).
+ * The clients of every delivery measure (latency, fan-out, control-plane cost: held by the client
+ * processes, client-worker.ts), of the soak and of the abuse run, each kind with the post that
+ * reaches every one of them. A delivery is stamped on arrival (monoMs, the clock every process
+ * shares), before any parsing; `n` is how many messages it carries (a page of events may carry several).
  */
 export type ClientKind =
   'event-stream' | 'stomp' | 'bare-ws' | 'json-polls' | 'legacy-listens' | 'bare-polls';
@@ -20,8 +20,18 @@ export interface SetSpec {
   readonly count: number;
   /** JSON polls: the store's last eventId when they start. */
   readonly from?: number;
-  /** Legacy listens: users bench-(first+1)... (a set split over client processes). */
-  readonly first?: number;
+  /** Client i is the user of tokens[i % length] (default: every client the built-in testuser). */
+  readonly tokens?: readonly string[];
+  /**
+   * Polls (in-process only, a function): ms after which client i hangs up its poll unless an
+   * answer has begun (undefined: it waits); it then polls again on a new connection.
+   */
+  readonly hangUpAfter?: (client: number) => number | undefined;
+  /**
+   * 'reset' (default) destroys the socket at once, dropping even an answer on its way (which no
+   * server can tell from one that was read); 'close' ends its side (FIN) and reads what was sent.
+   */
+  readonly hangUpStyle?: 'close' | 'reset';
 }
 
 export type OnDelivery = (client: number, n: number, at: number, body: Buffer) => void;
@@ -32,96 +42,157 @@ export interface ClientSet {
   connect(onDelivery: OnDelivery, onLost: (why: string) => void): Promise<void>;
   /** Clients waiting for the next message as far as the client side can tell (polls: requests sent). */
   waiting(): number;
+  /** Polls: those hung up (hangUpAfter), failed requests and the last failure. */
+  readonly polls: { hangUps: number; errors: number; lastError?: string };
   close(): void;
 }
 
+/**
+ * A hang-up this many ms or less after the request destroys the socket whatever the style: a
+ * client that gives up right after sending, whose FIN reaches the server before the answer
+ * leaves it (the hang-up a server can least easily tell from a read answer).
+ */
+export const EARLY_HANG_UP_MS = 20;
 /** 'M': of the frames a STOMP server sends (CONNECTED, RECEIPT, ERROR, MESSAGE) only MESSAGE. */
 const STOMP_MESSAGE = 0x4d;
+const LISTEN = '/customerapi/channels/listen';
+export const DISCONNECTED = 'a client was disconnected';
+
+const tokenOf = (spec: SetSpec, i: number) => spec.tokens?.[i % spec.tokens.length] ?? TOKEN;
 
 function wsSet(
-  count: number,
-  open: () => Promise<WebSocket>,
+  spec: SetSpec,
+  open: (port: number, token: string) => Promise<WebSocket>,
   isDelivery?: (data: Buffer) => boolean,
 ): ClientSet {
-  let sockets: WebSocket[] = [];
+  let [sockets, closed] = [[] as WebSocket[], false];
   return {
-    count,
+    count: spec.count,
     async connect(onDelivery, onLost) {
-      sockets = await connectMany(count, open);
+      sockets = await connectMany(spec.count, (i) => open(spec.port, tokenOf(spec, i)));
       sockets.forEach((ws, i) => {
         // Kept to a time stamp and a check of one byte: a client process takes 50,000 deliveries a second.
         ws.on('message', (data: Buffer) => {
           const at = monoMs();
           if (!isDelivery || isDelivery(data)) onDelivery(i, 1, at, data);
         });
-        ws.on('close', () => onLost('a client was disconnected'));
+        ws.on('close', () => closed || onLost(DISCONNECTED));
+        ws.on('error', () => undefined);
       });
     },
-    waiting: () => count,
-    close: () => closeAll(sockets),
+    waiting: () => spec.count,
+    polls: { hangUps: 0, errors: 0 },
+    close() {
+      closed = true;
+      closeAll(sockets);
+    },
   };
 }
 
-interface Page {
-  readonly data: { readonly events: ReadonlyArray<{ readonly eventId: number }> };
-}
+type Page = { data: { events: Array<{ eventId: number }> } };
 
-/** Long-poll clients, each re-polling as soon as an answer arrives. */
+/** Long-poll clients, each polling again as soon as an answer arrives (a 204 is an empty poll). */
 function pollSet(spec: SetSpec): ClientSet {
   const { kind, port, count } = spec;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const requests = new Set<http.ClientRequest>();
   const lastIds = new Float64Array(count).fill(spec.from ?? 0);
-  const events = (id: number) => `/customerapi/events?lastEventId=${id}`;
-  const initial =
-    kind === 'json-polls' ? events(spec.from ?? 0) : kind === 'legacy-listens' ? LISTEN : '/poll';
-  let clients: PollClients | undefined;
+  const polls: ClientSet['polls'] = { hangUps: 0, errors: 0 };
+  const path = (i: number) =>
+    kind === 'json-polls'
+      ? `/customerapi/events?lastEventId=${lastIds[i]}`
+      : kind === 'bare-polls'
+        ? '/poll'
+        : LISTEN;
+  /** Messages in an answer; a JSON page moves the client's lastEventId on. */
+  const carried = (i: number, body: Buffer) => {
+    if (kind !== 'json-polls') return 1;
+    const events = (JSON.parse(body.toString('utf8')) as Page).data.events;
+    lastIds[i] = events.at(-1)?.eventId ?? (lastIds[i] as number);
+    return events.length;
+  };
+  let [written, closed] = [0, false];
+  const start = (onDelivery: OnDelivery, onLost: (why: string) => void) => {
+    const poll = (i: number): void => {
+      if (closed) return;
+      const hangUpMs = spec.hangUpAfter?.(i);
+      let [sent, hungUp, timer] = [false, false, undefined as NodeJS.Timeout | undefined];
+      const settle = () => {
+        requests.delete(req);
+        if (sent) written--;
+        sent = false;
+        clearTimeout(timer);
+      };
+      const headers = { authorization: `Bearer ${tokenOf(spec, i)}` };
+      // A poll that will hang up gets a connection of its own, never reused after it.
+      const options = {
+        host: '127.0.0.1',
+        port,
+        path: path(i),
+        headers,
+        agent: hangUpMs === undefined && agent,
+      };
+      const req = http.request(options, (res) => {
+        // An answer has begun: it is read in full, never abandoned half way.
+        clearTimeout(timer);
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const at = monoMs();
+          settle();
+          if (closed) return;
+          const body = Buffer.concat(chunks);
+          if (res.statusCode === 200) onDelivery(i, carried(i, body), at, body);
+          else if (res.statusCode !== 204)
+            onLost(`a poll was answered ${res.statusCode}: ${body.toString().slice(0, 200)}`);
+          poll(i);
+        });
+      });
+      requests.add(req);
+      req.on('finish', () => ((sent = true), written++));
+      req.on('error', (err) => {
+        settle();
+        if (closed) return;
+        if (hungUp) return void setImmediate(() => poll(i));
+        [polls.errors, polls.lastError] = [polls.errors + 1, err.message];
+        setTimeout(() => poll(i), 50);
+      });
+      if (hangUpMs !== undefined) {
+        timer = setTimeout(() => {
+          [hungUp, polls.hangUps] = [true, polls.hangUps + 1];
+          // 'close': the poll ends when the server answers or closes; 'error' or 'end' polls again.
+          const early = hangUpMs <= EARLY_HANG_UP_MS;
+          if (early || spec.hangUpStyle !== 'close' || !req.socket) req.destroy();
+          else req.socket.end();
+        }, hangUpMs);
+      }
+      req.end();
+    };
+    for (let i = 0; i < count; i++) poll(i);
+  };
   return {
     count,
-    connect(onDelivery, onLost) {
-      clients = new PollClients({
-        port,
-        count,
-        // Legacy listens: one user each (bench-1..N), so one Durable post to `id` fills N queues.
-        headers: (i) =>
-          kind === 'legacy-listens'
-            ? { authorization: `Bearer bench-token-${i + 1 + (spec.first ?? 0)}` }
-            : AUTH,
-        initialPath: initial,
-        nextPath: (_body, current, i) => (kind === 'json-polls' ? events(lastIds[i] as number) : current),
-        onResponse: (status, body, at, i) => {
-          if (status !== 200) return onLost(`a poll was answered ${status}`);
-          let n = 1;
-          if (kind === 'json-polls') {
-            const page = (JSON.parse(body.toString('utf8')) as Page).data.events;
-            lastIds[i] = page.at(-1)?.eventId ?? (lastIds[i] as number);
-            n = page.length;
-          }
-          onDelivery(i, n, at, body);
-        },
-      });
-      clients.start();
-      return Promise.resolve();
+    connect: (onDelivery, onLost) => Promise.resolve(start(onDelivery, onLost)),
+    waiting: () => written,
+    polls,
+    close() {
+      closed = true;
+      for (const req of requests) req.destroy();
+      agent.destroy();
     },
-    waiting: () => clients?.written ?? 0,
-    close: () => clients?.stop(),
   };
 }
-
-const LISTEN = '/customerapi/channels/listen';
 
 /** The clients of `spec`, not yet connected. */
 export function openSet(spec: SetSpec): ClientSet {
   switch (spec.kind) {
     case 'event-stream':
-      return wsSet(spec.count, () => connectEventStream(spec.port, TOKEN));
+      return wsSet(spec, connectEventStream);
     case 'stomp':
       // One byte, not a decoded string: MESSAGE frames are the deliveries.
-      return wsSet(
-        spec.count,
-        () => connectStomp(spec.port, TOKEN),
-        (data) => data[0] === STOMP_MESSAGE,
-      );
+      return wsSet(spec, connectStomp, (data) => data[0] === STOMP_MESSAGE);
     case 'bare-ws':
-      return wsSet(spec.count, () => connectBare(spec.port));
+      return wsSet(spec, (port) => connectBare(port));
     default:
       return pollSet(spec);
   }
@@ -136,5 +207,5 @@ export function poster(spec: SetSpec, body?: Buffer): (seq: number) => Promise<H
   }
   if (kind === 'event-stream') return (seq) => postJson(port, jsonTransientMessage(seq));
   if (kind === 'json-polls') return (seq) => postJson(port, jsonDurableMessage(seq));
-  return (seq) => postLegacy(port, kind === 'stomp' ? 'NonDurable' : 'Durable', legacyMessage(seq));
+  return (seq) => postLegacy(port, kind === 'stomp' ? 'NonDurable' : 'Durable', seq);
 }

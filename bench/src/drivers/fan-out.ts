@@ -1,5 +1,5 @@
-import { ClientSide, clientProcesses, type OpenLoopRound } from '../clients/client-side';
-import { MEASURED, ourSim, startBare, type Server, type SimKind, type Worker } from '../harness/processes';
+import { withSides, type ClientSide, type OpenLoopRound } from '../clients/client-side';
+import { MEASURED, type SimKind } from '../harness/processes';
 import { compare, count, med, pairedRounds, rounds } from '../harness/rows';
 import { Histogram, perRound, round } from '../harness/stats';
 import type { Comparison, Scenario } from '../types';
@@ -101,47 +101,29 @@ export function fanOut(spec: FanOutSpec): Scenario {
       'Baseline: a bare ws server broadcasting the posted bytes as a text frame; it is posted exactly the frame our clients received, so both sides send the same bytes. The clients skip the UTF-8 check of text frames, so they do the same work per delivery on both sides.',
     ],
     async run(ctx) {
-      const { clients, rate, roundMs, rounds: n, warmupMs } = ctx.config.fanOut;
+      const { clients: count, rate, roundMs, rounds: n, warmupMs } = ctx.config.fanOut;
       const processes = ctx.config.clientProcesses;
       ctx.log(
-        `  ${spec.label}: ${clients} clients in ${processes} processes, ${rate} msg/s, ${n} paired rounds of ${roundMs} ms`,
+        `  ${spec.label}: ${count} clients in ${processes} processes, ${rate} msg/s, ${n} paired rounds of ${roundMs} ms`,
       );
-      const label = `${spec.label} (${clients} clients, ${rate} msg/s offered)`;
-      const start = () => ourSim(ctx, spec.kind, { env: MEASURED });
-      const servers: Server[] = [];
-      let workers: Worker[] = [];
-      const notes: string[] = [];
-      let rows: Comparison[];
-      try {
-        const [sim, bare] = await Promise.all([start(), startBare()]);
-        servers.push(sim, bare);
-        workers = await clientProcesses(processes);
-        const ours = await ClientSide.open(workers, { kind: spec.clients, port: sim.port, count: clients });
-        await ours.openLoop(rate, warmupMs);
-        const frame = await ours.sample();
-        const theirs = await ClientSide.open(
-          workers,
-          { kind: 'bare-ws', port: bare.port, count: clients },
-          frame,
-        );
-        await theirs.openLoop(rate, warmupMs);
-        const sides = { ours, bare: theirs };
-        const turns = await pairedRounds(n, { ours: sim.pid, bare: bare.pid }, async (name) => {
-          const r = await sides[name].openLoop(rate, roundMs);
+      const label = `${spec.label} (${count} clients, ${rate} msg/s offered)`;
+      const sides = { ...spec, env: MEASURED, ours: spec.clients, bare: 'bare-ws', count } as const;
+      const warm = (side: ClientSide) => side.openLoop(rate, warmupMs);
+      const [o, b, frame] = await withSides(ctx, sides, warm, async (both, pids) => {
+        const turns = await pairedRounds(n, pids, async (name) => {
+          const r = await both[name].openLoop(rate, roundMs);
           return { ...r, units: r.deliveries };
         });
-        const [o, b] = [tally(turns.ours), tally(turns.bare)];
-        rows = fanOutRows(label, rate, o, b, frame.length);
-        if (o.lost + b.lost > 0) notes.push(`${label}: ${lostNote(o, b)}`);
-        // Then the limit is the machine or the load generator, not the simulator: say so.
-        if ((med(b.delivered) ?? 0) < KEEP_UP * rate) {
-          notes.push(
-            `${label}: the bare baseline did not keep up either (${round(med(b.delivered) ?? 0, 1)} msg/s): the machine or the load generator limits this run, so its ratios say little about the simulator`,
-          );
-        }
-      } finally {
-        await Promise.all([...servers.map((s) => s.stop()), ...workers.map((w) => w.close())]);
+        return [tally(turns.ours), tally(turns.bare), (await both.ours.sample()).length] as const;
+      });
+      const notes = o.lost + b.lost > 0 ? [`${label}: ${lostNote(o, b)}`] : [];
+      // Then the limit is the machine or the load generator, not the simulator: say so.
+      if ((med(b.delivered) ?? 0) < KEEP_UP * rate) {
+        notes.push(
+          `${label}: the bare baseline did not keep up either (${round(med(b.delivered) ?? 0, 1)} msg/s): the machine or the load generator limits this run, so its ratios say little about the simulator`,
+        );
       }
+      const rows = fanOutRows(label, rate, o, b, frame);
       return { rows, notes };
     },
   };

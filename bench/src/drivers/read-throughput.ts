@@ -23,30 +23,28 @@ export interface ReadKind {
   readonly status?: 204;
 }
 
-/** One server's part in the rounds: per turn, req/s, p50 and its CPU per 1,000 requests. */
-interface Side {
-  readonly name: string;
-  readonly port: number;
-  readonly pid: number;
-  readonly path: string | (() => string);
-  /** Runs before each of its turns, outside the timing (bare Node: the page it must send). */
-  readonly before?: () => Promise<unknown>;
-  readonly rate: number[];
-  readonly p50: number[];
-  readonly cpu: number[];
-  bytes: number;
-  bad: number;
-}
-
+/**
+ * One server's part in the rounds: per turn, req/s, p50 and its CPU per 1,000 requests; `before`
+ * runs before each of its turns, outside the timing (bare Node: the page it must send).
+ */
 const side = (
   name: string,
-  server: { port: number; pid: number },
-  path: Side['path'],
-  before?: Side['before'],
-): Side => ({
-  ...{ name, port: server.port, pid: server.pid, path, ...(before && { before }) },
-  ...{ rate: [], p50: [], cpu: [], bytes: 0, bad: 0 },
+  { port, pid }: { port: number; pid: number },
+  path: string | (() => string),
+  before?: () => Promise<unknown>,
+) => ({
+  name,
+  port,
+  pid,
+  path,
+  before,
+  rate: [] as number[],
+  p50: [] as number[],
+  cpu: [] as number[],
+  bytes: 0,
+  bad: 0,
 });
+type Side = ReturnType<typeof side>;
 
 /** One store size: its own CLI process, seeded once over HTTP, and each read's sides. */
 async function openStore(ctx: BenchContext, events: number, bare: Server, kinds: readonly ReadKind[]) {

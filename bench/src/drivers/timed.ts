@@ -1,4 +1,3 @@
-import type { BenchConfig } from '../config';
 import { httpRequest, type HttpResult } from '../harness/http';
 import { ourSim, type SimKind } from '../harness/processes';
 import { compare } from '../harness/rows';
@@ -21,7 +20,6 @@ export const health = (port: number) => timed(() => httpRequest({ port, path: '/
 export interface TimedSpec {
   /** The row's scenario, given the simulator and the number of timings (`json: POST /_sim/reset, p50 of 300`). */
   readonly label: (kind: SimKind, repeats: number) => string;
-  readonly kinds?: readonly SimKind[];
   /** What the baseline timing is: a request on the same server, or the same request another time. */
   readonly baseline: string;
   /** One repetition on a simulator listening on `port`: ours and the baseline, each in ms. */
@@ -29,7 +27,6 @@ export interface TimedSpec {
   /** Target on the p50 (ms) and its ratio to the baseline's; none: INFO. */
   readonly target?: { readonly text: string; ok(p50: number, ratio: number): boolean };
   readonly method: string;
-  readonly repeats?: (c: BenchConfig) => number;
 }
 
 /**
@@ -44,23 +41,21 @@ export function timedRequests(spec: TimedSpec): Scenario {
       spec.method,
     ],
     async run(ctx) {
-      const repeats = spec.repeats?.(ctx.config) ?? ctx.config.perTest.repeats;
+      const { repeats } = ctx.config.perTest;
       const rows: Comparison[] = [];
-      for (const kind of spec.kinds ?? (['json', 'legacy'] as const)) {
+      for (const kind of ['json', 'legacy'] as const) {
         const sim = await ourSim(ctx, kind);
-        const ours: number[] = [];
-        const baseline: number[] = [];
+        const times: Array<{ ours: number; baseline: number }> = [];
         try {
           for (let i = -5; i < repeats; i++) {
-            const times = await spec.repeat(sim.port, kind, i);
-            if (i < 0) continue;
-            ours.push(times.ours);
-            baseline.push(times.baseline);
+            const t = await spec.repeat(sim.port, kind, i);
+            if (i >= 0) times.push(t);
           }
         } finally {
           await sim.stop();
         }
-        const [o, b] = [ours.sort((x, y) => x - y), baseline.sort((x, y) => x - y)];
+        const sorted = (k: 'ours' | 'baseline') => times.map((t) => t[k]).sort((x, y) => x - y);
+        const [o, b] = [sorted('ours'), sorted('baseline')];
         const p50 = percentile(o, 50);
         const ratio = p50 / percentile(b, 50);
         const pass = spec.target?.ok(p50, ratio);

@@ -13,35 +13,27 @@ export interface HttpRequest {
   readonly path: string;
   readonly headers?: http.OutgoingHttpHeaders;
   readonly body?: string | Buffer;
-  /** The default agent unless given (requestOnce: a connection of its own). */
+  /** The default agent unless given (false: a connection of its own). */
   readonly agent?: http.Agent | false;
+  /** Hangs up when nothing came for this long (a failure). */
   readonly timeoutMs?: number;
-  /** requestOnce: hang up this many ms after sending unless the request is over by then. */
-  readonly hangUpMs?: number;
 }
 
-/** The request, its answer read whole; `onBody` null leaves it unread. */
-function send(
-  req: HttpRequest,
-  onBody: ((status: number, body: Buffer, res: http.IncomingMessage) => void) | null,
-) {
-  const { port, method = 'GET', path, headers, agent } = req;
-  const r = http.request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
-    if (!onBody) return res.resume();
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => onBody(res.statusCode ?? 0, Buffer.concat(chunks), res));
-    res.on('error', (err) => r.emit('error', err));
-  });
-  r.end(req.body);
-  return r;
-}
-
+/** A request, its answer read whole. */
 export function httpRequest(req: HttpRequest): Promise<HttpResult> {
+  const { port, method = 'GET', path, headers, agent } = req;
   return new Promise((resolve, reject) => {
-    const r = send(req, (status, body, res) => resolve({ status, body, headers: res.headers }));
+    const r = http.request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
+      );
+      res.on('error', reject);
+    });
     r.on('error', reject);
-    if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`timeout ${req.path}`)));
+    if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`timeout ${path}`)));
+    r.end(req.body);
   });
 }
 
@@ -52,54 +44,15 @@ export function jsonRequest(port: number, method: string, path: string, body?: u
   return httpRequest({ port, method, path, headers, body: text, ...(agent && { agent }), timeoutMs: 30_000 });
 }
 
-/**
- * A request on a connection of its own (unless `agent` says), hung up `hangUpMs` after it was sent
- * unless it is over by then; `onBody` gets an answer read whole. Resolves once it closed.
- */
-export function requestOnce(
-  req: HttpRequest,
-  onBody?: (status: number, body: Buffer) => void,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const r = send({ agent: false, ...req }, onBody ?? null);
-    const timer = req.hangUpMs === undefined ? undefined : setTimeout(() => r.destroy(), req.hangUpMs);
-    r.on('error', () => undefined);
-    r.on('close', () => resolve(clearTimeout(timer)));
-  });
-}
-
 /** One keep-alive agent for every injection, so posting costs the same on each side. */
 const postAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 /** A message post (JSON, legacy XML, or the bytes a bare baseline forwards); 30 s is a failure. */
 export const post = (port: number, path: string, body: string | Buffer, type = 'application/json') =>
   httpRequest({
-    port,
-    method: 'POST',
-    path,
-    headers: { 'content-type': type },
-    body,
-    agent: postAgent,
-    timeoutMs: 30_000,
+    ...{ port, method: 'POST', path, headers: { 'content-type': type }, body },
+    ...{ agent: postAgent, timeoutMs: 30_000 },
   });
-
-export const postJson = (port: number, body: string) => post(port, '/api/message', body);
-
-/** A legacy message: the channel it is posted to, its payloadKey and its XML document. */
-export interface LegacyMessage {
-  readonly channel: string;
-  readonly payloadKey: string;
-  readonly xml: string;
-}
-
-/** POST /customerapi/channel/<channel>/Durable|NonDurable?payloadKey=... with the XML. */
-export const postLegacy = (port: number, kind: 'Durable' | 'NonDurable', m: LegacyMessage) =>
-  post(
-    port,
-    `/customerapi/channel/${m.channel}/${kind}?payloadKey=${m.payloadKey}`,
-    m.xml,
-    'application/xml',
-  );
 
 /** A port the OS just handed out (for tools that cannot listen on port 0 and report it). */
 export const freePort = (): Promise<number> =>
@@ -119,6 +72,13 @@ export async function waitForHealth(port: number, alive: () => boolean, timeoutM
     if (res?.status === 200) return;
   }
   throw new Error(`no /health answer within ${timeoutMs} ms`);
+}
+
+/** Resolves once `done()` holds (checked every `everyMs`) or `ms` have passed; says which. */
+export async function until(done: () => boolean, ms: number, everyMs = 100): Promise<boolean> {
+  for (const deadline = performance.now() + ms; !done(); await sleep(everyMs))
+    if (performance.now() > deadline) return false;
+  return true;
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { TOKENS } from '../../../test-support/users';
-import type { LegacyMessage } from './http';
+import { post } from './http';
 
 /** Message shapes the benchmark sends, sized like the bundled recordings (about 200-400 bytes). */
 
@@ -44,26 +44,44 @@ export function storedEvent(i: number, layout: StoreLayout) {
   };
 }
 
-export const jsonDurableMessage = (seq: number) =>
+/** Message `seq` of a race day, on a durable channel; its `payload.seq` says which it is. */
+export const jsonDurableMessage = (seq: number, channel = 'RaceDayTrot') =>
   JSON.stringify({
-    ...{ channel: 'RaceDayTrot', date: '2025-06-01', trackId: 901 },
+    ...{ channel, date: '2025-06-01', trackId: 901 },
     payload: { seq, track: 'Tallmyra', firstStart: '2025-06-01T14:45:00+02:00', races: 8, status: 'ok' },
   });
 
-export const jsonTransientMessage = (seq: number) =>
+/** Message `seq` of a countdown, on a transient channel. */
+export const jsonTransientMessage = (seq: number, channel = 'TimeToStartTrot') =>
   JSON.stringify({
-    ...{ channel: 'TimeToStartTrot', date: '2025-06-01', trackId: 901, raceNr: 3 },
+    ...{ channel, date: '2025-06-01', trackId: 901, raceNr: 3 },
     payload: { seq, secondsToStart: 300 - (seq % 300), startTime: '2025-06-01T15:35:00+02:00' },
   });
 
-export const legacyXml = (seq: number) =>
+/** A legacy document; `tag` (the soak's kind and channel) makes it unlike any other kind's `seq`. */
+export const legacyXml = (seq: number, tag = '') =>
   '<?xml version="1.0" encoding="UTF-8"?>' +
-  `<TimeToStart date="2025-06-01" trackId="901" raceNr="3" seq="${seq}">` +
+  `<TimeToStart${tag && ` tag="${tag}"`} date="2025-06-01" trackId="901" raceNr="3" seq="${seq}">` +
   '<SecondsToStart>300</SecondsToStart><StartTime>2025-06-01T15:35:00+02:00</StartTime></TimeToStart>';
 
-/** The bench's legacy message `seq`, for channel `id` (every legacy user's). */
-export const legacyMessage = (seq: number): LegacyMessage => ({
-  channel: 'id',
-  payloadKey: `bench-${seq}`,
-  xml: legacyXml(seq),
-});
+/** The `seq` of a legacy document, or NaN. */
+export const seqOfXml = (xml: string) => Number(/seq="(\d+)"/.exec(xml)?.[1] ?? NaN);
+/** The `seq` in the payloadKey of postLegacy's message, or NaN. */
+export const seqOfKey = (key: unknown) => Number(/^bench-(\d+)$/.exec(String(key))?.[1] ?? NaN);
+
+export const postJson = (port: number, body: string) => post(port, '/api/message', body);
+
+/** POST /customerapi/channel/<channel>/Durable|NonDurable of legacyXml(seq, tag), payloadKey bench-<seq>. */
+export const postLegacy = (
+  port: number,
+  kind: 'Durable' | 'NonDurable',
+  seq: number,
+  channel = 'id',
+  tag = '',
+) =>
+  post(
+    port,
+    `/customerapi/channel/${channel}/${kind}?payloadKey=bench-${seq}`,
+    legacyXml(seq, tag),
+    'application/xml',
+  );

@@ -28,9 +28,11 @@ export function killAllChildren(): void {
   running.clear();
 }
 
+const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 /** SIGTERM, then SIGKILL past 5 s; resolves once it exited. */
 export function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (gone(child)) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.once('exit', () => resolve(clearTimeout(kill)));
@@ -39,6 +41,7 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 type Event = { readonly event: string } & Record<string, unknown>;
+type Reply = { ok: boolean; result?: unknown; error?: string };
 
 export interface Commands {
   call<T = unknown>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
@@ -48,10 +51,10 @@ export interface Commands {
 
 /** The harness side of a child's commands; `why()` says what the child printed when it is gone. */
 function commands(child: ChildProcess, why: () => string): Commands {
-  const pending = new Map<number, (reply: { ok: boolean; result?: unknown; error?: string }) => void>();
+  const pending = new Map<number, (reply: Reply) => void>();
   const listeners = new Set<(event: Event) => void>();
   let nextId = 1;
-  child.on('message', (m: { id?: number; ok: boolean; event?: string }) => {
+  child.on('message', (m: Reply & { id?: number; event?: string }) => {
     if (m.id !== undefined) pending.get(m.id)?.(m);
     else if (m.event !== undefined) for (const listener of listeners) listener(m as Event);
   });
@@ -63,7 +66,7 @@ function commands(child: ChildProcess, why: () => string): Commands {
       new Promise<T>((resolve, reject) => {
         const id = nextId++;
         const timer = setTimeout(() => settle({ ok: false, error: `${cmd} timed out` }), timeoutMs);
-        const settle = (reply: { ok: boolean; result?: unknown; error?: string }) => {
+        const settle = (reply: Reply) => {
           clearTimeout(timer);
           pending.delete(id);
           if (reply.ok) resolve(reply.result as T);
@@ -79,18 +82,27 @@ function commands(child: ChildProcess, why: () => string): Commands {
   };
 }
 
+/** What the child's 'ready' event carries; fails (the child stopped) if it exits first or takes 30 s. */
+function ready<T>(child: ChildProcess, what: string, why: () => string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      void stopChild(child);
+      reject(new Error(`${what} ${reason}: ${why()}`));
+    };
+    const timer = setTimeout(() => fail('was not ready within 30 s'), 30_000);
+    child.once('exit', () => fail('exited before it was ready'));
+    child.once('ready', (value: T) => resolve((clearTimeout(timer), value)));
+  });
+}
+
 const SERVERS = path.join(__dirname, '..', 'servers');
 
 export interface ServerOptions {
-  /** The script node runs, and its arguments; for startSim, the CLI's arguments after the kind. */
-  readonly argv?: readonly string[];
+  /** The CLI's arguments after the kind. */
   readonly args?: readonly string[];
-  /** startSim: run the CLI's build (packages/cli/dist/entry.js), not the bundle (bin/racedata-sim.js). */
-  readonly unbundled?: boolean;
   readonly env?: Record<string, string>;
-  /** Node's own options, before the script (--cpu-prof, --max-old-space-size). */
-  readonly nodeArgs?: readonly string[];
-  /** No hook: the process exactly as users start it (start-up). */
+  /** No hook: the process exactly as users start it (start-up, the soak). */
   readonly plain?: boolean;
   /** Every line it prints, stdout and stderr alike (the abuse run counts log lines). */
   readonly onLine?: (line: string) => void;
@@ -109,10 +121,10 @@ export interface Server {
 }
 
 /** Starts `node [hook] <argv>` and resolves with the port its banner (`listening on http://...`) names. */
-export async function startServer(name: string, options: ServerOptions): Promise<Server> {
+async function startServer(name: string, argv: readonly string[], options: ServerOptions): Promise<Server> {
   const hook = options.plain ? [] : ['--expose-gc', '--require', path.join(SERVERS, 'gc-hook.cjs')];
   const child = trackProcess(
-    spawn(process.execPath, [...hook, ...(options.nodeArgs ?? []), ...(options.argv ?? [])], {
+    spawn(process.execPath, [...hook, ...argv], {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe', ...(options.plain ? [] : ['ipc' as const])],
     }),
@@ -123,28 +135,19 @@ export async function startServer(name: string, options: ServerOptions): Promise
     stream.on('data', (chunk: Buffer) => (text = (text + chunk.toString('utf8')).slice(-65_536)));
     if (options.onLine) stream.on('data', lineSplitter(options.onLine));
   }
-  const gone = () => child.exitCode !== null || child.signalCode !== null;
-  const ipc = commands(child, () => text.slice(-2000));
-  const port = await new Promise<number>((resolve, reject) => {
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      void stopChild(child);
-      reject(new Error(`${name} ${why}: ${text.slice(-2000)}`));
-    };
-    const timer = setTimeout(() => fail('printed no banner within 30 s'), 30_000);
-    const onData = () => {
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      resolve(Number(match[1]));
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', () => fail('exited before listening'));
-  });
+  const banner = () => {
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+    if (!match) return;
+    child.stdout?.off('data', banner);
+    child.emit('ready', Number(match[1]));
+  };
+  child.stdout?.on('data', banner);
+  const why = () => text.slice(-2000);
+  const port = await ready<number>(child, name, why);
+  const ipc = commands(child, why);
   return {
     ...{ name, port, pid: child.pid as number, gc: () => ipc.call('gc') },
-    ...{ output: () => text, exited: gone, stop: () => stopChild(child) },
+    ...{ output: () => text, exited: () => gone(child), stop: () => stopChild(child) },
   };
 }
 
@@ -162,32 +165,32 @@ function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
 
 export const cliBuilt = (root: string) => existsSync(path.join(root, 'packages', 'cli', 'dist', 'entry.js'));
 
-/** `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` of checkout `root` (LOG_LEVEL warn unless `env` says). */
-export function startSim(root: string, kind: SimKind, options: ServerOptions = {}) {
-  if (!cliBuilt(root)) throw new Error(`${root}: packages/cli is not built (npm run build)`);
-  // The separate files of the build rather than the bundle the npm bin runs: profiles then name them.
-  const cli = path.join(root, 'packages', 'cli', options.unbundled ? 'dist/entry.js' : 'bin/racedata-sim.js');
-  const argv = [cli, kind, '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])];
-  return startServer(`${kind} simulator`, { ...options, argv, env: { LOG_LEVEL: 'warn', ...options.env } });
-}
-
 let profiled = 0;
 
 /**
- * Our simulator in a bench scenario: the CLI of the checkout measured (`ctx.simRoot`). On the
- * second run of a scenario that missed (`ctx.profileDir`), never while it is measured, it writes a
- * CPU profile of its whole life when it exits (--cpu-prof; the CLI exits through process.exit on SIGTERM).
+ * `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` of the checkout measured (`simRoot`;
+ * LOG_LEVEL warn unless `env` says). On the second run of a bench scenario that missed
+ * (`profileDir`), never while it is measured, it writes a CPU profile of its whole life when it
+ * exits (--cpu-prof; the CLI exits through process.exit on SIGTERM).
  */
 export function ourSim(
   ctx: { simRoot: string; profileDir?: string },
   kind: SimKind,
-  opts: ServerOptions = {},
+  options: ServerOptions = {},
   tag = '',
 ) {
+  if (!cliBuilt(ctx.simRoot)) throw new Error(`${ctx.simRoot}: packages/cli is not built (npm run build)`);
   const name = `--cpu-prof-name=${(tag || kind).replace(/\W+/g, '-')}.${++profiled}.cpuprofile`;
   const profile = ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, name] : [];
-  const nodeArgs = [...profile, ...(opts.nodeArgs ?? [])];
-  return startSim(ctx.simRoot, kind, { ...opts, unbundled: profile.length > 0, nodeArgs });
+  // A profile names the separate files of the build rather than the bundle the npm bin runs.
+  const cli = path.join(
+    ctx.simRoot,
+    'packages',
+    'cli',
+    profile.length ? 'dist/entry.js' : 'bin/racedata-sim.js',
+  );
+  const argv = [...profile, cli, kind, '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])];
+  return startServer(`${kind} simulator`, argv, { ...options, env: { LOG_LEVEL: 'warn', ...options.env } });
 }
 
 /** Settings of a simulator under measurement: nothing times out, every client may be one user. */
@@ -197,17 +200,17 @@ export const MEASURED = {
 };
 
 /** The bare Node baseline (servers/bare-node.cjs): http + ws doing each measure's job with no logic. */
-export const startBare = () => startServer('bare Node', { argv: [path.join(SERVERS, 'bare-node.cjs')] });
+export const startBare = () => startServer('bare Node', [path.join(SERVERS, 'bare-node.cjs')], {});
 
 export type Worker = Commands & { readonly pid: number; close(): Promise<void> };
 
 /** A process of the harness itself: a TypeScript entry under bench/src, run through tsx (harness/worker.ts). */
-export function forkWorker(entry: string, env: Record<string, string> = {}): Promise<Worker> {
+export async function forkWorker(entry: string): Promise<Worker> {
   const child = trackProcess(
+    // Typed arrays and buffers cross as they are (serialization: advanced).
     fork(path.join(__dirname, '..', entry), [], {
-      ...{ execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } },
-      // Typed arrays and buffers cross as they are.
-      ...{ stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' },
+      ...{ execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+      serialization: 'advanced',
     }),
   );
   let stderr = '';
@@ -217,15 +220,8 @@ export function forkWorker(entry: string, env: Record<string, string> = {}): Pro
     await stopChild(child);
   };
   const worker = { ...commands(child, () => stderr), pid: child.pid as number, close };
-  return new Promise((resolve, reject) => {
-    // It says it is ready once it listens: a command sent before would be lost.
-    const late = () => reject(new Error(`${entry} was not ready within 30 s: ${stderr}`));
-    const timer = setTimeout(late, 30_000);
-    child.once('exit', () => reject(new Error(`${entry} exited before it was ready: ${stderr}`)));
-    worker.listen((e) => {
-      if (e.event !== 'ready') return;
-      clearTimeout(timer);
-      resolve(worker);
-    });
-  });
+  // It says it is ready once it listens: a command sent before would be lost.
+  worker.listen((e) => e.event === 'ready' && child.emit('ready'));
+  await ready(child, entry, () => stderr);
+  return worker;
 }

@@ -4,16 +4,12 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
-export function distribution(samples: readonly number[] | Float64Array) {
+/** Count, p50, p99, mean and max of samples, rounded for display. */
+export function distribution(samples: readonly number[]) {
   const sorted = Float64Array.from(samples).sort();
-  const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
-  return {
-    count: sorted.length,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    mean,
-    max: percentile(sorted, 100),
-  };
+  const at = (p: number) => round(percentile(sorted, p));
+  const mean = round(sorted.reduce((sum, v) => sum + v, 0) / sorted.length);
+  return { count: sorted.length, p50: at(50), p99: at(99), mean, max: at(100) };
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */
@@ -30,25 +26,6 @@ export const perRound = (a: readonly number[], b: readonly number[]) => a.map((x
 /** Rounds for display without losing small figures. */
 export const round = (value: number, digits = 2) =>
   Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;
-
-/** A growable sample buffer, cheaper than a plain array for hundreds of thousands of numbers. */
-export class Samples {
-  private data = new Float64Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
-
-  values(): Float64Array {
-    return this.data.subarray(0, this.length);
-  }
-}
 
 /** Bucket k holds values up to 1 µs x STEP^k: every figure read back is within 1% of a sample. */
 const STEP = Math.log(1.01);

@@ -1,22 +1,45 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { UserSpec } from '@racedata/core';
 import { JSON_USERS } from '@racedata/json-sim';
 import { LEGACY_USERS } from '@racedata/legacy-sim';
 import type { SimKind } from './processes';
 
-/**
- * A USERS_FILE of the built-in users and `extra` more, bench-1..N (token bench-token-i, every
- * channel), so each client can be a user of its own: one Durable post to `id` then fills N queues.
- */
-export function usersFile(dir: string, kind: SimKind, extra: number): string {
-  const users = [
-    ...(kind === 'json' ? JSON_USERS : LEGACY_USERS),
-    ...Array.from({ length: extra }, (_, i) => ({
-      ...{ name: `bench ${i + 1}`, key: `bench-${i + 1}`, secret: 'bench' },
-      ...{ token: `bench-token-${i + 1}`, channels: '*' as const },
-    })),
-  ];
-  const file = path.join(dir, `${kind}-users-${extra}.json`);
-  writeFileSync(file, JSON.stringify({ users }));
-  return file;
+/** A user as the harness knows it: its token and what it may receive (undefined: every channel). */
+export interface BenchUser {
+  readonly key: string;
+  readonly token: string;
+  readonly channels: ReadonlySet<string> | undefined;
 }
+
+/**
+ * A USERS_FILE of the built-in users and generated ones up to `count` in all, which take
+ * `subscriptions` in turn ('*': every channel): so each client can be a user of its own (one
+ * Durable post to `id` then fills a queue each), or a message reaching a user who does not take
+ * its channel shows (the soak).
+ */
+export function usersFile(
+  dir: string,
+  kind: SimKind,
+  count: number,
+  subscriptions: ReadonlyArray<readonly string[] | '*'> = ['*'],
+) {
+  const specs: UserSpec[] = [...(kind === 'json' ? JSON_USERS : LEGACY_USERS)];
+  for (let i = specs.length; i < count; i++) {
+    const channels = subscriptions[i % subscriptions.length] as readonly string[] | '*';
+    const token = `${kind}-token-${i}`;
+    const list = channels === '*' ? '*' : [...channels];
+    specs.push({ name: `bench ${i}`, key: `bench-${i}`, secret: 'bench', token, channels: list });
+  }
+  const file = path.join(dir, `${kind}-users-${count}.json`);
+  writeFileSync(file, JSON.stringify({ users: specs }));
+  const users: BenchUser[] = specs.map(({ key, token, channels }) => ({
+    ...{ key, token },
+    channels: channels === '*' ? undefined : new Set(channels),
+  }));
+  return { file, users, tokens: users.map((u) => u.token) };
+}
+
+/** Whether a message posted to `target` is meant for the user (`id` reaches every legacy user). */
+export const receives = (user: BenchUser, target: string) =>
+  target === 'id' || user.channels === undefined || user.channels.has(target);

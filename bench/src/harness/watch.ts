@@ -1,23 +1,27 @@
 import { forkWorker, type Server } from './processes';
 import { rssKb } from './proc';
+import { distribution } from './stats';
+import { check } from '../types';
 
 /** Each simulator's GET /health samples: latency (ms), when each was sent (Date.now()), failures. */
 export type ProbeResult = Record<string, { samples: number[]; sentAt: number[]; failed: number }>;
 
+/** The soak's and the abuse run's target for every simulator: GET /health p99 under 100 ms. */
+export const HEALTH_P99_LIMIT_MS = 100;
+
 /**
  * Watches simulators from outside while a load runs (the soak, each abuse phase): GET /health from
- * a prober process of its own every `probeEveryMs`, and VmRSS from /proc every `rssEveryMs` (and
- * whenever `sample()` is called), each reading at its ms since the watch began.
+ * a client process (clients/client-worker.ts) every `probeEveryMs`, and VmRSS from /proc every
+ * `rssEveryMs` (and whenever `sample()` is called), each reading at its ms since the watch began.
  */
 export async function watch(
   sims: ReadonlyArray<{ kind: string; sim: Server }>,
   probeEveryMs: number,
   rssEveryMs: number,
 ) {
-  const prober = await forkWorker('harness/probe-worker.ts', {
-    PROBE_TARGETS: JSON.stringify(sims.map(({ kind, sim }) => ({ name: kind, port: sim.port }))),
-    ...{ PROBE_EVERY_MS: String(probeEveryMs), PROBE_MAX_MS: String(3_600_000) },
-  });
+  const prober = await forkWorker('clients/client-worker.ts');
+  const targets = sims.map(({ kind, sim }) => ({ name: kind, port: sim.port }));
+  await prober.call('probe', { targets, everyMs: probeEveryMs });
   const started = performance.now();
   const rss: Record<string, Array<{ atMs: number; kb: number }>> = Object.fromEntries(
     sims.map((s) => [s.kind, []]),
@@ -38,9 +42,23 @@ export async function watch(
     async stop() {
       clearInterval(timer);
       sample();
-      const probes = await prober.call<ProbeResult>('stop', {}, 10_000).catch((): ProbeResult => ({}));
+      const probes = await prober.call<ProbeResult>('probed', {}, 10_000).catch((): ProbeResult => ({}));
       await prober.close();
       return { rss, probes };
     },
   };
 }
+
+/** One simulator's /health latency (ms) over the probes sent from `fromWall` (Date.now()) on. */
+export function health(probe: ProbeResult[string] | undefined, fromWall = 0) {
+  const samples = probe?.samples.filter((_, k) => (probe.sentAt[k] ?? 0) >= fromWall) ?? [];
+  return { ...distribution(samples), failed: probe?.failed ?? 0 };
+}
+
+export const healthCheck = (name: string, h: ReturnType<typeof health>, more = '') =>
+  check(
+    `${name} /health p99`,
+    `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
+    `${h.p99} ms (${h.count} probes, ${h.failed} failed, max ${h.max} ms${more})`,
+    h.p99 < HEALTH_P99_LIMIT_MS && h.failed === 0 && h.count > 0,
+  );

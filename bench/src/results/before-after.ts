@@ -37,33 +37,3 @@ export function beforeAfterRows(report: BenchReport): BeforeAfterRow[] {
   }
   return rows;
 }
-
-const text = (value: number | null, unit = ''): string =>
-  value === null ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
-
-export function beforeAfterMarkdown(report: BenchReport): string[] {
-  if (!report.before) return [];
-  const lines = [
-    '## Before and after',
-    '',
-    `Before: the simulators of \`${report.before.root}\`; after: this checkout's. Each measure ran against the before build and then at once against the after build, with the same harness and baselines; each build's ratio is to the baseline measured beside it.`,
-    '',
-    '| Measure | Scenario | Before | After | After / before | Before ratio | After ratio |',
-    '|---|---|---|---|---|---|---|',
-  ];
-  for (const row of beforeAfterRows(report)) {
-    const cells = [
-      row.measure,
-      row.scenario,
-      text(row.before, row.unit),
-      text(row.after, row.unit),
-      text(row.change),
-      text(row.beforeRatio),
-      `${text(row.afterRatio)} (${row.ratioLabel})`,
-    ];
-    lines.push(`| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
-  }
-  const failed = report.before.measures.filter((m) => m.comparisons.length === 0 && m.notes.length > 0);
-  for (const m of failed) lines.push('', `- before, ${m.title}: ${m.notes.join('; ')}`);
-  return lines;
-}

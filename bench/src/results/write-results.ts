@@ -1,39 +1,52 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchReport, MeasureResult, ProfileSummary } from '../types';
-import { beforeAfterMarkdown } from './before-after';
+import type { machineInfo } from '../machine';
+import type { BenchReport, Check, MeasureResult, ProfileSummary } from '../types';
+import { beforeAfterRows } from './before-after';
+
+/**
+ * The one report writer of the bench, the soak and the abuse run: markdown tables, the machine
+ * line, verdict tables, and `<name>.md` with `<name>.json` beside it.
+ */
+
+/** A markdown table, every cell's `|` escaped. */
+export const table = (header: readonly string[], rows: ReadonlyArray<readonly unknown[]>) => [
+  line(header),
+  `|${'---|'.repeat(header.length)}`,
+  ...rows.map(line),
+];
+const line = (cells: readonly unknown[]) =>
+  `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+
+export const machineLine = (m: ReturnType<typeof machineInfo>) =>
+  `${m.date}; ${m.cores} cores ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
+
+export const checksTable = (checks: readonly Check[]) =>
+  table(
+    ['Check', 'Target', 'Value', 'Result'],
+    checks.map((c) => [c.name, c.target, c.value, `**${c.pass ? 'PASS' : 'MISS'}**`]),
+  );
 
 const cell = (value: number | null, unit: string) =>
   value === null
     ? 'not measured'
     : `${Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : value}${unit && ` ${unit}`}`;
-const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
 
-function table(measure: MeasureResult): string[] {
+function measureTable(measure: MeasureResult): string[] {
   const names = [...new Set(measure.comparisons.flatMap((row) => row.baselines.map((b) => b.name)))];
   const labels = [...new Set(measure.comparisons.map((row) => row.ratioLabel))];
   const header = ['Scenario', 'Ours', ...names, `Ratio (${labels.length === 1 ? labels[0] : 'ours / bare'})`];
-  const lines = [line([...header, 'Target', 'Result', 'Notes']), `|${'---|'.repeat(header.length + 3)}`];
-  for (const row of measure.comparisons) {
+  const rows = measure.comparisons.map((row) => {
     const baselines = names.map((n) => {
       const b = row.baselines.find((x) => x.name === n);
       return !b ? '—' : `${cell(b.value, row.unit)}${b.note ? ` (${b.note})` : ''}`;
     });
     const spread = row.ratioSpread ? ` (${row.ratioSpread[0]}–${row.ratioSpread[1]})` : '';
     const ratio = row.ratio === null ? '—' : `${row.ratio}${spread}`;
-    lines.push(
-      line([
-        row.scenario,
-        cell(row.ours, row.unit),
-        ...baselines,
-        ratio,
-        row.target,
-        `**${row.verdict}**`,
-        row.note ?? '',
-      ]),
-    );
-  }
-  return lines;
+    const result = [row.target, `**${row.verdict}**`, row.note ?? ''];
+    return [row.scenario, cell(row.ours, row.unit), ...baselines, ratio, ...result];
+  });
+  return table([...header, 'Target', 'Result', 'Notes'], rows);
 }
 
 const profileLines = (p: ProfileSummary) => [
@@ -42,13 +55,40 @@ const profileLines = (p: ProfileSummary) => [
   '',
   `Self time by area: ${p.byArea.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`,
   '',
-  '| Self % | Self ms | Function | Location |',
-  '|---|---|---|---|',
-  ...p.top.map((e) => `| ${e.selfPercent} | ${e.selfMs} | \`${e.functionName}\` | \`${e.location}\` |`),
+  ...table(
+    ['Self %', 'Self ms', 'Function', 'Location'],
+    p.top.map((e) => [e.selfPercent, e.selfMs, `\`${e.functionName}\``, `\`${e.location}\``]),
+  ),
 ];
+
+const text = (value: number | null, unit = ''): string =>
+  value === null ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
+
+function beforeAfterMarkdown(report: BenchReport): string[] {
+  if (!report.before) return [];
+  const rows = beforeAfterRows(report).map((row) => [
+    ...[row.measure, row.scenario, text(row.before, row.unit), text(row.after, row.unit)],
+    ...[text(row.change), text(row.beforeRatio), `${text(row.afterRatio)} (${row.ratioLabel})`],
+  ]);
+  const failed = report.before.measures.filter((m) => m.comparisons.length === 0 && m.notes.length > 0);
+  return [
+    '## Before and after',
+    '',
+    `Before: the simulators of \`${report.before.root}\`; after: this checkout's. Each measure ran against the before build and then at once against the after build, with the same harness and baselines; each build's ratio is to the baseline measured beside it.`,
+    '',
+    ...table(
+      ['Measure', 'Scenario', 'Before', 'After', 'After / before', 'Before ratio', 'After ratio'],
+      rows,
+    ),
+    ...failed.flatMap((m) => ['', `- before, ${m.title}: ${m.notes.join('; ')}`]),
+  ];
+}
 
 export function renderMarkdown(report: BenchReport): string {
   const m = report.machine;
+  const verdicts = report.measures.flatMap(({ title, comparisons }) =>
+    comparisons.filter((c) => c.verdict === 'PASS' || c.verdict === 'MISS').map((c) => [title, c]),
+  ) as Array<[string, BenchReport['measures'][number]['comparisons'][number]]>;
   const lines = [
     `# Benchmark results (${report.mode} run)`,
     '',
@@ -65,17 +105,14 @@ export function renderMarkdown(report: BenchReport): string {
     ...beforeAfterMarkdown(report),
     '## Summary',
     '',
-    '| Measure | Scenario | Result |',
-    '|---|---|---|',
+    ...table(
+      ['Measure', 'Scenario', 'Result'],
+      verdicts.map(([title, row]) => [title, row.scenario, `**${row.verdict}**`]),
+    ),
   ];
-  for (const { title, comparisons } of report.measures) {
-    for (const row of comparisons.filter((c) => c.verdict === 'PASS' || c.verdict === 'MISS')) {
-      lines.push(`| ${title} | ${row.scenario} | **${row.verdict}** |`);
-    }
-  }
   for (const measure of report.measures) {
     lines.push('', `## ${measure.title}`, '', ...measure.method.map((method) => `- ${method}`));
-    if (measure.comparisons.length > 0) lines.push('', ...table(measure));
+    if (measure.comparisons.length > 0) lines.push('', ...measureTable(measure));
     if (measure.notes.length > 0) lines.push('', ...measure.notes.map((note) => `- ${note}`));
     for (const profile of measure.profiles) lines.push(...profileLines(profile));
     lines.push('', `(${(measure.durationMs / 1000).toFixed(1)} s)`);

@@ -1,26 +1,18 @@
-import type { PollClients } from '../clients/polls';
+import type { OddAnswers } from '../clients/receipts';
+import type { ClientSet } from '../clients/sets';
+import { spread, type ReceiptLedger } from '../harness/ledger';
 import { distribution, round } from '../harness/stats';
-import type { ProbeResult } from '../harness/watch';
+import { health, healthCheck, type ProbeResult } from '../harness/watch';
 import { machineInfo } from '../machine';
-import { writeReportFiles } from '../results/write-results';
+import { checksTable, machineLine, table, writeReportFiles } from '../results/write-results';
 import { check } from '../types';
-import type { OddAnswers } from './clients';
-import { KINDS, type MessageKind, type SoakConfig } from './config';
-import { spread, type PostLog, type ReceiptLedger } from './ledger';
+import type { SoakConfig } from './config';
 
-/** The posts of each kind, and a ledger of the receipts of each transport. */
-export interface Ledgers {
-  readonly posts: Record<MessageKind, PostLog>;
-  readonly queue: ReceiptLedger;
-  readonly events: ReceiptLedger;
-  readonly stomp: ReceiptLedger;
-  readonly stream: ReceiptLedger;
-}
+/** Each transport's receipts of its own kind of message, and its clients; the durable two first. */
+export type Transports = ReadonlyArray<readonly [name: string, ledger: ReceiptLedger, clients: ClientSet]>;
 
 /** What the run saw besides the ledgers. */
 export interface Observed {
-  readonly listen: PollClients;
-  readonly events: PollClients;
   readonly odd: OddAnswers;
   readonly pids: Record<string, number>;
   readonly rss: Record<string, Array<{ atMs: number; kb: number }>>;
@@ -34,14 +26,8 @@ export interface Observed {
   readonly durationMs: number;
 }
 
-/** The targets: RSS flat after warm-up, outside probe p99 under 100 ms. */
+/** The target: RSS at the end of the load at most this many times the RSS after warm-up. */
 const RSS_GROWTH_LIMIT = 1.2;
-const PROBE_P99_LIMIT_MS = 100;
-
-const rounded = (values: readonly number[] | Float64Array) => {
-  const d = distribution(values);
-  return { count: d.count, p50: round(d.p50), p99: round(d.p99), mean: round(d.mean), max: round(d.max) };
-};
 
 function rssFigures(
   pid: number,
@@ -61,106 +47,72 @@ function rssFigures(
   };
 }
 
-/** Counts every receipt check shares: deliveries, duplicated, foreign channel, corrupt. */
-const counted = ({ counts: c }: ReceiptLedger) => ({ ...c });
-
-const transient = (ledger: ReceiptLedger) => ({
-  ...{ ...counted(ledger), clients: ledger.receivers, missing: ledger.missing() },
-  ...{ disconnects: ledger.disconnects },
-  perClient: { received: spread(Array.from(ledger.perReceiver)), expected: spread(ledger.expected()) },
+/** One transport's posts and receipts, per receiver (a client; for the legacy queue, a user) and in all. */
+const transport = (ledger: ReceiptLedger, { count, polls }: ClientSet) => ({
+  ...{ posted: ledger.posts.count, failed: ledger.posts.failed, clients: count, ...ledger.counts },
+  expected: ledger.expected().reduce((a, b) => a + b, 0),
+  missing: ledger.missing(),
+  ...{ outOfOrder: ledger.outOfOrder, disconnects: ledger.disconnects, polls: { ...polls } },
+  perReceiver: { received: spread(Array.from(ledger.perReceiver)), expected: spread(ledger.expected()) },
+  /** Post sent -> first receipt read, ms. */
+  latency: distribution(ledger.latency),
 });
 
-const durable = (ledger: ReceiptLedger, clients: PollClients, lost: number) => ({
-  ...{ ...counted(ledger), expected: ledger.expected().reduce((a, b) => a + b, 0), lost },
-  ...{ pollErrors: clients.errors, ...(clients.lastError && { lastPollError: clients.lastError }) },
-});
+type Figure = 'posted' | 'failed' | 'duplicated' | 'foreign' | 'corrupt' | 'missing' | 'outOfOrder';
 
 /** The soak's figures from its ledgers and samples, and its verdicts against the targets. */
-export function soakReport(config: SoakConfig, ledgers: Ledgers, seen: Observed) {
-  const { posts, queue, events } = ledgers;
+export function soakReport(config: SoakConfig, ledgers: Transports, seen: Observed) {
   const lostExamples: Array<{ seq: number; user: string; target: string }> = [];
-  const lost = { legacy: queue.missing(lostExamples), json: events.missing() };
-  const legacyDurable = {
-    ...durable(queue, seen.listen, lost.legacy),
-    hangUps: seen.listen.hangUps,
-    lostExamples,
-  };
-  const jsonDurable = { ...durable(events, seen.events, lost.json), outOfOrder: events.outOfOrder };
-  const [legacyStomp, jsonEventStream] = [transient(ledgers.stomp), transient(ledgers.stream)];
-  const all = [legacyDurable, jsonDurable, legacyStomp, jsonEventStream];
-  const sum = (key: 'duplicated' | 'foreign' | 'corrupt') => all.reduce((n, t) => n + t[key], 0);
+  ledgers[0]?.[1].missing(lostExamples);
+  const all = ledgers.map(([name, ledger, set]) => [name, transport(ledger, set)] as const);
+  const [durable, transient] = [all.slice(0, 2), all.slice(2)];
+  const sum = (key: Figure, from = all) => from.reduce((n, [, t]) => n + t[key], 0);
+  const by = (key: Figure, from = all) =>
+    `${sum(key, from)} (${from.map(([name, t]) => `${name} ${t[key]}`).join(', ')})`;
   const totals = {
-    ...{ posted: KINDS.reduce((n, k) => n + posts[k].count, 0), lost: lost.legacy + lost.json },
-    ...{ duplicated: sum('duplicated'), foreign: sum('foreign') },
-    transientMissing: legacyStomp.missing + jsonEventStream.missing,
+    ...{ posted: sum('posted'), failed: sum('failed'), lost: sum('missing', durable) },
+    ...{
+      duplicated: sum('duplicated'),
+      foreign: sum('foreign'),
+      transientMissing: sum('missing', transient),
+    },
   };
-  const kinds = Object.keys(seen.pids);
-  const rss = Object.fromEntries(
-    kinds.map((k) => [
-      k,
-      rssFigures(seen.pids[k] as number, seen.rss[k] ?? [], config.warmUpMs, seen.loadEndMs),
-    ]),
-  );
-  const probe = Object.fromEntries(
-    kinds.map((kind) => {
-      const p = seen.probes[kind] ?? { samples: [], sentAt: [], failed: 0 };
-      const afterWarmUp = p.samples.filter((_, k) => (p.sentAt[k] ?? 0) >= seen.warmUpEndWall);
-      return [kind, { ...rounded(afterWarmUp), failed: p.failed, wholeRun: rounded(p.samples) }];
+  const simulators = Object.fromEntries(
+    Object.entries(seen.pids).map(([kind, pid]) => {
+      const rss = rssFigures(pid, seen.rss[kind] ?? [], config.warmUpMs, seen.loadEndMs);
+      const wholeRun = health(seen.probes[kind]);
+      return [kind, { ...rss, health: health(seen.probes[kind], seen.warmUpEndWall), wholeRun }];
     }),
   );
-  const tally = (p: PostLog) => ({ posted: p.count, accepted: p.count - p.failed, failed: p.failed });
-  const posted = Object.fromEntries(KINDS.map((k) => [k, tally(posts[k])]));
-  const failed = KINDS.reduce((n, k) => n + posts[k].failed, 0);
-  const altered = sum('corrupt') + jsonDurable.outOfOrder;
-  const by = (key: 'duplicated' | 'foreign') =>
-    `legacy listen ${legacyDurable[key]}, JSON /events ${jsonDurable[key]}, STOMP ${legacyStomp[key]}, event-stream ${jsonEventStream[key]}`;
-  const disconnects = legacyStomp.disconnects + jsonEventStream.disconnects;
+  const altered = sum('corrupt') + sum('outOfOrder');
+  const disconnects = transient.reduce((n, [, t]) => n + t.disconnects, 0);
   const verdicts = [
-    check('posts accepted', '0 failed', `${failed} failed of ${totals.posted}`, failed === 0),
-    check(
-      'durable messages lost',
-      '0',
-      `${totals.lost} (legacy ${lost.legacy}, JSON ${lost.json})`,
-      !totals.lost,
-    ),
-    check(
-      'deliveries duplicated',
-      '0',
-      `${totals.duplicated} (${by('duplicated')})`,
-      totals.duplicated === 0,
-    ),
-    check('foreign-channel deliveries', '0', `${totals.foreign} (${by('foreign')})`, totals.foreign === 0),
+    check('posts accepted', '0 failed', `${totals.failed} failed of ${totals.posted}`, totals.failed === 0),
+    check('durable messages lost', '0', by('missing', durable), totals.lost === 0),
+    check('deliveries duplicated', '0', by('duplicated'), totals.duplicated === 0),
+    check('foreign-channel deliveries', '0', by('foreign'), totals.foreign === 0),
     check('out of order or altered deliveries', '0', String(altered), altered === 0),
     check(
       ...(['transient messages missed by connected clients', '0'] as const),
-      `${totals.transientMissing} (STOMP ${legacyStomp.missing}, event-stream ${jsonEventStream.missing}; disconnects ${disconnects})`,
+      `${by('missing', transient)}; disconnects ${disconnects}`,
       totals.transientMissing === 0,
     ),
-    ...Object.entries(rss).map(([name, r]) => {
-      const growth = `${(r.warmUpKb / 1024).toFixed(1)} -> ${(r.endKb / 1024).toFixed(1)} MB (${round(r.endKb / r.warmUpKb)}x)`;
-      const ok = r.endKb / r.warmUpKb <= RSS_GROWTH_LIMIT;
-      return check(`${name} RSS flat after warm-up`, `end <= ${RSS_GROWTH_LIMIT}x after warm-up`, growth, ok);
-    }),
-    ...Object.entries(probe).map(([name, p]) => {
-      const value = `${p.p99} ms after warm-up (${p.count} probes, ${p.failed} failed; whole run ${p.wholeRun.p99} ms)`;
-      const ok = p.p99 < PROBE_P99_LIMIT_MS && p.failed === 0 && p.count > 0;
-      return check(`${name} /health probe p99`, `< ${PROBE_P99_LIMIT_MS} ms`, value, ok);
-    }),
+    ...Object.entries(simulators).flatMap(([name, s]) => [
+      check(
+        `${name} RSS flat after warm-up`,
+        `end <= ${RSS_GROWTH_LIMIT}x after warm-up`,
+        `${(s.warmUpKb / 1024).toFixed(1)} -> ${(s.endKb / 1024).toFixed(1)} MB (${round(s.endKb / s.warmUpKb)}x)`,
+        s.endKb / s.warmUpKb <= RSS_GROWTH_LIMIT,
+      ),
+      healthCheck(name, s.health, `; after warm-up; whole run p99 ${s.wholeRun.p99} ms`),
+    ]),
   ];
-  const mode = config.quick ? ('quick' as const) : ('full' as const);
   return {
-    ...{ mode, machine: machineInfo(), settings: config, posted, legacyDurable, jsonDurable, legacyStomp },
-    ...{ jsonEventStream, oddAnswers: { ...seen.odd }, totals },
-    /** post -> receipt in ms, per transport. */
-    latency: {
-      'legacy listen (Durable)': rounded(queue.latency.values()),
-      'legacy STOMP (NonDurable)': rounded(ledgers.stomp.latency.values()),
-      'JSON /events (durable)': rounded(events.latency.values()),
-      'JSON event-stream (transient)': rounded(ledgers.stream.latency.values()),
-    } as Record<string, ReturnType<typeof rounded>>,
-    ...{ rss, probe, loadEventLoopP99Ms: seen.loadEventLoopP99Ms, drainMs: Math.round(seen.drainMs) },
-    ...{ drainComplete: seen.drainComplete, verdicts, pass: verdicts.every((v) => v.pass) },
-    durationMs: seen.durationMs,
+    ...{ mode: config.quick ? ('quick' as const) : ('full' as const), machine: machineInfo() },
+    ...{ settings: config, transports: Object.fromEntries(all), totals, lostExamples },
+    ...{ oddAnswers: { ...seen.odd }, simulators, loadEventLoopP99Ms: seen.loadEventLoopP99Ms },
+    ...{ drainMs: Math.round(seen.drainMs), drainComplete: seen.drainComplete },
+    ...{ verdicts, pass: verdicts.every((v) => v.pass), durationMs: seen.durationMs },
   };
 }
 
@@ -168,61 +120,63 @@ export type SoakReport = ReturnType<typeof soakReport>;
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
 const ms = (v = Number.NaN) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
-/** A markdown table's header from its cells, `|`-separated. */
-const head = (cells: string) => [`| ${cells} |`, `|${cells.split('|').fill('---').join('|')}|`];
-const row = (...cells: unknown[]) => `| ${cells.join(' | ')} |`;
+const few = (x: { min: number; median: number; max: number }) => `${x.min} / ${x.median} / ${x.max}`;
 
 export function soakMarkdown(r: SoakReport): string {
-  const { settings: s, machine: m, legacyDurable: ld, jsonDurable: jd } = r;
-  const few = (x: { min: number; median: number; max: number }) => `${x.min} / ${x.median} / ${x.max}`;
-  const transient = (name: string, t: SoakReport['legacyStomp']) => {
-    const [got, want] = [few(t.perClient.received), few(t.perClient.expected)];
-    return row(name, t.clients, got, want, t.missing, t.duplicated, t.foreign, t.disconnects);
-  };
+  const s = r.settings;
   const hangUps =
     s.hangUpStyle === 'close' ? 'closing their side, reading what was sent' : 'resetting at once';
   const at = (v: { atMs: number; kb: number }) => `${Math.round(v.atMs / 1000)}s ${mb(v.kb)}`;
-  const lostList = ld.lostExamples.map((l) => `#${l.seq} to ${l.target} for ${l.user}`).join(', ');
+  const lostList = r.lostExamples.map((l) => `#${l.seq} to ${l.target} for ${l.user}`).join(', ');
+  const transports = Object.entries(r.transports);
   const lines = [
-    `# Soak run (${r.mode})\n\n${m.date}; ${m.cores} cores ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}.`,
+    `# Soak run (${r.mode})\n\n${machineLine(r.machine)}.`,
     `Load ${s.loadMs / 1000} s (warm-up ${s.warmUpMs / 1000} s), then a final drain of ${(r.drainMs / 1000).toFixed(1)} s (${r.drainComplete ? 'everything arrived' : 'stopped at its limit'}); ${s.postsPerSecond} posts/s of each kind; LONG_POLL_TIMEOUT_MS ${s.longPollTimeoutMs}.`,
-    `Clients: ${Object.entries(s.clients).map(([k, v]) => `${v} ${k}`)}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${hangUps}).`,
+    `Clients: ${Object.entries(s.clients)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(
+        ', ',
+      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${hangUps}).`,
     '\n## Verdict\n',
-    ...head('Check | Target | Value | Result'),
-    ...r.verdicts.map((v) => row(v.name, v.target, v.value, `**${v.pass ? 'PASS' : 'MISS'}**`)),
-    '\n## Messages\n',
-    ...head('Kind | Posted | Accepted | Failed'),
-    ...Object.entries(r.posted).map(([k, p]) => row(k, p.posted, p.accepted, p.failed)),
-    '',
-    ...head(
-      'Durable | Expected | Received | Lost | Duplicated | Foreign channel | Out of order / altered | Notes',
+    ...checksTable(r.verdicts),
+    '\n## Messages and deliveries (post sent -> receipt read, in the load process)\n',
+    ...table(
+      ['Transport', 'Posted', 'Failed', 'Clients', 'Expected', 'Received', 'Missing', 'Duplicated'].concat(
+        ['Foreign channel', 'Out of order / altered', 'Disconnects', 'Hang-ups / poll errors'],
+        ['Per receiver: received (expected) min / median / max', 'p50', 'p99', 'max'],
+      ),
+      transports.map(([name, t]) => [
+        ...[name, t.posted, t.failed, t.clients, t.expected, t.deliveries, t.missing, t.duplicated],
+        ...[
+          t.foreign,
+          `${t.outOfOrder} / ${t.corrupt}`,
+          t.disconnects,
+          `${t.polls.hangUps} / ${t.polls.errors}`,
+        ],
+        `${few(t.perReceiver.received)} (${few(t.perReceiver.expected)})`,
+        ...[ms(t.latency.p50), ms(t.latency.p99), ms(t.latency.max)],
+      ]),
     ),
-    `| legacy listen | ${ld.expected} | ${ld.deliveries} | ${ld.lost} | ${ld.duplicated} | ${ld.foreign} | 0 / ${ld.corrupt} | ${ld.hangUps} hang-ups, ${ld.pollErrors} poll errors |`,
-    `| JSON /events | ${jd.expected} | ${jd.deliveries} | ${jd.lost} | ${jd.duplicated} | ${jd.foreign} | ${jd.outOfOrder} / ${jd.corrupt} | ${jd.pollErrors} poll errors |`,
-    '',
-    ...head(
-      'Transient | Clients | Received per client | Expected | Missing | Duplicated | Foreign | Disconnects',
-    ),
-    transient('legacy STOMP', r.legacyStomp),
-    transient('JSON event-stream', r.jsonEventStream),
-    '\n## Delivery latency (post sent -> receipt read, in the load process)\n',
-    ...head('Transport | Deliveries | p50 | p99 | max'),
-    ...Object.entries(r.latency).map(([k, d]) => row(k, d.count, ms(d.p50), ms(d.p99), ms(d.max))),
     `\nLoad process event-loop delay p99: ${ms(r.loadEventLoopP99Ms)}.`,
     '\n## Simulator processes (GET /health probed from a separate process every 100 ms)\n',
-    ...head(
-      'Simulator | RSS start | after warm-up | peak | end of load | after drain | /health p50 | p99 | max | failed',
+    ...table(
+      ['Simulator', 'RSS start', 'after warm-up', 'peak', 'end of load', 'after drain'].concat([
+        '/health p50',
+        'p99 (whole run)',
+        'max',
+        'failed',
+      ]),
+      Object.entries(r.simulators).map(([k, x]) => [
+        ...[k, ...[x.startKb, x.warmUpKb, x.peakKb, x.endKb, x.drainedKb].map(mb), ms(x.health.p50)],
+        ...[`${ms(x.health.p99)} (${ms(x.wholeRun.p99)})`, ms(x.health.max), x.health.failed],
+      ]),
     ),
-    ...Object.entries(r.rss).map(([k, x]) => {
-      const p = r.probe[k];
-      const p99 = `${ms(p?.p99)} (whole run ${ms(p?.wholeRun.p99)})`;
-      return `| ${k} | ${[x.startKb, x.warmUpKb, x.peakKb, x.endKb, x.drainedKb].map(mb).join(' | ')} | ${ms(p?.p50)} | ${p99} | ${ms(p?.max)} | ${p?.failed} |`;
-    }),
     '',
-    ...Object.entries(r.rss).map(([k, x]) => `RSS of ${k} (pid ${x.pid}): ${x.samples.map(at).join(', ')}`),
-    ld.lostExamples.length > 0 && `\nLost legacy messages (first ${ld.lostExamples.length}): ${lostList}`,
-    ld.lastPollError && `\nLast legacy listen poll error: ${ld.lastPollError}`,
-    jd.lastPollError && `\nLast JSON /events poll error: ${jd.lastPollError}`,
+    ...Object.entries(r.simulators).map(
+      ([k, x]) => `RSS of ${k} (pid ${x.pid}): ${x.samples.map(at).join(', ')}`,
+    ),
+    r.lostExamples.length > 0 && `\nLost legacy messages (first ${r.lostExamples.length}): ${lostList}`,
+    ...transports.map(([name, t]) => t.polls.lastError && `\nLast ${name} poll error: ${t.polls.lastError}`),
     r.oddAnswers.count > 0 && `\nUnexpected answers: ${r.oddAnswers.count} (last: ${r.oddAnswers.last})`,
   ];
   return `${lines.filter((l) => typeof l === 'string').join('\n')}\n`;

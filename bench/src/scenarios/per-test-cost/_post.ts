@@ -1,10 +1,9 @@
-import { postJson, postLegacy } from '../../harness/http';
-import { jsonDurableMessage, legacyMessage } from '../../harness/payloads';
+import { jsonDurableMessage, postJson, postLegacy } from '../../harness/payloads';
 import type { SimKind } from '../../harness/processes';
 
 /** What a test posts first: a durable message of the simulator's kind (seq makes each one new). */
 export const postMessage = (kind: SimKind, port: number, seq: number) =>
-  kind === 'json' ? postJson(port, jsonDurableMessage(seq)) : postLegacy(port, 'Durable', legacyMessage(seq));
+  kind === 'json' ? postJson(port, jsonDurableMessage(seq)) : postLegacy(port, 'Durable', seq);
 
 export const POST_NAME = {
   json: 'POST /api/message',

@@ -1,17 +1,20 @@
-import { Samples, median } from '../harness/stats';
-import { monoMs } from '../harness/proc';
-import { receives, type SoakUser } from './users';
+import { median } from './stats';
+import { monoMs } from './proc';
+import { receives, type BenchUser } from './users-file';
 
 /**
- * What the poster sent of one message kind: sequence numbers 1..count, each with its target
- * channel, the time its POST went out (monoMs) and whether the simulator took it.
+ * What a poster sent of one message kind (the soak's, the abuse run's): sequence numbers
+ * 1..count, each with its target channel, the time its POST went out (monoMs) and whether the
+ * simulator took it.
  */
 export class PostLog {
   readonly sentAt: Float64Array;
   readonly target: string[] = [''];
   readonly ok: Uint8Array;
   count = 0;
+  /** Posts not taken (no 2xx answer), and of those the ones with no answer at all. */
   failed = 0;
+  errors = 0;
 
   constructor(readonly max: number) {
     this.sentAt = new Float64Array(max + 1);
@@ -25,13 +28,14 @@ export class PostLog {
     return this.count;
   }
 
-  settle(seq: number, ok: boolean): void {
-    if (ok) this.ok[seq] = 1;
-    else this.failed++;
+  /** The answer to post `seq`: its HTTP status, 0 for none (a network error). */
+  settle(seq: number, status: number): void {
+    if (status >= 200 && status < 300) this.ok[seq] = 1;
+    else [this.failed, this.errors] = [this.failed + 1, this.errors + (status === 0 ? 1 : 0)];
   }
 
   /** Accepted messages a user is meant to receive. */
-  expectedFor(user: SoakUser): number {
+  expectedFor(user: BenchUser): number {
     let n = 0;
     for (let seq = 1; seq <= this.count; seq++)
       if (this.ok[seq] && receives(user, this.target[seq] as string)) n++;
@@ -52,33 +56,37 @@ export const spread = (values: readonly number[]) =>
  */
 export class ReceiptLedger {
   readonly counts = { deliveries: 0, duplicated: 0, foreign: 0, corrupt: 0 };
-  readonly latency = new Samples();
+  /** Post -> first receipt, ms. */
+  readonly latency: number[] = [];
   private readonly received: Uint8Array;
   /** First receipts per receiver. */
   readonly perReceiver: Uint32Array;
+  /** The highest order (a JSON eventId) each receiver has seen. */
+  private readonly order: Float64Array;
   disconnects = 0;
-  /** JSON events: an eventId not above the one before it that the poller had not seen yet. */
+  /** A message first received after one of a higher order (a JSON eventId not above the last). */
   outOfOrder = 0;
 
   constructor(
     readonly posts: PostLog,
-    readonly users: readonly SoakUser[],
+    readonly users: readonly BenchUser[],
     readonly receivers: number,
   ) {
     this.received = new Uint8Array((posts.max + 1) * receivers);
     this.perReceiver = new Uint32Array(receivers);
+    this.order = new Float64Array(receivers);
   }
 
-  private user(receiver: number): SoakUser {
-    return this.users[receiver % this.users.length] as SoakUser;
+  private user(receiver: number): BenchUser {
+    return this.users[receiver % this.users.length] as BenchUser;
   }
 
-  /** Counts a receipt (arrived at monoMs `at`); true when it is the first of that message by that receiver. */
-  record(receiver: number, seq: number, at: number, matches: boolean): boolean {
+  /** Counts a receipt (arrived at monoMs `at`), of `order` in its stream when it has one. */
+  record(receiver: number, seq: number, at: number, matches: boolean, order?: number): void {
     this.counts.deliveries++;
     if (!(Number.isInteger(seq) && seq >= 1 && seq <= this.posts.count) || !matches) {
       this.counts.corrupt++;
-      return false;
+      return;
     }
     if (!receives(this.user(receiver), this.posts.target[seq] as string)) this.counts.foreign++;
     const cell = receiver * (this.posts.max + 1) + seq;
@@ -89,7 +97,9 @@ export class ReceiptLedger {
       this.latency.push(at - (this.posts.sentAt[seq] as number));
     }
     this.received[cell] = Math.min(255, seen + 1);
-    return seen === 0;
+    if (order === undefined) return;
+    if (order > (this.order[receiver] as number)) this.order[receiver] = order;
+    else if (seen === 0) this.outOfOrder++;
   }
 
   /** Accepted (receiver, message) pairs never received; `into` gets the first few. */
