@@ -17,7 +17,7 @@ import type { BenchReport } from './types';
  * committed file). --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial
  * (--only) run would otherwise replace the committed full-run results with its few measures.
  */
-async function main(): Promise<number> {
+runMain('bench', async () => {
   const args = process.argv.slice(2);
   const resultsName = flag(args, '--results');
   if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
@@ -42,18 +42,11 @@ async function main(): Promise<number> {
   if (before !== undefined && (beforeArg === '' || !cliBuilt(before))) {
     usageError(`--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`);
   }
-  if (only && !quick && resultsName === undefined && beforeArg === undefined) {
+  if (only && !quick && resultsName === undefined && beforeArg === undefined)
     console.warn(
       'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
     );
-  }
-  const report = await runBench({
-    quick,
-    profileAll: args.includes('--profile'),
-    ...(only && { only }),
-    ...(resultsName && { resultsName }),
-    ...(before && { before }),
-  });
+  const report = await runBench({ quick, profileAll: args.includes('--profile'), only, resultsName, before });
   for (const row of before ? beforeAfterRows(report) : []) {
     console.log(
       `${row.measure}: ${row.scenario}: before ${row.before} ${row.unit}, after ${row.after} ${row.unit} (after / before ${row.change}; ratio to the baseline ${row.beforeRatio} -> ${row.afterRatio})`,
@@ -71,6 +64,4 @@ async function main(): Promise<number> {
   console.log(`total ${(report.durationMs / 1000).toFixed(1)} s`);
   // A miss is a finding, not a harness failure; a scenario that produced nothing is.
   return failed.length > 0 ? 1 : 0;
-}
-
-runMain('bench', main);
+});

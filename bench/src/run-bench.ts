@@ -6,7 +6,7 @@ import { cliBuilt, killAllChildren } from './harness/processes';
 import { profilesIn, shouldProfile } from './harness/profile';
 import { machineInfo } from './machine';
 import { writeResults } from './results/write-results';
-import type { BenchContext, BenchReport, MeasureResult, Scenario } from './types';
+import type { BenchContext, BenchReport, Comparison, MeasureResult, ProfileSummary, Scenario } from './types';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SCENARIOS = path.join(__dirname, 'scenarios');
@@ -73,18 +73,18 @@ async function profile(ctx: BenchContext, id: string, scenario: Scenario) {
 
 async function runMeasure(measure: Measure, ctx: BenchContext): Promise<MeasureResult> {
   const t0 = Date.now();
-  const result = {
-    id: measure.id,
-    title: measure.title,
-    method: [] as string[],
-    comparisons: [] as MeasureResult['comparisons'][number][],
-  };
-  const [notes, profiles, failures]: [string[], MeasureResult['profiles'][number][], string[]] = [[], [], []];
+  const [method, comparisons, notes, failures] = [[], [], [], []] as [
+    string[],
+    Comparison[],
+    string[],
+    string[],
+  ];
+  const profiles: ProfileSummary[] = [];
   for (const { id, scenario } of measure.scenarios) {
-    for (const line of scenario.method(ctx)) if (!result.method.includes(line)) result.method.push(line);
+    method.push(...scenario.method(ctx).filter((line) => !method.includes(line)));
     try {
       const { rows, notes: more = [] } = await scenario.run(ctx);
-      result.comparisons.push(...rows);
+      comparisons.push(...rows);
       notes.push(...more);
       if (rows.some((row) => shouldProfile(ctx, row.verdict)))
         profiles.push(...(await profile(ctx, id, scenario)));
@@ -94,16 +94,12 @@ async function runMeasure(measure: Measure, ctx: BenchContext): Promise<MeasureR
       notes.push(`the scenario ${id} failed: ${(err as Error).message}`);
     }
   }
-  if (ctx.profileMode === 'never' && result.comparisons.some((c) => c.verdict === 'MISS')) {
+  if (ctx.profileMode === 'never' && comparisons.some((c) => c.verdict === 'MISS'))
     notes.push('quick mode: no profile is taken on a miss');
-  }
   ctx.log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return {
-    ...result,
-    notes,
-    profiles,
-    ...(failures.length > 0 && { failures }),
-    durationMs: Date.now() - t0,
+    ...{ id: measure.id, title: measure.title, method, comparisons, notes, profiles },
+    ...{ failures: failures.length > 0 ? failures : undefined, durationMs: Date.now() - t0 },
   };
 }
 

@@ -1,23 +1,19 @@
 import type { BenchConfig } from './config';
 import type { PeerTools } from './harness/peers';
+import type { summariseProfile } from './harness/profile';
 import type { machineInfo } from './machine';
 
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
 
 /** One verdict of the soak or the abuse run: what was measured against its target. */
-export type Check = {
-  readonly name: string;
-  readonly target: string;
-  readonly value: string;
-  readonly pass: boolean;
-};
-export const check = (name: string, target: string, value: string, pass: boolean): Check => ({
+export const check = (name: string, target: string, value: string, pass: boolean) => ({
   name,
   target,
   value,
   pass,
 });
+export type Check = ReturnType<typeof check>;
 
 /** A baseline's figure; the note says why it is missing or how it was obtained, when that matters. */
 export type Figure = { readonly name: string; readonly value: number | null; readonly note?: string };
@@ -39,19 +35,7 @@ export interface Comparison {
 }
 
 /** Where a profiled simulator spent its CPU: the largest self times, and self time by area. */
-export interface ProfileSummary {
-  readonly subject: string;
-  readonly file: string;
-  readonly totalMs: number;
-  readonly top: ReadonlyArray<{
-    functionName: string;
-    location: string;
-    selfMs: number;
-    selfPercent: number;
-  }>;
-  /** Self time grouped by where the code lives: our packages, each dependency, Node internals, GC. */
-  readonly byArea: ReadonlyArray<{ area: string; selfPercent: number }>;
-}
+export type ProfileSummary = ReturnType<typeof summariseProfile>;
 
 export interface MeasureResult {
   readonly id: string;

@@ -1,6 +1,6 @@
+import { post } from '../harness/http';
+import { inParallel } from '../harness/schedule';
 import { check } from '../types';
-import http from 'node:http';
-import { httpRequest } from '../harness/http';
 import type { Phase } from './config';
 
 /** The byte cap the phase runs the legacy simulator with: well under what the flood sends. */
@@ -21,37 +21,19 @@ export const legacyFlood: Phase = {
   async run(sims, config) {
     const { posts, concurrency } = config.legacyFlood;
     const port = sims.legacy?.port as number;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
     const filler = 'x'.repeat(1024 * 1024 - 64);
-    const statuses = new Map<number, number>();
-    let next = 0;
-    const client = async () => {
-      while (next < posts) {
-        const n = next++;
-        const { status } = await httpRequest({
-          port,
-          method: 'POST',
-          path: `/customerapi/channel/id/Durable?payloadKey=flood-${n}`,
-          headers: { 'content-type': 'text/xml' },
-          body: `<m n="${n}">${filler}</m>`,
-          agent,
-          timeoutMs: 30_000,
-        }).catch(() => ({ status: 0 }));
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, client));
-    agent.destroy();
-    const accepted = statuses.get(200) ?? 0;
+    const statuses: Record<number, number> = {};
+    await inParallel(concurrency, posts, async (n) => {
+      const path = `/customerapi/channel/id/Durable?payloadKey=flood-${n}`;
+      const { status } = await post(port, path, `<m n="${n}">${filler}</m>`, 'text/xml').catch(() => ({
+        status: 0,
+      }));
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+    const accepted = statuses[200] ?? 0;
+    const answers = `${accepted} (answers: ${JSON.stringify(statuses)})`;
     return {
-      checks: [
-        check(
-          'posts accepted',
-          `${posts}`,
-          `${accepted} (answers: ${JSON.stringify(Object.fromEntries(statuses))})`,
-          accepted === posts,
-        ),
-      ],
+      checks: [check('posts accepted', `${posts}`, answers, accepted === posts)],
       rssBudget: {
         mb: QUEUE_MAX_MB + INFLIGHT_MAX_MB,
         why: `LEGACY_QUEUE_MAX_BYTES=${QUEUE_MAX_MB} MiB queued and MAX_INFLIGHT_BODY_BYTES (${INFLIGHT_MAX_MB} MiB by default) of bodies being received`,

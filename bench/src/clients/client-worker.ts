@@ -21,24 +21,17 @@ const STALL_MS = 3000;
 /** The longest wait for a round's last deliveries: a side that far behind has already failed to keep up. */
 const DRAIN_CAP_MS = 10_000;
 
-interface Side {
-  readonly name: string;
-  readonly set: ClientSet;
-  recording: boolean;
+/** One side's clients and what the current round recorded of them. */
+const newSide = (name: string, set: ClientSet) => ({
+  ...{ name, set, recording: false, received: 0, lastReceive: 0, cpu: process.cpuUsage(), started: 0 },
   /** Arrival times, client-major, of the first `capacity` messages of the round. */
-  times: Float64Array;
-  capacity: number;
-  counts: Uint32Array;
+  ...{ times: new Float64Array(0), capacity: 0, counts: new Uint32Array(0) },
   /** Clients that have message k (closed loop), and whether to say so. */
-  reached: number[];
-  notify: boolean;
-  received: number;
-  lastReceive: number;
-  cpu: NodeJS.CpuUsage;
-  started: number;
+  ...{ reached: [] as number[], notify: false },
   /** What the first client last received (a bare baseline is posted these exact bytes). */
-  sample?: Buffer;
-}
+  sample: undefined as Buffer | undefined,
+});
+type Side = ReturnType<typeof newSide>;
 
 const sides = new Map<string, Side>();
 const probes: { results: ProbeResult; timer?: NodeJS.Timeout } = { results: {} };
@@ -61,11 +54,7 @@ function onDelivery(s: Side, i: number, n: number, at: number, body: Buffer): vo
 
 serveCommands({
   async open({ name, spec }: { name: string; spec: SetSpec }) {
-    const s: Side = {
-      ...{ name, set: openSet(spec), recording: false, times: new Float64Array(0), capacity: 0 },
-      ...{ counts: new Uint32Array(0), reached: [], notify: false, received: 0, lastReceive: 0 },
-      ...{ cpu: process.cpuUsage(), started: 0 },
-    };
+    const s = newSide(name, openSet(spec));
     sides.set(name, s);
     await s.set.connect(
       (i, n, at, body) => onDelivery(s, i, n, at, body),

@@ -1,5 +1,5 @@
 import { httpRequest, type HttpResult } from '../harness/http';
-import { ourSim, type SimKind } from '../harness/processes';
+import { ourSim, withServer, type SimKind } from '../harness/processes';
 import { compare } from '../harness/rows';
 import { percentile, round } from '../harness/stats';
 import type { Comparison, Scenario } from '../types';
@@ -44,16 +44,14 @@ export function timedRequests(spec: TimedSpec): Scenario {
       const { repeats } = ctx.config.perTest;
       const rows: Comparison[] = [];
       for (const kind of ['json', 'legacy'] as const) {
-        const sim = await ourSim(ctx, kind);
-        const times: Array<{ ours: number; baseline: number }> = [];
-        try {
+        const times = await withServer(ourSim(ctx, kind), async (sim) => {
+          const kept: Array<{ ours: number; baseline: number }> = [];
           for (let i = -5; i < repeats; i++) {
             const t = await spec.repeat(sim.port, kind, i);
-            if (i >= 0) times.push(t);
+            if (i >= 0) kept.push(t);
           }
-        } finally {
-          await sim.stop();
-        }
+          return kept;
+        });
         const sorted = (k: 'ours' | 'baseline') => times.map((t) => t[k]).sort((x, y) => x - y);
         const [o, b] = [sorted('ours'), sorted('baseline')];
         const p50 = percentile(o, 50);

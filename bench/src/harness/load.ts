@@ -1,23 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 
-/** The parts of autocannon 8 the harness uses (the package ships no types). */
-interface Request {
-  method?: string;
-  path?: string;
-  setupRequest?: (req: Request) => Request;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration?: number;
-  sampleInt?: number;
-  amount?: number;
-  timeout: number;
-  method?: string;
-  headers?: OutgoingHttpHeaders;
-  body?: string;
-  requests?: Request[];
-}) => Promise<{
+/** What the harness reads of an autocannon 8 result (the package ships no types). */
+interface Result {
   requests: { total: number };
   throughput: { total: number };
   latency: { p50: number };
@@ -26,9 +10,9 @@ type Autocannon = (options: {
   timeouts: number;
   non2xx: number;
   '2xx': number;
-}>;
+}
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as Autocannon;
+const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<Result>;
 
 export interface LoadOptions {
   readonly port: number;
@@ -45,7 +29,9 @@ export async function load({ port, connections, seconds, headers, path }: LoadOp
     ...{ url: `http://127.0.0.1:${port}`, connections, duration: seconds, timeout: 10, headers },
     // autocannon stops only on a sample tick (1 s by default): ticks that divide the duration.
     sampleInt: Math.max(50, (seconds * 1000) / Math.ceil(seconds)),
-    requests: [typeof path === 'string' ? { path } : { setupRequest: (req) => ({ ...req, path: path() }) }],
+    requests: [
+      typeof path === 'string' ? { path } : { setupRequest: (req: object) => ({ ...req, path: path() }) },
+    ],
   });
   const ok = result['2xx'];
   return {
@@ -58,14 +44,7 @@ export async function load({ port, connections, seconds, headers, path }: LoadOp
 /** Posts `amount` times `body` to `path` as fast as the server takes them (8 connections). */
 export async function inject(port: number, path: string, body: string, type: string, amount: number) {
   const headers = { 'content-type': type };
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}${path}`,
-    method: 'POST',
-    body,
-    headers,
-    amount,
-    connections: 8,
-    timeout: 30,
-  });
+  const url = `http://127.0.0.1:${port}${path}`;
+  const r = await autocannon({ url, method: 'POST', body, headers, amount, connections: 8, timeout: 30 });
   return { seconds: r.duration, bad: r.errors + r.timeouts + r.non2xx };
 }

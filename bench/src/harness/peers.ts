@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, waitForHealth } from './http';
@@ -57,48 +57,25 @@ export function ensurePeers(root: string, install: boolean): { peers?: PeerTools
   };
 }
 
-/** A Mockoon environment route answering `body`, a canned response with no templating pass. */
-function mockoonRoute(n: number, endpoint: string, body: string) {
-  const uuid = (k: number) => `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`;
-  const headers = [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }];
-  const response = {
-    uuid: uuid(n + 100),
-    body,
-    latency: 0,
-    statusCode: 200,
-    label: '',
-    headers,
-    bodyType: 'INLINE',
-  };
-  const never = { filePath: '', databucketID: '', sendFileAsBody: false, rules: [], rulesOperator: 'OR' };
-  const rest = { disableTemplating: true, fallbackTo404: false, default: true, crudKey: 'id', callbacks: [] };
-  return {
-    ...{ uuid: uuid(n), type: 'http', documentation: '', method: 'get', endpoint },
-    responses: [{ ...response, ...never, ...rest }],
-    ...{ responseMode: null, streamingMode: null, streamingInterval: 0 },
-  };
-}
-
-/** Each peer's data file serving `body` (Mockoon at /customerapi/events, json-server at /page) and /health. */
+/**
+ * Each peer's data file serving `body` (Mockoon at /customerapi/events, json-server at /page) and
+ * /health. Mockoon's environment holds only what differs from its defaults: canned responses with
+ * no templating pass.
+ */
 export function peerDataFiles(dir: string, body: string): Record<PeerName, string> {
   mkdirSync(dir, { recursive: true });
-  const routes = [mockoonRoute(1, 'customerapi/events', body), mockoonRoute(2, 'health', '{"status":"ok"}')];
-  const tls = {
-    enabled: false,
-    type: 'CERT',
-    pfxPath: '',
-    certPath: '',
-    keyPath: '',
-    caPath: '',
-    passphrase: '',
-  };
+  const uuid = (k: number) => `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`;
+  const headers = [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }];
+  const route = (n: number, endpoint: string, text: string) => ({
+    ...{ uuid: uuid(n), method: 'get', endpoint },
+    responses: [
+      { uuid: uuid(n + 100), body: text, statusCode: 200, headers, disableTemplating: true, default: true },
+    ],
+  });
+  const routes = [route(1, 'customerapi/events', body), route(2, 'health', '{"status":"ok"}')];
   const environment = {
-    ...{ uuid: '00000000-0000-4000-8000-000000000999', lastMigration: 33, name: 'racedata bench' },
-    ...{ endpointPrefix: '', latency: 0, port: 3000, hostname: '127.0.0.1', folders: [], routes },
+    ...{ uuid: uuid(999), lastMigration: 33, name: 'racedata bench', hostname: '127.0.0.1', routes },
     rootChildren: routes.map((r) => ({ type: 'route', uuid: r.uuid })),
-    ...{ proxyMode: false, proxyHost: '', proxyRemovePrefix: false, tlsOptions: tls, cors: true },
-    ...{ headers: [] },
-    ...{ proxyReqHeaders: [], proxyResHeaders: [], data: [], callbacks: [] },
   };
   const files = {
     'Mockoon CLI': path.join(dir, 'mockoon-environment.json'),
@@ -120,10 +97,11 @@ export function spawnPeer(peers: PeerTools, name: PeerName, dataFile: string, po
   return trackProcess(spawn(process.execPath, [peers.bins[name], ...args], { stdio: 'ignore', env }));
 }
 
-/** A peer on a free port, once its /health answers. */
-export async function startPeer(peers: PeerTools, name: PeerName, dataFile: string) {
+/** `start(port)` on a free port, once its /health answers: how long that took, and how to stop it. */
+export async function startOnFreePort<N extends string>(name: N, start: (port: number) => ChildProcess) {
   const port = await freePort();
-  const child = spawnPeer(peers, name, dataFile, port);
+  const started = performance.now();
+  const child = start(port);
   const stop = () => stopChild(child);
   try {
     await waitForHealth(port, () => child.exitCode === null);
@@ -131,5 +109,9 @@ export async function startPeer(peers: PeerTools, name: PeerName, dataFile: stri
     await stop();
     throw new Error(`${name}: ${(err as Error).message}`);
   }
-  return { name, port, pid: child.pid as number, stop };
+  return { name, port, pid: child.pid as number, ms: performance.now() - started, stop };
 }
+
+/** A peer on a free port, once its /health answers. */
+export const startPeer = (peers: PeerTools, name: PeerName, dataFile: string) =>
+  startOnFreePort(name, (port) => spawnPeer(peers, name, dataFile, port));

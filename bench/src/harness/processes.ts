@@ -225,3 +225,13 @@ export async function forkWorker(entry: string): Promise<Worker> {
   await ready(child, entry, () => stderr);
   return worker;
 }
+
+/** `use` on a server once it started; it is stopped after, whatever happened. */
+export async function withServer<T>(starting: Promise<Server>, use: (server: Server) => Promise<T>) {
+  const server = await starting;
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
+}

@@ -19,7 +19,7 @@ function areaOf(name: string, location: string): string {
 }
 
 /** Self time per function (idle excluded), largest first, and by area; shares of the whole. */
-export function summariseProfile(file: string, subject: string, root: string, top = 12): ProfileSummary {
+export function summariseProfile(file: string, subject: string, root: string, top = 12) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const fns = new Map<string, { functionName: string; location: string; us: number }>();

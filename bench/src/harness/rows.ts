@@ -2,29 +2,23 @@ import type { Comparison, Figure, Verdict } from '../types';
 import { cpuMs } from './proc';
 import { median, perRound, round } from './stats';
 
-export interface CompareInput {
-  readonly scenario: string;
-  readonly unit: string;
-  readonly ours: number | null;
-  readonly bare: number | null;
-  readonly bareName?: string;
-  readonly peers?: readonly Figure[];
-  /** Which direction is good for this figure (latency: lower; throughput: higher). */
-  readonly better: 'lower' | 'higher';
-  /** Bound on ours / bare: at most this when lower is better, at least this when higher is. */
-  readonly bound?: number;
-  /** The target also requires beating every peer that was measured. */
-  readonly beatPeers?: boolean;
-  readonly target?: string;
-  readonly note?: string;
-  /**
-   * Per-round ratios of paired rounds (ours and bare back to back): the ratio is then their
-   * median, with their lowest and highest as the spread, rather than ours / bare.
-   */
-  readonly ratios?: readonly number[];
-  /** Overrides 'ours / bare' (or its paired form) when the baseline is not bare. */
-  readonly ratioLabel?: string;
-}
+export type CompareInput = Pick<Comparison, 'scenario' | 'unit' | 'ours'> &
+  Partial<Pick<Comparison, 'target' | 'note' | 'ratioLabel'>> & {
+    readonly bare: number | null;
+    readonly bareName?: string;
+    readonly peers?: readonly Figure[];
+    /** Which direction is good for this figure (latency: lower; throughput: higher). */
+    readonly better: 'lower' | 'higher';
+    /** Bound on ours / bare: at most this when lower is better, at least this when higher is. */
+    readonly bound?: number;
+    /** The target also requires beating every peer that was measured. */
+    readonly beatPeers?: boolean;
+    /**
+     * Per-round ratios of paired rounds (ours and bare back to back): the ratio is then their
+     * median, with their lowest and highest as the spread, rather than ours / bare.
+     */
+    readonly ratios?: readonly number[];
+  };
 
 /** A table row: ratio ours / bare and the verdict against the (never loosened) target. */
 export function compare(input: CompareInput): Comparison {
@@ -63,14 +57,13 @@ export function compare(input: CompareInput): Comparison {
  * A row whose target is an absolute bound (B an event, events/s, a heap ratio) rather than a
  * ratio to a baseline measured in the same run; no target makes it INFO.
  */
-export function absoluteRow(input: {
-  readonly scenario: string;
-  readonly unit: string;
-  readonly ours: number;
-  /** The target and whether `ours` meets it. */
-  readonly target?: readonly [text: string, ok: boolean];
-  readonly note?: string;
-}): Comparison {
+export function absoluteRow(
+  input: Pick<Comparison, 'scenario' | 'unit' | 'note'> & {
+    readonly ours: number;
+    /** The target and whether `ours` meets it. */
+    readonly target?: readonly [text: string, ok: boolean];
+  },
+): Comparison {
   const { scenario, unit, ours, target, note } = input;
   const verdict = !Number.isFinite(ours) ? 'N/A' : !target ? 'INFO' : target[1] ? 'PASS' : 'MISS';
   const rest = { baselines: [], ratio: null, ratioLabel: '—', target: target?.[0] ?? '—', verdict } as const;

@@ -46,3 +46,12 @@ export async function postAtRate(
   });
   await Promise.all(unanswered);
 }
+
+/** Runs `task(i)` for i = 0..count-1, `n` at a time. */
+export async function inParallel(n: number, count: number, task: (i: number) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: n }, worker));
+}

@@ -1,9 +1,8 @@
-import http from 'node:http';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { httpRequest } from './http';
+import { httpRequest, post } from './http';
 import { layoutDays, storedEvent } from './payloads';
-import { chargedTo } from './proc';
+import { chargedTo, rssBytes } from './proc';
 import { MEASURED, ourSim, type Server, type ServerOptions } from './processes';
 
 /**
@@ -53,8 +52,6 @@ export function startStore(
   return ourSim(ctx, 'json', { ...options, args: ['--no-replay', ...(options.args ?? [])], env }, tag);
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
 /**
  * Fills `sim` with events 1..count over POST /_sim/events, the bodies one after another (each
  * answered 201 before the next), timed, with the server's CPU over it.
@@ -65,15 +62,7 @@ export async function seedStore(sim: Server, count: number) {
   const started = performance.now();
   const { cpuMs } = await chargedTo(sim.pid, async () => {
     for (const body of bodies) {
-      const headers = { 'content-type': 'application/x-ndjson' };
-      const answer = await httpRequest({
-        port: sim.port,
-        method: 'POST',
-        path: '/_sim/events',
-        headers,
-        body,
-        agent,
-      });
+      const answer = await post(sim.port, '/_sim/events', body, 'application/x-ndjson');
       const text = answer.body.toString();
       if (answer.status !== 201)
         throw new Error(`POST /_sim/events: HTTP ${answer.status} ${text.slice(0, 300)}`);
@@ -95,6 +84,14 @@ export async function simState(port: number) {
     store?: { events: number };
   };
   return JSON.parse(answer.body.toString()) as State;
+}
+
+/** RSS from /proc and the heap from GET /metrics, after two full GCs (the memory measures, the abuse run). */
+export async function reading(server: Server) {
+  await server.gc();
+  // RSS first: answering /metrics allocates a little.
+  const rss = rssBytes(server.pid);
+  return { rss, ...(await heapReading(server.port)) };
 }
 
 /** The simulator's own view of its heap, from GET /metrics: as a whole and without its young generation. */

@@ -1,19 +1,16 @@
+import { withServer } from '../../harness/processes';
 import { absoluteRow, compare, count } from '../../harness/rows';
-import { SEED_CHUNK_EVENTS, seedStore, startStore } from '../../harness/store';
+import { reading, SEED_CHUNK_EVENTS, seedStore, startStore } from '../../harness/store';
 import type { BenchContext, Comparison, Scenario } from '../../types';
-import { bareIdleRss, GC_METHOD, mb, reading } from './_memory';
+import { bareIdleRss, GC_METHOD, mb } from './_memory';
 
 /** The JSON simulator idle, then filled with `events` over POST /_sim/events. */
-async function seeded(ctx: BenchContext, events: number) {
-  const sim = await startStore(ctx, events);
-  try {
+const seeded = (ctx: BenchContext, events: number) =>
+  withServer(startStore(ctx, events), async (sim) => {
     const idle = await reading(sim);
     const seeding = await seedStore(sim, events);
     return { events, idle, full: await reading(sim), seeding };
-  } finally {
-    await sim.stop();
-  }
-}
+  });
 
 /** RSS and heap per stored event, and the seeding rate, of one store size (targets from the second size up). */
 function rows(

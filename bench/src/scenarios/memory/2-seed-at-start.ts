@@ -1,20 +1,17 @@
 import { cpuMs, rssBytes } from '../../harness/proc';
+import { withServer } from '../../harness/processes';
 import { absoluteRow, count } from '../../harness/rows';
 import { startStore } from '../../harness/store';
 import type { BenchContext, Scenario } from '../../types';
 
 /** A start with `args`: wall time to the banner, CPU time by then, RSS after two full GCs. */
-async function start(ctx: BenchContext, events: number, args: string[]) {
+function start(ctx: BenchContext, events: number, args: string[]) {
   const started = performance.now();
-  const sim = await startStore(ctx, events, { args });
-  try {
-    const wallMs = performance.now() - started;
-    const cpu = cpuMs(sim.pid);
+  return withServer(startStore(ctx, events, { args }), async (sim) => {
+    const [wallMs, cpu] = [performance.now() - started, cpuMs(sim.pid)];
     await sim.gc();
     return { wallMs, cpu, rss: rssBytes(sim.pid) };
-  } finally {
-    await sim.stop();
-  }
+  });
 }
 
 export default {

@@ -1,10 +1,10 @@
 import { inject } from '../../harness/load';
 import { legacyXml } from '../../harness/payloads';
-import { ourSim } from '../../harness/processes';
+import { ourSim, withServer } from '../../harness/processes';
 import { compare, count } from '../../harness/rows';
-import { simState } from '../../harness/store';
+import { reading, simState } from '../../harness/store';
 import type { Scenario } from '../../types';
-import { bareIdleRss, mb, reading } from './_memory';
+import { bareIdleRss, mb } from './_memory';
 
 /** Messages queued for the user of the queue: every legacy user takes channel `id`. */
 const queued = async (port: number) =>
@@ -18,34 +18,28 @@ export default {
     const { legacyMessages: n } = ctx.config.memory;
     ctx.log(`  ${n} legacy messages queued`);
     const bare = await bareIdleRss();
-    const sim = await ourSim(ctx, 'legacy', { env: { LEGACY_QUEUE_MAX: String(n) } });
-    try {
-      const idle = await reading(sim);
-      const path = '/customerapi/channel/id/Durable?payloadKey=bench';
-      const posted = await inject(sim.port, path, legacyXml(1), 'application/xml', n);
-      const depth = await queued(sim.port);
-      if (posted.bad > 0 || depth !== n)
-        throw new Error(`${posted.bad} failed posts; ${depth} of ${n} queued`);
-      const full = await reading(sim);
-      return {
-        rows: [
-          compare({
-            scenario: 'legacy simulator idle RSS',
-            unit: 'MB',
-            ours: mb(idle.rss),
-            bare: mb(bare),
-            better: 'lower',
-          }),
-          compare({
-            ...{ scenario: `legacy simulator RSS with ${count(n)} queued messages`, unit: 'MB' },
-            ...{ ours: mb(full.rss), bare: null },
-            better: 'lower',
-            note: `${Math.round((full.rss - idle.rss) / n)} B RSS / ${Math.round((full.heapUsed - idle.heapUsed) / n)} B heap per queued message`,
-          }),
-        ],
-      };
-    } finally {
-      await sim.stop();
-    }
+    const [idle, full] = await withServer(
+      ourSim(ctx, 'legacy', { env: { LEGACY_QUEUE_MAX: String(n) } }),
+      async (sim) => {
+        const before = await reading(sim);
+        const path = '/customerapi/channel/id/Durable?payloadKey=bench';
+        const posted = await inject(sim.port, path, legacyXml(1), 'application/xml', n);
+        const depth = await queued(sim.port);
+        if (posted.bad > 0 || depth !== n)
+          throw new Error(`${posted.bad} failed posts; ${depth} of ${n} queued`);
+        return [before, await reading(sim)] as const;
+      },
+    );
+    const row = { unit: 'MB', better: 'lower' } as const;
+    const perMessage = `${Math.round((full.rss - idle.rss) / n)} B RSS / ${Math.round((full.heapUsed - idle.heapUsed) / n)} B heap per queued message`;
+    return {
+      rows: [
+        compare({ ...row, scenario: 'legacy simulator idle RSS', ours: mb(idle.rss), bare: mb(bare) }),
+        compare({
+          ...{ ...row, scenario: `legacy simulator RSS with ${count(n)} queued messages` },
+          ...{ ours: mb(full.rss), bare: null, note: perMessage },
+        }),
+      ],
+    };
   },
 } satisfies Scenario;

@@ -1,10 +1,10 @@
 import { inject } from '../../harness/load';
 import { jsonDurableMessage, legacyXml } from '../../harness/payloads';
-import { ourSim, type SimKind } from '../../harness/processes';
+import { ourSim, withServer, type SimKind } from '../../harness/processes';
 import { count } from '../../harness/rows';
-import { simState, startStore } from '../../harness/store';
+import { reading, simState, startStore } from '../../harness/store';
 import type { BenchContext, Comparison, Scenario } from '../../types';
-import { mb, reading } from './_memory';
+import { mb } from './_memory';
 
 /** What each kind is injected, and which cap holds it. */
 const CAPS = {
@@ -26,20 +26,18 @@ const CAPS = {
 async function capRow(ctx: BenchContext, kind: SimKind, cap: number, multiple: number): Promise<Comparison> {
   const { label, setting, path, body, contentType } = CAPS[kind];
   const env = { [setting]: String(cap) };
-  const sim = kind === 'json' ? await startStore(ctx, cap, { env }) : await ourSim(ctx, kind, { env });
   const rss: number[] = [];
-  let bad = 0;
-  let kept = 0;
-  try {
+  const starting = kind === 'json' ? startStore(ctx, cap, { env }) : ourSim(ctx, kind, { env });
+  const { bad, kept } = await withServer(starting, async (sim) => {
+    let [bad, kept] = [0, 0];
     for (let step = 1; step <= multiple; step++) {
       bad += (await inject(sim.port, path, body, contentType, cap)).bad;
       rss.push((await reading(sim)).rss);
       const state = await simState(sim.port);
       kept = state.store?.events ?? Object.values(state.users).reduce((n, u) => n + u.queueDepth, 0);
     }
-  } finally {
-    await sim.stop();
-  }
+    return { bad, kept };
+  });
   const growth = (rss.at(-1) as number) / (rss[1] ?? (rss[0] as number));
   const ok = growth <= 1.1 && kept === cap;
   return {

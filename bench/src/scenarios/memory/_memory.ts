@@ -1,29 +1,14 @@
-import { startBare, type Server } from '../../harness/processes';
+import { startBare, withServer } from '../../harness/processes';
 import { rssBytes } from '../../harness/proc';
-import { heapReading } from '../../harness/store';
-
-/** What the memory scenarios read: RSS from /proc and the heap from GET /metrics, after two full GCs. */
-export async function reading(server: Server) {
-  await server.gc();
-  // RSS first: answering /metrics allocates a little.
-  const rss = rssBytes(server.pid);
-  return { rss, ...(await heapReading(server.port)) };
-}
-
-export type Reading = Awaited<ReturnType<typeof reading>>;
 
 export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** The idle bare Node baseline's RSS after two full GCs (bench/src/servers/bare-node.cjs, plain node). */
-export async function bareIdleRss(): Promise<number> {
-  const bare = await startBare();
-  try {
+export const bareIdleRss = () =>
+  withServer(startBare(), async (bare) => {
     await bare.gc();
     return rssBytes(bare.pid);
-  } finally {
-    await bare.stop();
-  }
-}
+  });
 
 export const GC_METHOD =
   "Every simulator is the built CLI as users run it, in its own process, with the bench hook preloaded (`node --expose-gc --require bench/src/servers/gc-hook.cjs`): it does nothing but run two full GCs when the harness asks over IPC; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics.";

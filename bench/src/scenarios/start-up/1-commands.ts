@@ -1,10 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, waitForHealth } from '../../harness/http';
-import { PEER_NAMES, peerDataFiles, spawnPeer } from '../../harness/peers';
-import { ourSim, stopChild, trackProcess, type SimKind } from '../../harness/processes';
+import { waitForHealth } from '../../harness/http';
+import { PEER_NAMES, peerDataFiles, spawnPeer, startOnFreePort } from '../../harness/peers';
+import { ourSim, trackProcess, withServer, type SimKind } from '../../harness/processes';
 import { compare, med } from '../../harness/rows';
 import type { BenchContext, Comparison, Figure, Scenario } from '../../types';
 
@@ -17,17 +17,11 @@ const BARE_SCRIPT =
 
 /** A server that cannot listen on port 0 and say so: timed on a free port handed to it. */
 const spawned =
-  (start: (port: number) => ReturnType<typeof spawn>): Subject =>
+  (name: string, start: (port: number) => ChildProcess): Subject =>
   async () => {
-    const port = await freePort();
-    const started = performance.now();
-    const child = start(port);
-    try {
-      await waitForHealth(port, () => child.exitCode === null);
-      return performance.now() - started;
-    } finally {
-      await stopChild(child);
-    }
+    const server = await startOnFreePort(name, start);
+    await server.stop();
+    return server.ms;
   };
 
 /** Our simulator as users start it (no hook), with the CLI's default log level. */
@@ -35,13 +29,10 @@ const simulator =
   (ctx: BenchContext, kind: SimKind): Subject =>
   async () => {
     const started = performance.now();
-    const sim = await ourSim(ctx, kind, { plain: true, env: { LOG_LEVEL: 'info' } });
-    try {
+    return withServer(ourSim(ctx, kind, { plain: true, env: { LOG_LEVEL: 'info' } }), async (sim) => {
       await waitForHealth(sim.port, () => !sim.exited());
       return performance.now() - started;
-    } finally {
-      await sim.stop();
-    }
+    });
   };
 
 /** servers/in-process-start.cjs in a fresh process: the ms it measured from its first line. */
@@ -66,7 +57,7 @@ async function run(ctx: BenchContext) {
   const subjects = new Map<string, Subject>(KINDS.map((kind) => [kind, simulator(ctx, kind)]));
   const bare = (port: number) =>
     trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' }));
-  subjects.set('bare Node', spawned(bare));
+  subjects.set('bare Node', spawned('bare Node', bare));
   if (existsSync(bundle)) {
     subjects.set(TESTKIT, inProcess('testkit', bundle)).set(BARE_IN_PROCESS, inProcess('bare', bundle));
   } else notes.push(`${TESTKIT}: not measured, ${bundle} is missing`);
@@ -76,7 +67,7 @@ async function run(ctx: BenchContext) {
     for (const name of PEER_NAMES)
       subjects.set(
         name,
-        spawned((port) => spawnPeer(tools, name, files[name], port)),
+        spawned(name, (port) => spawnPeer(tools, name, files[name], port)),
       );
   } else notes.push('peers skipped: not installed (quick mode does not install them)');
   // The npm bin writes V8's code cache at the exit of a start that found none (code-cache.js):
@@ -106,40 +97,44 @@ async function run(ctx: BenchContext) {
     ...{ name, value: median(name) },
     ...(median(name) === null && { note: ctx.peers ? 'failed' : 'not installed' }),
   }));
+  const min = (name: string) => `min ${Math.round(Math.min(...(times.get(name) ?? [NaN])))} ms`;
+  const row = { unit: 'ms', better: 'lower', bare: median('bare Node') } as const;
   const rows: Comparison[] = KINDS.map((kind) =>
     compare({
-      ...{ scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`, unit: 'ms' },
-      ...{ ours: median(kind) },
-      ...{ bare: median('bare Node'), peers, better: 'lower', bound: 1.3, beatPeers: true },
-      target: 'within 1.3x of bare node and faster than every peer',
-      note: `min ${Math.round(Math.min(...(times.get(kind) ?? [NaN])))} ms`,
+      ...{
+        ...row,
+        scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`,
+        ours: median(kind),
+      },
+      ...{
+        peers,
+        bound: 1.3,
+        beatPeers: true,
+        target: 'within 1.3x of bare node and faster than every peer',
+      },
+      note: min(kind),
     }),
   );
   if (times.has(TESTKIT)) {
     rows.push(
       compare({
+        ...{ ...row, ours: median(TESTKIT), bare: median(BARE_IN_PROCESS), bareName: BARE_IN_PROCESS },
         scenario: `${TESTKIT}: both simulators, from loading the test kit to both answering /health, median of ${repeats}`,
-        ...{
-          unit: 'ms',
-          ours: median(TESTKIT),
-          bare: median(BARE_IN_PROCESS),
-          bareName: BARE_IN_PROCESS,
-          better: 'lower',
-          // From the first runs (2026-11-28, a shared machine): 10-16x, loading the test kit's
-          // bundle about half of it.
-          ...{ bound: 15, target: '<= 15x bare Node in-process' },
-        },
-        note: `in a fresh process (as a test runner's worker); the baseline loads node:http and starts two servers; min ${Math.round(Math.min(...(times.get(TESTKIT) ?? [NaN])))} ms`,
+        // From the first runs (2026-11-28, a shared machine): 10-16x, loading the test kit's
+        // bundle about half of it.
+        ...{ bound: 15, target: '<= 15x bare Node in-process' },
+        note: `in a fresh process (as a test runner's worker); the baseline loads node:http and starts two servers; ${min(TESTKIT)}`,
       }),
     );
   }
   for (const [kind, ms] of firstStarts) {
+    const scenario = `${kind} simulator, first start after a build (no code cache yet)`;
     rows.push(
       compare({
-        ...{ scenario: `${kind} simulator, first start after a build (no code cache yet)`, unit: 'ms' },
-        ...{ ours: ms },
-        ...{ bare: median('bare Node'), better: 'lower' },
-        ...{ note: 'one start; it writes the code cache every later start uses' },
+        ...row,
+        scenario,
+        ours: ms,
+        note: 'one start; it writes the code cache every later start uses',
       }),
     );
   }
