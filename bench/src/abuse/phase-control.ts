@@ -7,7 +7,10 @@ import { jsonTraffic } from './json-traffic';
 
 const JSON_ENV = { LONG_POLL_TIMEOUT_MS: '1000' };
 
-/** Opens GET `path` on its own socket and never reads from it: the kernel buffers fill, then the server's. */
+/**
+ * Opens GET `path` on its own socket and never reads from it: a held request, or a stream whose
+ * kernel buffers fill, then the server's.
+ */
 function nonReader(port: number, path: string): net.Socket {
   const socket = net.connect(port, '127.0.0.1');
   socket.on('error', () => undefined);
@@ -39,23 +42,14 @@ export const journalWaits: Phase = {
   async run(sims, config) {
     const c = config.journalWaits;
     const port = sims.json?.port as number;
-    const waiters = Array.from({ length: c.waiters }, () =>
-      http
-        .get({
-          host: '127.0.0.1',
-          port,
-          path: '/_sim/journal/wait?kind=delivered&count=10000&timeout=600000',
-          agent: false,
-        })
-        .on('error', () => undefined),
-    );
+    const wait = '/_sim/journal/wait?kind=delivered&count=10000&timeout=600000';
+    const waiters = Array.from({ length: c.waiters }, () => nonReader(port, wait));
     const traffic = jsonTraffic(port, c.postsPerSecond, c.durationMs);
     await sleep(c.durationMs);
     // The abuse ends first; then the reader reads back everything posted (the store is durable).
     for (const w of waiters) w.destroy();
-    const lost = await traffic.lost();
     return {
-      checks: [lost],
+      checks: [await traffic.lost()],
       rssBudget: {
         mb: 4,
         why: 'the journal (JOURNAL_MAX, 10,000 entries of ~300 B); held waits are capped by JOURNAL_WAITERS_MAX',
@@ -127,21 +121,13 @@ export const faultBodies: Phase = {
     reader.close();
     await jsonRequest(port, 'DELETE', '/_sim/faults', undefined, agent);
     agent.destroy();
-    const mbPerSecond = bytes / 1024 / 1024 / seconds;
+    const mbPerSecond = bytes / 2 ** 20 / seconds;
+    const rules = `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`;
+    const stream = `${(bytes / 2 ** 20).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`;
     return {
       checks: [
-        check(
-          'rules accepted',
-          'measured',
-          `${accepted} of ${c.rules} x ${(c.bodyBytes / 1e6).toFixed(1)} MB${lastRefusal ? `; then ${lastRefusal}` : ''}`,
-          true,
-        ),
-        check(
-          'console stream bytes to one reader',
-          '< 1 MB/s',
-          `${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${mbPerSecond.toFixed(2)} MB/s)`,
-          mbPerSecond < 1,
-        ),
+        check('rules accepted', 'measured', rules, true),
+        check('console stream bytes to one reader', '< 1 MB/s', stream, mbPerSecond < 1),
       ],
       rssBudget: {
         mb: 1,

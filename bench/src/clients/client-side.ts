@@ -1,9 +1,11 @@
-import { httpRequest, sleep, type HttpResult } from '../harness/http';
+import { sleep, type HttpResult } from '../harness/http';
+import { simState } from '../harness/store';
 import { forkWorker, ourSim, startBare, type Server, type SimKind, type Worker } from '../harness/processes';
 import { monoMs } from '../harness/proc';
 import { onSchedule } from '../harness/schedule';
 import { Histogram } from '../harness/stats';
 import type { BenchContext } from '../types';
+import type { commands } from './client-worker';
 import { poster, type ClientKind, type SetSpec } from './sets';
 
 /** Client processes (client-worker.ts); each holds its share of every side's clients. */
@@ -51,13 +53,7 @@ export async function withSides<T>(
   }
 }
 
-type Drained = {
-  lost: number;
-  lastReceive: number;
-  bins: Array<[number, number]>;
-  sum: number;
-  cpuShare: number;
-};
+type Drained = Awaited<ReturnType<(typeof commands)['drain']>>;
 
 let sides = 0;
 
@@ -133,8 +129,7 @@ export class ClientSide {
   async ready(): Promise<void> {
     if (!/polls|listens/.test(this.spec.kind)) return;
     for (const deadline = Date.now() + 20_000; ; await sleep(1)) {
-      const state = await httpRequest({ port: this.spec.port, path: '/_sim/state' });
-      const users = state.status === 200 && (JSON.parse(state.body.toString()) as UsersState).users;
+      const users = (await simState(this.spec.port).catch(() => undefined))?.users;
       const counts = users ? Object.values(users).map((u) => u.heldPolls) : await this.all<number>('waiting');
       const held = counts.reduce((a, b) => a + b, 0);
       if (held >= this.spec.count) return;
@@ -229,7 +224,5 @@ export class ClientSide {
     };
   }
 }
-
-type UsersState = { users: Record<string, { heldPolls: number }> };
 
 export type OpenLoopRound = Awaited<ReturnType<ClientSide['openLoop']>>;

@@ -52,7 +52,8 @@ function onDelivery(s: Side, i: number, n: number, at: number, body: Buffer): vo
   }
 }
 
-serveCommands({
+/** The commands the harness sends (client-side.ts, harness/watch.ts). */
+export const commands = {
   async open({ name, spec }: { name: string; spec: SetSpec }) {
     const s = newSide(name, openSet(spec));
     sides.set(name, s);
@@ -130,4 +131,6 @@ serveCommands({
     sides.get(name)?.set.close();
     return sides.delete(name);
   },
-});
+};
+
+serveCommands(commands);

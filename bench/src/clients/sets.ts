@@ -1,9 +1,8 @@
 import http from 'node:http';
-import type WebSocket from 'ws';
+import WebSocket from 'ws';
 import { post, type HttpResult } from '../harness/http';
 import { TOKEN, jsonDurableMessage, jsonTransientMessage, postJson, postLegacy } from '../harness/payloads';
 import { monoMs } from '../harness/proc';
-import { closeAll, connectBare, connectEventStream, connectMany, connectStomp } from './ws';
 
 /**
  * The clients of every delivery measure (latency, fan-out, control-plane cost: held by the client
@@ -18,8 +17,6 @@ export interface SetSpec {
   readonly kind: ClientKind;
   readonly port: number;
   readonly count: number;
-  /** JSON polls: the store's last eventId when they start. */
-  readonly from?: number;
   /** Client i is the user of tokens[i % length] (default: every client the built-in testuser). */
   readonly tokens?: readonly string[];
   /**
@@ -60,6 +57,66 @@ export const DISCONNECTED = 'a client was disconnected';
 
 const tokenOf = (spec: SetSpec, i: number) => spec.tokens?.[i % spec.tokens.length] ?? TOKEN;
 
+/**
+ * Every harness client: no compression (the servers under test send plain frames) and no UTF-8
+ * check of text frames. The harness receives every delivery of every side; the check would cost
+ * it only on text frames, so a side sending text would pay a load-generator cost the other may not.
+ */
+const CLIENT_OPTIONS = { perMessageDeflate: false, skipUTF8Validation: true } as const;
+
+function opened(ws: WebSocket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+  });
+}
+
+function nextText(ws: WebSocket): Promise<string> {
+  return new Promise((resolve) => ws.once('message', (data: WebSocket.RawData) => resolve(String(data))));
+}
+
+/** A plain WebSocket client of a bare baseline. */
+async function connectBare(port: number): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/`, CLIENT_OPTIONS);
+  await opened(ws);
+  return ws;
+}
+
+/** A JSON event-stream client: Connection, then the token, then Authenticated. */
+async function connectEventStream(port: number, token: string): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/customerapi/event-stream`, CLIENT_OPTIONS);
+  const first = nextText(ws);
+  await opened(ws);
+  await first;
+  const auth = nextText(ws);
+  ws.send(token);
+  const reply = await auth;
+  if (!reply.includes('"Authenticated"')) throw new Error(`event-stream authentication failed: ${reply}`);
+  return ws;
+}
+
+const STOMP_PATH = '/api/v1/channels/connect';
+const STOMP_DESTINATION = '/api/v1/channels/user/topic/publish';
+
+/** A STOMP 1.2 subscriber: token on the upgrade, no heart-beats, SUBSCRIBE confirmed by RECEIPT. */
+async function connectStomp(port: number, token: string): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${STOMP_PATH}`, ['v12.stomp'], {
+    ...CLIENT_OPTIONS,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  await opened(ws);
+  const connected = nextText(ws);
+  ws.send('CONNECT\naccept-version:1.2\nhost:127.0.0.1\nheart-beat:0,0\n\n\0');
+  const reply = await connected;
+  if (!reply.startsWith('CONNECTED')) throw new Error(`STOMP CONNECT refused: ${reply}`);
+  const receipt = nextText(ws);
+  ws.send(`SUBSCRIBE\nid:sub-0\ndestination:${STOMP_DESTINATION}\nack:auto\nreceipt:r-0\n\n\0`);
+  const confirmed = await receipt;
+  if (!confirmed.startsWith('RECEIPT')) throw new Error(`STOMP SUBSCRIBE refused: ${confirmed}`);
+  return ws;
+}
+
 function wsSet(
   spec: SetSpec,
   open: (port: number, token: string) => Promise<WebSocket>,
@@ -69,7 +126,11 @@ function wsSet(
   return {
     count: spec.count,
     async connect(onDelivery, onLost) {
-      sockets = await connectMany(spec.count, (i) => open(spec.port, tokenOf(spec, i)));
+      // A batch at a time, so the listen backlog never overflows.
+      for (let i = 0; i < spec.count; i += 50) {
+        const batch = Array.from({ length: Math.min(50, spec.count - i) }, (_, k) => i + k);
+        sockets.push(...(await Promise.all(batch.map((k) => open(spec.port, tokenOf(spec, k))))));
+      }
       sockets.forEach((ws, i) => {
         // Kept to a time stamp and a check of one byte: a client process takes 50,000 deliveries a second.
         ws.on('message', (data: Buffer) => {
@@ -84,7 +145,7 @@ function wsSet(
     polls: { hangUps: 0, errors: 0 },
     close() {
       closed = true;
-      closeAll(sockets);
+      for (const ws of sockets) ws.terminate();
     },
   };
 }
@@ -96,7 +157,7 @@ function pollSet(spec: SetSpec): ClientSet {
   const { kind, port, count } = spec;
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const requests = new Set<http.ClientRequest>();
-  const lastIds = new Float64Array(count).fill(spec.from ?? 0);
+  const lastIds = new Float64Array(count);
   const polls: ClientSet['polls'] = { hangUps: 0, errors: 0 };
   const path = (i: number) =>
     kind === 'json-polls'

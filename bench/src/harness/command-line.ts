@@ -9,18 +9,12 @@ export function flag(args: readonly string[], name: string): string | undefined 
 }
 
 /** A numeric flag within [min, max]; a usage error (exit 2) otherwise. */
-export function numberFlag(
-  args: readonly string[],
-  name: string,
-  min: number,
-  max: number,
-): number | undefined {
+export function numberFlag(args: readonly string[], name: string, min: number, max: number) {
   const raw = flag(args, name);
-  if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (raw === '' || !(value >= min && value <= max))
+  if (raw === '' || (raw !== undefined && !(value >= min && value <= max)))
     usageError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
-  return value;
+  return raw === undefined ? undefined : value;
 }
 
 export function usageError(message: string): never {

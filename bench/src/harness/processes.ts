@@ -43,14 +43,11 @@ export function stopChild(child: ChildProcess): Promise<void> {
 type Event = { readonly event: string } & Record<string, unknown>;
 type Reply = { ok: boolean; result?: unknown; error?: string };
 
-export interface Commands {
-  call<T = unknown>(cmd: string, args?: unknown, timeoutMs?: number): Promise<T>;
-  /** Hears what the process says unasked; returns how to stop listening. */
-  listen(listener: (event: Event) => void): () => void;
-}
-
-/** The harness side of a child's commands; `why()` says what the child printed when it is gone. */
-function commands(child: ChildProcess, why: () => string): Commands {
+/**
+ * The harness side of a child's commands: `call` one, or `listen` to what it says unasked (returns
+ * how to stop listening); `why()` says what the child printed when it is gone.
+ */
+function commands(child: ChildProcess, why: () => string) {
   const pending = new Map<number, (reply: Reply) => void>();
   const listeners = new Set<(event: Event) => void>();
   let nextId = 1;
@@ -75,7 +72,7 @@ function commands(child: ChildProcess, why: () => string): Commands {
         pending.set(id, settle);
         child.send({ id, cmd, args });
       }),
-    listen: (listener) => {
+    listen: (listener: (event: Event) => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
@@ -108,20 +105,10 @@ export interface ServerOptions {
   readonly onLine?: (line: string) => void;
 }
 
-export interface Server {
-  readonly name: string;
-  readonly port: number;
-  readonly pid: number;
-  /** Two full collections inside it (the preloaded servers/gc-hook.cjs); resolves once done. */
-  gc(): Promise<unknown>;
-  /** The last 64 KB it printed. */
-  output(): string;
-  exited(): boolean;
-  stop(): Promise<void>;
-}
+export type Server = Awaited<ReturnType<typeof startServer>>;
 
 /** Starts `node [hook] <argv>` and resolves with the port its banner (`listening on http://...`) names. */
-async function startServer(name: string, argv: readonly string[], options: ServerOptions): Promise<Server> {
+async function startServer(name: string, argv: readonly string[], options: ServerOptions) {
   const hook = options.plain ? [] : ['--expose-gc', '--require', path.join(SERVERS, 'gc-hook.cjs')];
   const child = trackProcess(
     spawn(process.execPath, [...hook, ...argv], {
@@ -146,7 +133,10 @@ async function startServer(name: string, argv: readonly string[], options: Serve
   const port = await ready<number>(child, name, why);
   const ipc = commands(child, why);
   return {
-    ...{ name, port, pid: child.pid as number, gc: () => ipc.call('gc') },
+    ...{ name, port, pid: child.pid as number },
+    /** Two full collections inside it (the preloaded servers/gc-hook.cjs); resolves once done. */
+    gc: () => ipc.call('gc'),
+    /** The last 64 KB it printed. */
     ...{ output: () => text, exited: () => gone(child), stop: () => stopChild(child) },
   };
 }
@@ -202,10 +192,10 @@ export const MEASURED = {
 /** The bare Node baseline (servers/bare-node.cjs): http + ws doing each measure's job with no logic. */
 export const startBare = () => startServer('bare Node', [path.join(SERVERS, 'bare-node.cjs')], {});
 
-export type Worker = Commands & { readonly pid: number; close(): Promise<void> };
+export type Worker = Awaited<ReturnType<typeof forkWorker>>;
 
 /** A process of the harness itself: a TypeScript entry under bench/src, run through tsx (harness/worker.ts). */
-export async function forkWorker(entry: string): Promise<Worker> {
+export async function forkWorker(entry: string) {
   const child = trackProcess(
     // Typed arrays and buffers cross as they are (serialization: advanced).
     fork(path.join(__dirname, '..', entry), [], {

@@ -6,11 +6,11 @@ import { LEGACY_USERS } from '@racedata/legacy-sim';
 import type { SimKind } from './processes';
 
 /** A user as the harness knows it: its token and what it may receive (undefined: every channel). */
-export interface BenchUser {
+export type BenchUser = {
   readonly key: string;
   readonly token: string;
-  readonly channels: ReadonlySet<string> | undefined;
-}
+  readonly channels?: ReadonlySet<string>;
+};
 
 /**
  * A USERS_FILE of the built-in users and generated ones up to `count` in all, which take
