@@ -1,6 +1,6 @@
 import { sleep, type HttpResult } from '../harness/http';
 import { simState } from '../harness/store';
-import { forkWorker, ourSim, startBare, type Server, type SimKind, type Worker } from '../harness/processes';
+import { forkWorker, type Server, type Worker } from '../harness/processes';
 import { monoMs } from '../harness/proc';
 import { onSchedule } from '../harness/schedule';
 import { Histogram } from '../harness/stats';
@@ -13,39 +13,36 @@ export const clientProcesses = (count: number): Promise<Worker[]> =>
   Promise.all(Array.from({ length: count }, () => forkWorker('clients/client-worker.ts')));
 
 export interface SidesSpec {
-  readonly kind: SimKind;
-  readonly env: Record<string, string>;
-  /** Our clients, and the bare baseline's, which it is posted the bytes ours received. */
-  readonly ours: ClientKind;
-  readonly bare: ClientKind;
+  /** The side measured and its baseline: our simulator and the bare one, or ours with a switch on and off. */
+  readonly servers: readonly [() => Promise<Server>, () => Promise<Server>];
+  /** Each side's clients; the baseline's are posted the bytes the first side's received. */
+  readonly clients: readonly [ClientKind, ClientKind];
   readonly count: number;
   readonly tokens?: readonly string[];
 }
 
 /**
- * A delivery measure's two sides (latency, fan-out): our simulator and the bare baseline, each in
- * its own process, and `count` clients of each in the client processes; `warm` runs on each side
- * as it opens, `use` on both, and everything stops after it.
+ * A delivery measure's two sides (latency, fan-out, a switch's cost), each server in its own
+ * process, and `count` clients of each in the client processes; `warm` runs on each side as it
+ * opens, `use` on both, and everything stops after it.
  */
 export async function withSides<T>(
   ctx: BenchContext,
-  spec: SidesSpec,
+  { servers: start, clients: [kind, baseline], ...spec }: SidesSpec,
   warm: (side: ClientSide) => Promise<unknown>,
   use: (sides: { ours: ClientSide; bare: ClientSide }, pids: { ours: number; bare: number }) => Promise<T>,
 ): Promise<T> {
   const servers: Server[] = [];
   let workers: Worker[] = [];
   try {
-    servers.push(...(await Promise.all([ourSim(ctx, spec.kind, { env: spec.env }), startBare()])));
+    servers.push(...(await Promise.all(start.map((server) => server()))));
     const [sim, bare] = servers as [Server, Server];
     workers = await clientProcesses(ctx.config.clientProcesses);
-    const ours = await ClientSide.open(workers, { ...spec, kind: spec.ours, port: sim.port });
+    const ours = await ClientSide.open(workers, { ...spec, kind, port: sim.port });
     await warm(ours);
-    const theirs = await ClientSide.open(
-      workers,
-      { ...spec, kind: spec.bare, port: bare.port },
-      await ours.sample(),
-    );
+    // A bare baseline is posted the bytes our clients received.
+    const body = baseline.startsWith('bare') ? await ours.sample() : undefined;
+    const theirs = await ClientSide.open(workers, { ...spec, kind: baseline, port: bare.port }, body);
     await warm(theirs);
     return await use({ ours, bare: theirs }, { ours: sim.pid, bare: bare.pid });
   } finally {

@@ -1,10 +1,10 @@
-import { ClientSide, clientProcesses } from '../clients/client-side';
+import { withSides, type ClientSide } from '../clients/client-side';
 import type { ClientKind } from '../clients/sets';
 import type { BenchConfig } from '../config';
 import { httpRequest } from '../harness/http';
 import { load } from '../harness/load';
 import { AUTH } from '../harness/payloads';
-import { MEASURED, ourSim, type Server, type SimKind, type Worker } from '../harness/processes';
+import { MEASURED, ourSim, withServer, type Server, type SimKind } from '../harness/processes';
 import { count, med, pairedRounds, pairedRow, rounds } from '../harness/rows';
 import { seedFile, startStore } from '../harness/store';
 import type { BenchContext, Scenario } from '../types';
@@ -38,7 +38,6 @@ interface Load {
   turn(side: Side, ms: number): Promise<{ rate: number; units: number }>;
   /** What the throughput row says of the size of the work, given each side's median rate. */
   note(on: number, off: number): string;
-  close(): Promise<unknown>;
 }
 
 /** Page reads walking a store filled at start (--seed FILE: the control plane may be off), the same page on both sides. */
@@ -69,36 +68,6 @@ async function reads(
       return { rate: r.requestsPerSecond, units: r.requests };
     },
     note: () => `${Buffer.byteLength(pages[0] as string)} B/response`,
-    close: async () => undefined,
-  };
-}
-
-/** Deliveries to clients in client processes, at most `window` posted but not yet delivered everywhere. */
-async function deliveries(
-  ctx: BenchContext,
-  servers: Record<Side, Server>,
-  {
-    label,
-    clients: kind,
-    count: n,
-  }: { label: string; clients: ClientKind; count: (c: BenchConfig) => number },
-): Promise<Load> {
-  const clients = n(ctx.config);
-  const workers: Worker[] = await clientProcesses(ctx.config.clientProcesses);
-  const sides: Partial<Record<Side, ClientSide>> = {};
-  for (const side of SIDES) {
-    sides[side] = await ClientSide.open(workers, { kind, port: servers[side].port, count: clients });
-    await sides[side].ready();
-  }
-  return {
-    ...{ label: `${label} (${clients} clients)`, unit: 'msg/s', work: 'messages' },
-    async turn(side, ms) {
-      const r = await (sides[side] as ClientSide).closedLoop(ms, ctx.config.controlPlane.window);
-      return { rate: r.messagesPerSecond, units: r.messages };
-    },
-    note: (on, off) =>
-      `each message reaches all ${clients} clients: ${count(Math.round(on * clients))} / ${count(Math.round(off * clients))} deliveries/s (on / off, medians)`,
-    close: () => Promise.all(workers.map((w) => w.close())),
   };
 }
 
@@ -118,26 +87,17 @@ export const abPair = (spec: AbSpec): Scenario => ({
     const { rounds: n, roundMs } = ctx.config.pairedRounds;
     const { work } = spec;
     const events = 'events' in work ? work.events(ctx.config) : 0;
-    const start = (side: Side) => {
+    const start = (side: Side) => () => {
       const options = { env: { ...MEASURED, ...spec.env[side] } };
       const tag = `${spec.kind} ${spec.what} ${side}`;
       if (!events) return ourSim(ctx, spec.kind, options, tag);
       return startStore(ctx, events, { ...options, args: ['--seed', seedFile(ctx.rawDir, events)] }, tag);
     };
-    const started: Server[] = [];
-    let load: Load | undefined;
-    try {
-      started.push(...(await Promise.all(SIDES.map(start))));
-      const servers = { on: started[0], off: started[1] } as Record<Side, Server>;
-      load =
-        'events' in work
-          ? await reads(ctx, servers, events, work.label?.(events))
-          : await deliveries(ctx, servers, work);
+    /** Both sides' turns, warmed up, in paired rounds: the throughput row and the CPU row. */
+    const measure = async (load: Load, pids: Record<Side, number>) => {
       ctx.log(`  ${load.label}, ${spec.what} on / off: ${n} paired rounds of ${roundMs} ms per side`);
       for (const side of SIDES) await load.turn(side, ctx.config.quick ? 100 : 1000);
-      const turns = await pairedRounds(n, { on: servers.on.pid, off: servers.off.pid }, (side) =>
-        (load as Load).turn(side, roundMs),
-      );
+      const turns = await pairedRounds(n, pids, (side) => load.turn(side, roundMs));
       const rate = (side: Side) => turns[side].map((t) => t.rate);
       const cpu = (side: Side) => turns[side].map((t) => t.cpuMsPerUnit * 1000);
       const common = {
@@ -145,29 +105,56 @@ export const abPair = (spec: AbSpec): Scenario => ({
         ratioLabel: 'on / off, median of paired rounds (min–max)',
       };
       const note = load.note(med(rate('on')) ?? 0, med(rate('off')) ?? 0);
-      return {
-        rows: [
-          pairedRow({
-            ...{ ...common, scenario: load.label, unit: load.unit, ours: rate('on'), bare: rate('off') },
-            ...{ better: 'higher', bound: spec.rate?.bound, target: spec.rate?.text },
-            note: `rounds on/off ${load.unit}: ${rounds(rate('on'), rate('off'))}; ${note}`,
-          }),
-          pairedRow({
-            ...{ ...common, scenario: `${load.label}: simulator CPU per 1,000 ${load.work}`, unit: 'ms' },
-            ...{
-              ours: cpu('on'),
-              bare: cpu('off'),
-              better: 'lower',
-              bound: spec.cpu?.bound,
-              target: spec.cpu?.text,
-            },
-            note: `user + system time of the simulator process over each turn; rounds on/off ms: ${rounds(cpu('on'), cpu('off'), 1)}${spec.note ? `; ${spec.note}` : ''}`,
-          }),
-        ],
-      };
-    } finally {
-      await load?.close();
-      await Promise.all(started.map((s) => s.stop()));
+      const rows = [
+        pairedRow({
+          ...{ ...common, scenario: load.label, unit: load.unit, ours: rate('on'), bare: rate('off') },
+          ...{ better: 'higher', bound: spec.rate?.bound, target: spec.rate?.text },
+          note: `rounds on/off ${load.unit}: ${rounds(rate('on'), rate('off'))}; ${note}`,
+        }),
+        pairedRow({
+          ...{ ...common, scenario: `${load.label}: simulator CPU per 1,000 ${load.work}`, unit: 'ms' },
+          ...{
+            ours: cpu('on'),
+            bare: cpu('off'),
+            better: 'lower',
+            bound: spec.cpu?.bound,
+            target: spec.cpu?.text,
+          },
+          note: `user + system time of the simulator process over each turn; rounds on/off ms: ${rounds(cpu('on'), cpu('off'), 1)}${spec.note ? `; ${spec.note}` : ''}`,
+        }),
+      ];
+      return { rows };
+    };
+    if ('events' in work) {
+      return withServer(start('on')(), (on) =>
+        withServer(start('off')(), async (off) => {
+          const load = await reads(ctx, { on, off }, events, work.label?.(events));
+          return measure(load, { on: on.pid, off: off.pid });
+        }),
+      );
     }
+    // Deliveries to clients in client processes, at most `window` posted but not yet delivered everywhere.
+    const clients = work.count(ctx.config);
+    const sides = {
+      servers: [start('on'), start('off')],
+      clients: [work.clients, work.clients],
+      count: clients,
+    } as const;
+    const warm = (side: ClientSide) => side.ready();
+    return withSides(ctx, sides, warm, ({ ours, bare }, pids) => {
+      const by = { on: ours, off: bare };
+      return measure(
+        {
+          ...{ label: `${work.label} (${clients} clients)`, unit: 'msg/s', work: 'messages' },
+          async turn(side, ms) {
+            const r = await by[side].closedLoop(ms, ctx.config.controlPlane.window);
+            return { rate: r.messagesPerSecond, units: r.messages };
+          },
+          note: (on, off) =>
+            `each message reaches all ${clients} clients: ${count(Math.round(on * clients))} / ${count(Math.round(off * clients))} deliveries/s (on / off, medians)`,
+        },
+        { on: pids.ours, off: pids.bare },
+      );
+    });
   },
 });

@@ -1,5 +1,5 @@
 import { withSides, type ClientSide, type OpenLoopRound } from '../clients/client-side';
-import { MEASURED, type SimKind } from '../harness/processes';
+import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
 import { compare, count, med, pairedRounds, rounds } from '../harness/rows';
 import { Histogram, perRound, round } from '../harness/stats';
 import type { Comparison, Scenario } from '../types';
@@ -19,21 +19,18 @@ type Turn = OpenLoopRound & { units: number; cpuMsPerUnit: number };
 function tally(turns: readonly Turn[]) {
   const all = new Histogram();
   for (const t of turns) all.merge(t.latency.counts, t.latency.sum);
-  const deliveries = turns.reduce((n, t) => n + t.deliveries, 0);
+  const sum = (of: (t: Turn) => number) => turns.reduce((n, t) => n + of(t), 0);
+  const deliveries = sum((t) => t.deliveries);
   return {
-    turns,
-    deliveries,
-    lost: turns.reduce((n, t) => n + t.lost, 0),
-    failedPosts: turns.reduce((n, t) => n + t.failedPosts, 0),
+    ...{ deliveries, lost: sum((t) => t.lost), failedPosts: sum((t) => t.failedPosts) },
     /** Server CPU per delivery per round, µs (ms per unit x 1000). */
     cpuUs: turns.map((t) => t.cpuMsPerUnit * 1000),
     /** CPU over every round divided by every delivery (not a median of rounds). */
-    cpuPerDelivery:
-      deliveries > 0 ? turns.reduce((n, t) => n + t.cpuMsPerUnit * 1000 * t.units, 0) / deliveries : null,
+    cpuPerDelivery: deliveries > 0 ? sum((t) => t.cpuMsPerUnit * 1000 * t.units) / deliveries : null,
     p99: turns.map((t) => t.latency.percentile(99)),
     latency: (p: number) => (all.count > 0 ? all.percentile(p) : null),
     delivered: turns.map((t) => t.deliveredPerSecond),
-    lagMs: turns.reduce((n, t) => n + t.postLagMs, 0) / Math.max(1, turns.length),
+    lagMs: sum((t) => t.postLagMs) / Math.max(1, turns.length),
     clientsShare: Math.max(0, ...turns.map((t) => t.clientsCpuShare)),
     harnessShare: Math.max(0, ...turns.map((t) => t.harnessCpuShare)),
   };
@@ -42,8 +39,7 @@ function tally(turns: readonly Turn[]) {
 type Tally = ReturnType<typeof tally>;
 
 function lostNote(ours: Tally, bare: Tally): string {
-  if (ours.lost === 0 && bare.lost === 0)
-    return `every delivery counted (${count(ours.deliveries)} per side)`;
+  if (ours.lost + bare.lost === 0) return `every delivery counted (${count(ours.deliveries)} per side)`;
   const of = (t: Tally) => `${count(t.lost)} of ${count(t.deliveries + t.lost)}`;
   return `LOST deliveries: ours ${of(ours)}, bare ${of(bare)}`;
 }
@@ -107,7 +103,8 @@ export function fanOut(spec: FanOutSpec): Scenario {
         `  ${spec.label}: ${count} clients in ${processes} processes, ${rate} msg/s, ${n} paired rounds of ${roundMs} ms`,
       );
       const label = `${spec.label} (${count} clients, ${rate} msg/s offered)`;
-      const sides = { ...spec, env: MEASURED, ours: spec.clients, bare: 'bare-ws', count } as const;
+      const servers = [() => ourSim(ctx, spec.kind, { env: MEASURED }), startBare] as const;
+      const sides = { servers, clients: [spec.clients, 'bare-ws'], count } as const;
       const warm = (side: ClientSide) => side.openLoop(rate, warmupMs);
       const [o, b, frame] = await withSides(ctx, sides, warm, async (both, pids) => {
         const turns = await pairedRounds(n, pids, async (name) => {

@@ -1,6 +1,6 @@
 import { withSides } from '../clients/client-side';
 import type { ClientKind } from '../clients/sets';
-import { MEASURED, type SimKind } from '../harness/processes';
+import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
 import { compare } from '../harness/rows';
 import { Histogram } from '../harness/stats';
 import { usersFile } from '../harness/users-file';
@@ -36,17 +36,15 @@ export const latency = (spec: LatencySpec): Scenario => ({
     const warm = async (side: { deliverOne(): Promise<unknown> }) => {
       for (let i = 0; i < warmup; i++) await side.deliverOne();
     };
-    await withSides(ctx, { ...spec, env, count, tokens: users?.tokens }, warm, async ({ ours, bare }) => {
-      const sides = [
-        { side: ours, into: o },
-        { side: bare, into: b },
-      ];
+    const servers = [() => ourSim(ctx, spec.kind, { env }), startBare] as const;
+    const sides = { servers, clients: [spec.ours, spec.bare], count, tokens: users?.tokens } as const;
+    await withSides(ctx, sides, warm, async ({ ours, bare }) => {
       // Alternating which goes first, so drift in the machine's speed falls on both sides alike.
       for (let r = 0; r < rounds; r++) {
-        for (const { side, into } of r % 2 === 0 ? sides : [...sides].reverse()) {
+        for (const side of r % 2 === 0 ? [ours, bare] : [bare, ours]) {
           for (let i = 0; i < Math.ceil(messages / rounds); i++) {
             const one = await side.deliverOne();
-            into.merge(one.counts, one.sum);
+            (side === ours ? o : b).merge(one.counts, one.sum);
           }
         }
       }

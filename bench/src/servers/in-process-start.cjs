@@ -6,26 +6,18 @@
 // from the first line of this script as JSON on stdout, then closes what it started.
 const started = performance.now();
 const http = require('node:http');
+const { once } = require('node:events');
 
-const health = (url) =>
-  new Promise((resolve, reject) => {
-    http
-      .get(`${url}/health`, (res) => {
-        res.resume();
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`)),
-        );
-      })
-      .on('error', reject);
-  });
+async function health(url) {
+  const [res] = await once(http.get(`${url}/health`), 'response');
+  await once(res.resume(), 'end');
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+}
 
-function bareServer() {
-  return new Promise((resolve) => {
-    const server = http.createServer((_req, res) => res.end('{"status":"ok"}'));
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }),
-    );
-  });
+async function bareServer() {
+  const server = http.createServer((_req, res) => res.end('{"status":"ok"}')).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
 }
 
 async function main(mode, bundle) {
