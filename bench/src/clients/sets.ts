@@ -122,7 +122,8 @@ function wsSet(
   open: (port: number, token: string) => Promise<WebSocket>,
   isDelivery?: (data: Buffer) => boolean,
 ): ClientSet {
-  let [sockets, closed] = [[] as WebSocket[], false];
+  const sockets: WebSocket[] = [];
+  let closed = false;
   return {
     count: spec.count,
     async connect(onDelivery, onLost) {
