@@ -4,7 +4,7 @@ import { FULL_CONFIG, QUICK_CONFIG } from './config';
 import { ensurePeers } from './harness/peers';
 import { cliBuilt, killAllChildren } from './harness/processes';
 import { profilesIn, shouldProfile } from './harness/profile';
-import { machineInfo } from './machine';
+import { machineInfo } from './results/write-results';
 import { writeResults } from './results/write-results';
 import type { BenchContext, BenchReport, Comparison, MeasureResult, ProfileSummary, Scenario } from './types';
 

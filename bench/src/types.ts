@@ -1,7 +1,7 @@
 import type { BenchConfig } from './config';
 import type { PeerTools } from './harness/peers';
 import type { summariseProfile } from './harness/profile';
-import type { machineInfo } from './machine';
+import type { machineInfo } from './results/write-results';
 
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';

@@ -1,5 +1,4 @@
-import { abuseMarkdown } from '../src/abuse/report';
-import { PHASES, runAbuse, type AbuseReport } from '../src/abuse/run-abuse';
+import { abuseMarkdown, PHASES, runAbuse, type AbuseReport } from '../src/abuse/run-abuse';
 
 // The abuse run at its smallest: every phase against fresh CLI simulator processes (needs
 // `npm run build`, which `npm test` runs first). It checks the report's shape, not its verdicts:

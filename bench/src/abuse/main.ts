@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { flag, numberFlag, runMain, usageError } from '../harness/command-line';
 import { requireOpenFiles } from '../harness/proc';
-import { writeAbuseReport } from './report';
-import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
+import { PHASES, REPO_ROOT, runAbuse, writeAbuseReport } from './run-abuse';
 
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
 const STORM = { messages: 'messages', pollers: 'hangUpPollers', honest: 'honestPollers', seed: 'seed' };

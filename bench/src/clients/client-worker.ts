@@ -3,7 +3,6 @@ import { httpRequest, sleep } from '../harness/http';
 import { monoMs } from '../harness/proc';
 import { Histogram } from '../harness/stats';
 import type { ProbeResult } from '../harness/watch';
-import { serveCommands } from '../harness/worker';
 import { openSet, type ClientSet, type SetSpec } from './sets';
 
 /**
@@ -133,4 +132,19 @@ export const commands = {
   },
 };
 
-serveCommands(commands);
+// Commands in, replies out, over IPC (harness/processes.ts forkWorker); the harness went away
+// (done, crashed, Ctrl-C): never outlive it.
+const send = (message: unknown) => process.send?.(message);
+process.on('message', (m: { id: number; cmd: keyof typeof commands; args: never }) => {
+  Promise.resolve()
+    .then(() => {
+      if (!(m.cmd in commands)) throw new Error(`unknown command ${m.cmd}`);
+      return (commands[m.cmd] as (args: never) => unknown)(m.args);
+    })
+    .then(
+      (result) => send({ id: m.id, ok: true, result }),
+      (err: unknown) => send({ id: m.id, ok: false, error: String((err as Error)?.stack ?? err) }),
+    );
+});
+process.on('disconnect', () => process.exit(0));
+send({ event: 'ready' });

@@ -33,14 +33,6 @@ export class PostLog {
     if (status >= 200 && status < 300) this.ok[seq] = 1;
     else [this.failed, this.errors] = [this.failed + 1, this.errors + (status === 0 ? 1 : 0)];
   }
-
-  /** Accepted messages a user is meant to receive. */
-  expectedFor(user: BenchUser): number {
-    let n = 0;
-    for (let seq = 1; seq <= this.count; seq++)
-      if (this.ok[seq] && receives(user, this.target[seq] as string)) n++;
-    return n;
-  }
 }
 
 export const spread = (values: readonly number[]) =>
@@ -119,7 +111,11 @@ export class ReceiptLedger {
 
   /** Accepted messages each receiver is meant to get. */
   expected(): number[] {
-    const perUser = this.users.map((user) => this.posts.expectedFor(user));
+    const { ok, target, count } = this.posts;
+    const meant = (user: BenchUser, seq: number) => ok[seq] === 1 && receives(user, target[seq] as string);
+    const perUser = this.users.map(
+      (user) => Array.from({ length: count }, (_, k) => k + 1).filter((seq) => meant(user, seq)).length,
+    );
     return Array.from({ length: this.receivers }, (_, r) => perUser[r % this.users.length] as number);
   }
 }

@@ -194,7 +194,7 @@ export const startBare = () => startServer('bare Node', [path.join(SERVERS, 'bar
 
 export type Worker = Awaited<ReturnType<typeof forkWorker>>;
 
-/** A process of the harness itself: a TypeScript entry under bench/src, run through tsx (harness/worker.ts). */
+/** A process of the harness itself: a TypeScript entry under bench/src, run through tsx (clients/client-worker.ts). */
 export async function forkWorker(entry: string) {
   const child = trackProcess(
     // Typed arrays and buffers cross as they are (serialization: advanced).

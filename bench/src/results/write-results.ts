@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { machineInfo } from '../machine';
 import type { BenchReport, Check, MeasureResult, ProfileSummary } from '../types';
 import { beforeAfterRows } from './before-after';
 
@@ -17,6 +17,19 @@ export const table = (header: readonly string[], rows: ReadonlyArray<readonly un
 ];
 const line = (cells: readonly unknown[]) =>
   `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+
+/** The machine and the date of a run, which every report states. */
+export function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    date: new Date().toISOString(),
+  };
+}
 
 export const machineLine = (m: ReturnType<typeof machineInfo>) =>
   `${m.date}; ${m.cores} cores ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;

@@ -3,8 +3,7 @@ import type { ClientSet } from '../clients/sets';
 import { spread, type ReceiptLedger } from '../harness/ledger';
 import { distribution, round } from '../harness/stats';
 import { health, healthCheck, type ProbeResult } from '../harness/watch';
-import { machineInfo } from '../machine';
-import { checksTable, machineLine, table, writeReportFiles } from '../results/write-results';
+import { checksTable, machineInfo, machineLine, table, writeReportFiles } from '../results/write-results';
 import { check } from '../types';
 import type { SoakConfig } from './config';
 
