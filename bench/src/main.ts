@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { flag, runMain, usageError } from './harness/command-line';
+import { flag, runMain, usageUnless } from './harness/command-line';
 import { cliBuilt } from './harness/processes';
 import { beforeAfterRows } from './results/before-after';
 import { writeResults } from './results/write-results';
@@ -20,9 +20,11 @@ import type { BenchReport } from './types';
 runMain('bench', async () => {
   const args = process.argv.slice(2);
   const resultsName = flag(args, '--results');
-  if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
-    usageError(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
-  }
+  const name = /^[a-z0-9][a-z0-9-]*$/;
+  usageUnless(
+    resultsName === undefined || name.test(resultsName),
+    `--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`,
+  );
   if (args.includes('--render')) {
     // Re-renders latest.md (or NAME.md) from its .json (after a change to the report layout).
     const dir = path.join(REPO_ROOT, 'bench', 'results');
@@ -35,13 +37,15 @@ runMain('bench', async () => {
   try {
     selectMeasures(only);
   } catch (err) {
-    usageError((err as Error).message);
+    usageUnless(false, (err as Error).message);
   }
   const beforeArg = flag(args, '--before');
   const before = beforeArg === undefined ? undefined : path.resolve(beforeArg);
-  if (before !== undefined && (beforeArg === '' || !cliBuilt(before))) {
-    usageError(`--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`);
-  }
+  const built = before === undefined || (beforeArg !== '' && cliBuilt(before));
+  usageUnless(
+    built,
+    `--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`,
+  );
   if (only && !quick && resultsName === undefined && beforeArg === undefined)
     console.warn(
       'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',

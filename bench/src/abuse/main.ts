@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { flag, numberFlag, runMain, usageError } from '../harness/command-line';
+import { flag, numberFlag, runMain, usageUnless } from '../harness/command-line';
 import { requireOpenFiles } from '../harness/proc';
 import { PHASES, REPO_ROOT, runAbuse, writeAbuseReport } from './run-abuse';
 
@@ -20,15 +20,18 @@ runMain('abuse run', async () => {
   const names = flag(args, '--only')?.split(',').filter(Boolean) ?? [];
   const only = names.map((n) => PHASES.find((p) => String(p.id) === n || p.name === n)?.id ?? n);
   const known = PHASES.map((p) => `${p.id} ${p.name}`).join(', ');
-  if (only.some((id) => typeof id === 'string')) usageError(`unknown phase(s) in ${names}; known: ${known}`);
+  usageUnless(
+    only.every((id) => typeof id === 'number'),
+    `unknown phase(s) in ${names}; known: ${known}`,
+  );
   const sizes = Object.entries(STORM).map(([option, key]) => [key, numberFlag(args, `--${option}`, 0, 1e6)]);
   const written = flag(args, '--write-results');
-  if (written !== undefined && mode !== 'full')
-    usageError('--write-results is for the full run only: quick figures are not the committed ones');
+  const committed = 'the full run only: quick figures are not the committed ones';
+  usageUnless(written === undefined || mode === 'full', `--write-results is for ${committed}`);
   try {
     requireOpenFiles(4096);
   } catch (err) {
-    usageError((err as Error).message);
+    usageUnless(false, (err as Error).message);
   }
   const report = await runAbuse({
     ...{ mode, only: only.length > 0 ? (only as number[]) : undefined },

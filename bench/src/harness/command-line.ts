@@ -12,12 +12,14 @@ export function flag(args: readonly string[], name: string): string | undefined 
 export function numberFlag(args: readonly string[], name: string, min: number, max: number) {
   const raw = flag(args, name);
   const value = Number(raw);
-  if (raw === '' || (raw !== undefined && !(value >= min && value <= max)))
-    usageError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  const ok = raw === undefined || (raw !== '' && value >= min && value <= max);
+  usageUnless(ok, `${name} must be a number from ${min} to ${max}, got "${raw}"`);
   return raw === undefined ? undefined : value;
 }
 
-export function usageError(message: string): never {
+/** Exits 2 with `message` unless `ok`: the command line was wrong. */
+export function usageUnless(ok: unknown, message: string): void {
+  if (ok) return;
   console.error(message);
   process.exit(2);
 }

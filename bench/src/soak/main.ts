@@ -1,4 +1,4 @@
-import { flag, numberFlag, runMain, usageError } from '../harness/command-line';
+import { flag, numberFlag, runMain, usageUnless } from '../harness/command-line';
 import { soakMarkdown } from './report';
 import { runSoak } from './run-soak';
 
@@ -6,8 +6,8 @@ import { runSoak } from './run-soak';
 runMain('soak', async () => {
   const args = process.argv.slice(2);
   const hangUpStyle = flag(args, '--hang-up-style');
-  if (hangUpStyle !== undefined && hangUpStyle !== 'close' && hangUpStyle !== 'reset')
-    usageError(`--hang-up-style must be close or reset, got ${hangUpStyle}`);
+  const styles = [undefined, 'close', 'reset'];
+  usageUnless(styles.includes(hangUpStyle), `--hang-up-style must be close or reset, got ${hangUpStyle}`);
   const { report, files } = await runSoak({
     ...{ quick: args.includes('--quick'), minutes: numberFlag(args, '--minutes', 0.1, 120) },
     ...{ hangUpShare: numberFlag(args, '--hang-up-share', 0, 1), hangUpStyle },
