@@ -51,11 +51,15 @@ export type SoakConfig = ReturnType<typeof soakConfig>;
  * Legacy posts go to `id` (every user) or to a channel (its subscribers).
  */
 export const TRANSPORTS = [
-  { name: 'legacy listen', sim: 'legacy', kind: 'Durable', targets: ['id', ...LEGACY_CHANNELS.durable] },
-  { name: 'JSON /events', sim: 'json', kind: 'durable', targets: JSON_CHANNELS.durable },
-  { name: 'legacy STOMP', sim: 'legacy', kind: 'NonDurable', targets: ['id', ...LEGACY_CHANNELS.transient] },
-  { name: 'JSON event-stream', sim: 'json', kind: 'transient', targets: JSON_CHANNELS.transient },
+  { name: 'legacy listen', clients: 'legacy-listens', sim: 'legacy', kind: 'Durable' },
+  { name: 'JSON /events', clients: 'json-polls', sim: 'json', kind: 'durable' },
+  { name: 'legacy STOMP', clients: 'stomp', sim: 'legacy', kind: 'NonDurable' },
+  { name: 'JSON event-stream', clients: 'event-stream', sim: 'json', kind: 'transient' },
 ] as const;
+export const TARGETS = {
+  ...{ Durable: ['id', ...LEGACY_CHANNELS.durable], NonDurable: ['id', ...LEGACY_CHANNELS.transient] },
+  ...{ durable: JSON_CHANNELS.durable, transient: JSON_CHANNELS.transient },
+};
 
 /** The subscriptions of the users generated beside the built-in ones, taken in turn ('*': every channel). */
 export const SUBSCRIPTIONS = {

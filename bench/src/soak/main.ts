@@ -5,7 +5,7 @@ import { runSoak } from './run-soak';
 /** `npm run soak [-- --minutes 3] [--quick] [--hang-up-share 0.2] [--hang-up-style close|reset]` */
 runMain('soak', async () => {
   const args = process.argv.slice(2);
-  const hangUpStyle = flag(args, '--hang-up-style');
+  const hangUpStyle = flag(args, '--hang-up-style') as 'close' | 'reset' | undefined;
   const styles = [undefined, 'close', 'reset'];
   usageUnless(styles.includes(hangUpStyle), `--hang-up-style must be close or reset, got ${hangUpStyle}`);
   const { report, files } = await runSoak({

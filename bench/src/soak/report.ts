@@ -120,6 +120,10 @@ export type SoakReport = ReturnType<typeof soakReport>;
 const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
 const ms = (v = Number.NaN) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
 const few = (x: { min: number; median: number; max: number }) => `${x.min} / ${x.median} / ${x.max}`;
+const DELIVERIES =
+  'Transport|Posted|Failed|Clients|Expected|Received|Missing|Duplicated|Foreign channel|Out of order / altered|Disconnects|Hang-ups / poll errors|Per receiver: received (expected) min / median / max|p50|p99|max';
+const SIMULATORS =
+  'Simulator|RSS start|after warm-up|peak|end of load|after drain|/health p50|p99 (whole run)|max|failed';
 
 export function soakMarkdown(r: SoakReport): string {
   const s = r.settings;
@@ -127,31 +131,21 @@ export function soakMarkdown(r: SoakReport): string {
     s.hangUpStyle === 'close' ? 'closing their side, reading what was sent' : 'resetting at once';
   const at = (v: { atMs: number; kb: number }) => `${Math.round(v.atMs / 1000)}s ${mb(v.kb)}`;
   const lostList = r.lostExamples.map((l) => `#${l.seq} to ${l.target} for ${l.user}`).join(', ');
+  const clients = Object.entries(s.clients).map(([k, v]) => `${v} ${k}`);
   const transports = Object.entries(r.transports);
   const lines = [
     `# Soak run (${r.mode})\n\n${machineLine(r.machine)}.`,
     `Load ${s.loadMs / 1000} s (warm-up ${s.warmUpMs / 1000} s), then a final drain of ${(r.drainMs / 1000).toFixed(1)} s (${r.drainComplete ? 'everything arrived' : 'stopped at its limit'}); ${s.postsPerSecond} posts/s of each kind; LONG_POLL_TIMEOUT_MS ${s.longPollTimeoutMs}.`,
-    `Clients: ${Object.entries(s.clients)
-      .map(([k, v]) => `${v} ${k}`)
-      .join(
-        ', ',
-      )}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${hangUps}).`,
+    `Clients: ${clients.join(', ')}; ${s.legacyUsers} legacy users, ${s.jsonUsers} JSON users; ${Math.round(s.hangUpShare * 100)}% of the legacy pollers hang up on half their polls, half of those 0-20 ms after sending (destroying the socket) and half at random mid-poll (${hangUps}).`,
     '\n## Verdict\n',
     ...checksTable(r.verdicts),
     '\n## Messages and deliveries (post sent -> receipt read, in the load process)\n',
     ...table(
-      ['Transport', 'Posted', 'Failed', 'Clients', 'Expected', 'Received', 'Missing', 'Duplicated'].concat(
-        ['Foreign channel', 'Out of order / altered', 'Disconnects', 'Hang-ups / poll errors'],
-        ['Per receiver: received (expected) min / median / max', 'p50', 'p99', 'max'],
-      ),
+      DELIVERIES.split('|'),
       transports.map(([name, t]) => [
-        ...[name, t.posted, t.failed, t.clients, t.expected, t.deliveries, t.missing, t.duplicated],
-        ...[
-          t.foreign,
-          `${t.outOfOrder} / ${t.corrupt}`,
-          t.disconnects,
-          `${t.polls.hangUps} / ${t.polls.errors}`,
-        ],
+        ...[name, t.posted, t.failed, t.clients, t.expected, t.deliveries],
+        ...[t.missing, t.duplicated, t.foreign, `${t.outOfOrder} / ${t.corrupt}`, t.disconnects],
+        `${t.polls.hangUps} / ${t.polls.errors}`,
         `${few(t.perReceiver.received)} (${few(t.perReceiver.expected)})`,
         ...[ms(t.latency.p50), ms(t.latency.p99), ms(t.latency.max)],
       ]),
@@ -159,12 +153,7 @@ export function soakMarkdown(r: SoakReport): string {
     `\nLoad process event-loop delay p99: ${ms(r.loadEventLoopP99Ms)}.`,
     '\n## Simulator processes (GET /health probed from a separate process every 100 ms)\n',
     ...table(
-      ['Simulator', 'RSS start', 'after warm-up', 'peak', 'end of load', 'after drain'].concat([
-        '/health p50',
-        'p99 (whole run)',
-        'max',
-        'failed',
-      ]),
+      SIMULATORS.split('|'),
       Object.entries(r.simulators).map(([k, x]) => [
         ...[k, ...[x.startKb, x.warmUpKb, x.peakKb, x.endKb, x.drainedKb].map(mb), ms(x.health.p50)],
         ...[`${ms(x.health.p99)} (${ms(x.wholeRun.p99)})`, ms(x.health.max), x.health.failed],

@@ -13,7 +13,7 @@ import { postAtRate } from '../harness/schedule';
 import { round } from '../harness/stats';
 import { usersFile } from '../harness/users-file';
 import { watch } from '../harness/watch';
-import { SUBSCRIPTIONS, TRANSPORTS, soakConfig, type SoakConfig, type SoakOptions } from './config';
+import { SUBSCRIPTIONS, TARGETS, TRANSPORTS, soakConfig, type SoakOptions } from './config';
 import { soakReport, writeSoakReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -24,14 +24,8 @@ export interface RunSoakOptions extends SoakOptions {
   readonly log?: (message: string) => void;
 }
 
-type Transport = (typeof TRANSPORTS)[number];
-const CLIENTS: Record<Transport['kind'], keyof SoakConfig['clients']> = {
-  ...{ Durable: 'legacy-listens', durable: 'json-polls' },
-  ...{ NonDurable: 'stomp', transient: 'event-stream' },
-};
-
 /** Message `seq` of a transport's kind to `target`; legacy documents carry their kind and channel. */
-const post = ({ kind }: Transport, port: number, target: string, seq: number) =>
+const post = ({ kind }: (typeof TRANSPORTS)[number], port: number, target: string, seq: number) =>
   kind === 'durable' || kind === 'transient'
     ? postJson(port, (kind === 'durable' ? jsonDurableMessage : jsonTransientMessage)(seq, target))
     : postLegacy(port, kind, seq, target, legacyTag(kind, target));
@@ -75,7 +69,7 @@ export async function runSoak(options: RunSoakOptions = {}) {
     const odd: OddAnswers = { count: 0 };
     const transports: Array<readonly [string, ReceiptLedger, ClientSet]> = [];
     for (const t of TRANSPORTS) {
-      const [kind, { users: all, tokens }] = [CLIENTS[t.kind], users[t.sim]];
+      const [kind, { users: all, tokens }] = [t.clients, users[t.sim]];
       const count = config.clients[kind];
       const ledger = new ReceiptLedger(new PostLog(max), all, t.kind === 'Durable' ? all.length : count);
       const hangUps = kind === 'legacy-listens' && { hangUpAfter, hangUpStyle: config.hangUpStyle };
@@ -102,7 +96,7 @@ export async function runSoak(options: RunSoakOptions = {}) {
     await Promise.all(
       TRANSPORTS.map((t, k) => {
         const send = (seq: number, target: string) => post(t, port(t.sim), target, seq);
-        const target = (tick: number) => t.targets[tick % t.targets.length] as string;
+        const target = (tick: number) => TARGETS[t.kind][tick % TARGETS[t.kind].length] as string;
         return postAtRate(transports[k]?.[1].posts as PostLog, config.postsPerSecond, ticks, send, target);
       }),
     );
