@@ -7,12 +7,9 @@ import type { machineInfo } from './results/write-results';
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
 
 /** One verdict of the soak or the abuse run: what was measured against its target. */
-export const check = (name: string, target: string, value: string, pass: boolean) => ({
-  name,
-  target,
-  value,
-  pass,
-});
+export function check(name: string, target: string, value: string, pass: boolean) {
+  return { name, target, value, pass };
+}
 export type Check = ReturnType<typeof check>;
 
 /** A baseline's figure; the note says why it is missing or how it was obtained, when that matters. */

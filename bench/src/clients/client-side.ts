@@ -3,7 +3,7 @@ import { simState } from '../harness/store';
 import { forkWorker, type Server, type Worker } from '../harness/processes';
 import { monoMs } from '../harness/proc';
 import { onSchedule } from '../harness/schedule';
-import { Histogram } from '../harness/stats';
+import { sorted } from '../harness/stats';
 import type { BenchContext } from '../types';
 import type { commands } from './client-worker';
 import { poster, type ClientKind, type SetSpec } from './sets';
@@ -106,9 +106,7 @@ export class ClientSide {
 
   private async drain(expected: number, sent: Float64Array) {
     const drained = await this.all<Drained>('drain', { expected, sent });
-    const latency = new Histogram();
-    for (const d of drained) latency.merge(d.bins, d.sum);
-    return { drained, latency };
+    return { drained, latency: sorted(drained.map((d) => d.latencies)) };
   }
 
   /** What the first client received last (a bare baseline is posted these exact bytes). */
@@ -158,7 +156,7 @@ export class ClientSide {
   }
 
   /** Posts one message once every client is ready for it; the latency of each of its deliveries. */
-  async deliverOne(): Promise<Histogram> {
+  async deliverOne(): Promise<Float64Array> {
     await this.ready();
     await this.all('arm', { capacity: 1, notify: true }).then(() => this.done.fill(0));
     const sent = Float64Array.of(monoMs());
@@ -208,12 +206,12 @@ export class ClientSide {
     if (this.failure) throw this.failure;
     const lastReceive = Math.max(t0, ...drained.map((d) => d.lastReceive));
     return {
-      ...{ messages, deliveries: latency.count, lost: drained.reduce((n, d) => n + d.lost, 0), failedPosts },
+      ...{ messages, deliveries: latency.length, lost: drained.reduce((n, d) => n + d.lost, 0), failedPosts },
       /**
        * Deliveries per client over the time from the first post's due time to the last delivery
        * plus one posting interval: a server that delivers at once scores the offered rate.
        */
-      deliveredPerSecond: latency.count / this.spec.count / ((lastReceive - t0 + interval) / 1000),
+      deliveredPerSecond: latency.length / this.spec.count / ((lastReceive - t0 + interval) / 1000),
       ...{ latency, postLagMs: lagMs },
       /** The busiest client process's CPU, and the harness's (the poster), as shares of one core. */
       clientsCpuShare: Math.max(...drained.map((d) => d.cpuShare)),

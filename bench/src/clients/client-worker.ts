@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { httpRequest, sleep } from '../harness/http';
 import { monoMs } from '../harness/proc';
-import { Histogram } from '../harness/stats';
 import type { ProbeResult } from '../harness/watch';
 import { openSet, type ClientSet, type SetSpec } from './sets';
 
@@ -9,7 +8,7 @@ import { openSet, type ClientSet, type SetSpec } from './sets';
  * A client process of the delivery measures (client-side.ts): it holds its share of each side's
  * clients, stamps every delivery on arrival (CLOCK_MONOTONIC, which the harness stamps its posts
  * with), says when each message has reached all of them (closed loop), and hands the harness
- * counts and a latency histogram, never the deliveries themselves, so the load generator is not
+ * counts and latencies (numbers), never the deliveries themselves, so the load generator is not
  * what limits the server it measures. Commands arrive over IPC (harness/processes.ts forkWorker).
  * It is also the /health prober of the soak and the abuse run (harness/watch.ts), out of the way
  * of their load's busy event loop.
@@ -75,7 +74,7 @@ export const commands = {
   },
   /**
    * Waits for `expected` deliveries a client (or until none came for STALL_MS), stops counting,
-   * and hands over the figures; latency of message k = its arrival - sent[k].
+   * and hands over the figures.
    */
   async drain({ name, expected, sent }: { name: string; expected: number; sent: Float64Array }) {
     const s = sides.get(name) as Side;
@@ -88,16 +87,18 @@ export const commands = {
       await sleep(10);
     }
     s.recording = false;
-    const latency = new Histogram();
+    // Latency of message k = its arrival - sent[k], every delivery of every client.
+    const latencies: number[] = [];
     for (let i = 0; i < s.set.count; i++) {
       const n = Math.min(s.counts[i] as number, sent.length, s.capacity);
-      for (let k = 0; k < n; k++) latency.add((s.times[i * s.capacity + k] as number) - (sent[k] as number));
+      for (let k = 0; k < n; k++)
+        latencies.push((s.times[i * s.capacity + k] as number) - (sent[k] as number));
     }
     const cpu = process.cpuUsage(s.cpu);
     const delivered = s.counts.reduce((sum, c) => sum + Math.min(c, expected), 0);
     return {
-      ...{ delivered, lost: total - delivered, lastReceive: s.lastReceive, bins: [...latency.counts] },
-      ...{ sum: latency.sum },
+      ...{ delivered, lost: total - delivered, lastReceive: s.lastReceive },
+      latencies: Float64Array.from(latencies),
       /** This process's CPU over the round, as a share of one core. */
       cpuShare: (cpu.user + cpu.system) / 1000 / Math.max(1, monoMs() - s.started),
     };

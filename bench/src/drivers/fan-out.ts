@@ -1,7 +1,7 @@
 import { withSides, type ClientSide, type OpenLoopRound } from '../clients/client-side';
 import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
 import { compare, count, med, pairedRounds, rounds } from '../harness/rows';
-import { Histogram, perRound, round } from '../harness/stats';
+import { percentile, perRound, round, sorted } from '../harness/stats';
 import type { Comparison, Scenario } from '../types';
 
 export interface FanOutSpec {
@@ -17,8 +17,7 @@ type Turn = OpenLoopRound & { units: number; cpuMsPerUnit: number };
 
 /** One side's rounds: per round (for the paired ratios) and over every delivery. */
 function tally(turns: readonly Turn[]) {
-  const all = new Histogram();
-  for (const t of turns) all.merge(t.latency.counts, t.latency.sum);
+  const all = sorted(turns.map((t) => t.latency));
   const sum = (of: (t: Turn) => number) => turns.reduce((n, t) => n + of(t), 0);
   const deliveries = sum((t) => t.deliveries);
   return {
@@ -27,8 +26,8 @@ function tally(turns: readonly Turn[]) {
     cpuUs: turns.map((t) => t.cpuMsPerUnit * 1000),
     /** CPU over every round divided by every delivery (not a median of rounds). */
     cpuPerDelivery: deliveries > 0 ? sum((t) => t.cpuMsPerUnit * 1000 * t.units) / deliveries : null,
-    p99: turns.map((t) => t.latency.percentile(99)),
-    latency: (p: number) => (all.count > 0 ? all.percentile(p) : null),
+    p99: turns.map((t) => percentile(t.latency, 99)),
+    latency: (p: number) => (all.length > 0 ? percentile(all, p) : null),
     delivered: turns.map((t) => t.deliveredPerSecond),
     lagMs: sum((t) => t.postLagMs) / Math.max(1, turns.length),
     clientsShare: Math.max(0, ...turns.map((t) => t.clientsCpuShare)),
@@ -89,10 +88,10 @@ function fanOutRows(label: string, rate: number, ours: Tally, bare: Tally, frame
 export function fanOut(spec: FanOutSpec): Scenario {
   return {
     method: ({ config: { fanOut: c, clientProcesses: workers } }) => [
-      `Open loop: ${c.clients} WebSocket clients per side (STOMP: ${c.clients} subscribers), held by ${workers} client processes of their own (${c.clients / workers} each) that report counts and latency histograms to the harness over IPC; each server runs in its own process; the harness only posts. Transient messages are posted at a fixed offered rate (${c.rate} msg/s) on a schedule that never waits for answers or deliveries: message k is due at t0 + k / rate, so a server that falls behind shows as latency and as a lower delivered rate.`,
+      `Open loop: ${c.clients} WebSocket clients per side (STOMP: ${c.clients} subscribers), held by ${workers} client processes of their own (${c.clients / workers} each) that report counts and every delivery's latency to the harness over IPC; each server runs in its own process; the harness only posts. Transient messages are posted at a fixed offered rate (${c.rate} msg/s) on a schedule that never waits for answers or deliveries: message k is due at t0 + k / rate, so a server that falls behind shows as latency and as a lower delivered rate.`,
       `Paired rounds: ${c.rounds} rounds of ${c.roundMs} ms of posting per side (then the drain of the last deliveries), each running ours and the bare baseline back to back, which goes first alternating each round, after a discarded ${c.warmupMs} ms warm-up of each. The Ratio column is the median of the per-round ratios ours / bare with their lowest and highest; Ours and bare are over every delivery of every round.`,
       'Server CPU per delivery: user + system time of the server process (from /proc, before and after each turn) divided by the deliveries the clients counted.',
-      "Latency: each client stamps every delivery on arrival with CLOCK_MONOTONIC, which the harness also stamps each post with; latency = arrival - the moment that message's post was issued (a client's n-th frame is the n-th message: the server sends every message to every client, in order on each connection). p50 and p99 over every delivery, in 1% buckets, none sampled away. How late the posts were against their schedule is reported apart, as is the CPU of the client processes and of the poster.",
+      "Latency: each client stamps every delivery on arrival with CLOCK_MONOTONIC, which the harness also stamps each post with; latency = arrival - the moment that message's post was issued (a client's n-th frame is the n-th message: the server sends every message to every client, in order on each connection). p50 and p99 over every delivery, none sampled away. How late the posts were against their schedule is reported apart, as is the CPU of the client processes and of the poster.",
       'Delivered msg/s: deliveries per client over the time from the first due post to the last delivery plus one posting interval, so a server that delivers at once scores the offered rate; it must keep up (>= 0.98x offered). Every client must get every message: lost deliveries (none arrived for 3 s, or still missing 10 s after the posts were answered) are reported.',
       'Baseline: a bare ws server broadcasting the posted bytes as a text frame; it is posted exactly the frame our clients received, so both sides send the same bytes. The clients skip the UTF-8 check of text frames, so they do the same work per delivery on both sides.',
     ],

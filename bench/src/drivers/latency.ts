@@ -2,7 +2,7 @@ import { withSides } from '../clients/client-side';
 import type { ClientKind } from '../clients/sets';
 import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
 import { compare } from '../harness/rows';
-import { Histogram } from '../harness/stats';
+import { percentile, sorted } from '../harness/stats';
 import { usersFile } from '../harness/users-file';
 import type { Scenario } from '../types';
 
@@ -32,7 +32,7 @@ export const latency = (spec: LatencySpec): Scenario => ({
     ctx.log(`  ${spec.label}: ${count} clients, ${messages} messages per side`);
     const users = spec.userPerClient ? usersFile(ctx.rawDir, spec.kind, count) : undefined;
     const env = users ? { ...MEASURED, USERS_FILE: users.file } : MEASURED;
-    const [o, b] = [new Histogram(), new Histogram()];
+    const chunks = { ours: [] as Float64Array[], bare: [] as Float64Array[] };
     const warm = async (side: { deliverOne(): Promise<unknown> }) => {
       for (let i = 0; i < warmup; i++) await side.deliverOne();
     };
@@ -43,20 +43,20 @@ export const latency = (spec: LatencySpec): Scenario => ({
       for (let r = 0; r < rounds; r++) {
         for (const side of r % 2 === 0 ? [ours, bare] : [bare, ours]) {
           for (let i = 0; i < Math.ceil(messages / rounds); i++) {
-            const one = await side.deliverOne();
-            (side === ours ? o : b).merge(one.counts, one.sum);
+            chunks[side === ours ? 'ours' : 'bare'].push(await side.deliverOne());
           }
         }
       }
     });
-    const mean = (h: Histogram) => (h.sum / h.count).toFixed(2);
-    const note = `${o.count} / ${b.count} deliveries (ours / bare); means ${mean(o)} / ${mean(b)} ms`;
+    const [o, b] = [sorted(chunks.ours), sorted(chunks.bare)];
+    const mean = (all: Float64Array) => (all.reduce((sum, v) => sum + v, 0) / all.length).toFixed(2);
+    const note = `${o.length} / ${b.length} deliveries (ours / bare); means ${mean(o)} / ${mean(b)} ms`;
     const row = { unit: 'ms', better: 'lower' } as const;
     return {
       rows: [
-        compare({ ...row, scenario: `${spec.label}, p50`, ours: o.percentile(50), bare: b.percentile(50) }),
+        compare({ ...row, scenario: `${spec.label}, p50`, ours: percentile(o, 50), bare: percentile(b, 50) }),
         compare({
-          ...{ ...row, scenario: `${spec.label}, p99`, ours: o.percentile(99), bare: b.percentile(99) },
+          ...{ ...row, scenario: `${spec.label}, p99`, ours: percentile(o, 99), bare: percentile(b, 99) },
           ...{ bound: 2, target: 'p99 <= 2x bare', note },
         }),
       ],

@@ -33,16 +33,8 @@ const side = (
   path: string | (() => string),
   before?: () => Promise<unknown>,
 ) => ({
-  name,
-  port,
-  pid,
-  path,
-  before,
-  rate: [] as number[],
-  p50: [] as number[],
-  cpu: [] as number[],
-  bytes: 0,
-  bad: 0,
+  ...{ name, port, pid, path, before },
+  ...{ rate: [] as number[], p50: [] as number[], cpu: [] as number[], bytes: 0, bad: 0 },
 });
 type Side = ReturnType<typeof side>;
 

@@ -27,38 +27,9 @@ export const perRound = (a: readonly number[], b: readonly number[]) => a.map((x
 export const round = (value: number, digits = 2) =>
   Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;
 
-/** Bucket k holds values up to 1 µs x STEP^k: every figure read back is within 1% of a sample. */
-const STEP = Math.log(1.01);
-
-/**
- * Latencies (ms) counted in logarithmic buckets: what a client process sends the harness instead
- * of every sample, and what the harness adds up over processes and rounds.
- */
-export class Histogram {
-  readonly counts = new Map<number, number>();
-  count = 0;
-  /** The exact sum of the samples (for their mean). */
-  sum = 0;
-
-  add(ms: number): void {
-    this.merge([[ms <= 0.001 ? 0 : Math.ceil(Math.log(ms / 0.001) / STEP), 1]], ms);
-  }
-
-  merge(bins: Iterable<readonly [number, number]>, sum = 0): this {
-    for (const [k, n] of bins) {
-      this.counts.set(k, (this.counts.get(k) ?? 0) + n);
-      this.count += n;
-    }
-    this.sum += sum;
-    return this;
-  }
-
-  percentile(p: number): number {
-    let rank = Math.ceil((p / 100) * this.count);
-    for (const k of [...this.counts.keys()].sort((a, b) => a - b)) {
-      rank -= this.counts.get(k) as number;
-      if (rank <= 0) return 0.001 * Math.exp(k * STEP);
-    }
-    return Number.NaN;
-  }
+/** Samples in chunks (client processes, rounds) as one ascending array: every percentile exact. */
+export function sorted(chunks: ReadonlyArray<ArrayLike<number>>): Float64Array {
+  const all = new Float64Array(chunks.reduce((n, c) => n + c.length, 0));
+  chunks.reduce((at, c) => (all.set(c, at), at + c.length), 0);
+  return all.sort();
 }

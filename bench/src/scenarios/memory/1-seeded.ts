@@ -1,8 +1,8 @@
 import { withServer } from '../../harness/processes';
-import { absoluteRow, compare, count } from '../../harness/rows';
+import { absoluteRow, count } from '../../harness/rows';
 import { reading, SEED_CHUNK_EVENTS, seedStore, startStore } from '../../harness/store';
 import type { BenchContext, Comparison, Scenario } from '../../types';
-import { bareIdleRss, GC_METHOD, mb } from './_memory';
+import { bareIdleRss, GC_METHOD, idleRow, mb } from './_memory';
 
 /** The JSON simulator idle, then filled with `events` over POST /_sim/events. */
 const seeded = (ctx: BenchContext, events: number) =>
@@ -63,13 +63,7 @@ export default {
     const idle = runs[0]?.idle.rss ?? Number.NaN;
     return {
       rows: [
-        compare({
-          scenario: 'JSON simulator (racedata-sim json) idle RSS',
-          unit: 'MB',
-          ours: mb(idle),
-          bare: mb(bare),
-          better: 'lower',
-        }),
+        idleRow('JSON simulator (racedata-sim json) idle RSS', idle, bare),
         ...runs.flatMap((run) => rows(run, run.events > Math.min(...storeSizes))),
       ],
     };

@@ -4,7 +4,7 @@ import { ourSim, withServer } from '../../harness/processes';
 import { compare, count } from '../../harness/rows';
 import { reading, simState } from '../../harness/store';
 import type { Scenario } from '../../types';
-import { bareIdleRss, mb } from './_memory';
+import { bareIdleRss, idleRow, mb } from './_memory';
 
 /** Messages queued for the user of the queue: every legacy user takes channel `id`. */
 const queued = async (port: number) =>
@@ -30,13 +30,16 @@ export default {
         return [before, await reading(sim)] as const;
       },
     );
-    const row = { unit: 'MB', better: 'lower' } as const;
     const perMessage = `${Math.round((full.rss - idle.rss) / n)} B RSS / ${Math.round((full.heapUsed - idle.heapUsed) / n)} B heap per queued message`;
     return {
       rows: [
-        compare({ ...row, scenario: 'legacy simulator idle RSS', ours: mb(idle.rss), bare: mb(bare) }),
+        idleRow('legacy simulator idle RSS', idle.rss, bare),
         compare({
-          ...{ ...row, scenario: `legacy simulator RSS with ${count(n)} queued messages` },
+          ...{
+            scenario: `legacy simulator RSS with ${count(n)} queued messages`,
+            unit: 'MB',
+            better: 'lower',
+          },
           ...{ ours: mb(full.rss), bare: null, note: perMessage },
         }),
       ],

@@ -1,7 +1,12 @@
+import { compare } from '../../harness/rows';
 import { startBare, withServer } from '../../harness/processes';
 import { rssBytes } from '../../harness/proc';
 
 export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** An idle simulator's RSS against the idle bare Node baseline's, in MB. */
+export const idleRow = (scenario: string, ours: number, bare: number) =>
+  compare({ scenario, unit: 'MB', ours: mb(ours), bare: mb(bare), better: 'lower' });
 
 /** The idle bare Node baseline's RSS after two full GCs (bench/src/servers/bare-node.cjs, plain node). */
 export const bareIdleRss = () =>

@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitForHealth } from '../../harness/http';
-import { PEER_NAMES, peerDataFiles, spawnPeer, startOnFreePort } from '../../harness/peers';
+import { PEER_NAMES, peerDataFiles, spawnPeer, startOnFreePort, type PeerName } from '../../harness/peers';
 import { ourSim, trackProcess, withServer, type SimKind } from '../../harness/processes';
 import { compare, med } from '../../harness/rows';
 import type { BenchContext, Comparison, Figure, Scenario } from '../../types';
@@ -64,32 +64,23 @@ async function run(ctx: BenchContext) {
   if (ctx.peers) {
     const files = peerDataFiles(path.join(ctx.rawDir, 'start-up'), '{"status":"success"}');
     const tools = ctx.peers;
-    for (const name of PEER_NAMES)
-      subjects.set(
-        name,
-        spawned(name, (port) => spawnPeer(tools, name, files[name], port)),
-      );
+    const peer = (name: PeerName) => spawned(name, (port) => spawnPeer(tools, name, files[name], port));
+    for (const name of PEER_NAMES) subjects.set(name, peer(name));
   } else notes.push('peers skipped: not installed (quick mode does not install them)');
   // The npm bin writes V8's code cache at the exit of a start that found none (code-cache.js):
   // one start per simulator from no cache, reported on its own, is what a first start costs.
   const firstStarts = new Map<SimKind, number>();
   rmSync(path.join(ctx.simRoot, 'packages', 'cli', 'dist', 'racedata-sim.cjs.v8cache'), { force: true });
-  for (const kind of KINDS) {
-    await (subjects.get(kind) as Subject)().then(
-      (ms) => firstStarts.set(kind, ms),
-      (err: Error) => notes.push(`${kind} first start: ${err.message}`),
-    );
-  }
+  const start = (name: string, took: (ms: number) => unknown) =>
+    (subjects.get(name) as Subject)().then(took, (err: Error) => notes.push(`${name}: ${err.message}`));
+  for (const kind of KINDS) await start(kind, (ms) => firstStarts.set(kind, ms));
   const names = [...subjects.keys()];
   const times = new Map<string, number[]>(names.map((name) => [name, []]));
   ctx.log(`  ${names.join(', ')}: ${repeats} starts each, interleaved`);
   for (let r = 0; r < repeats; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + r) % names.length] as string;
-      await (subjects.get(name) as Subject)().then(
-        (ms) => times.get(name)?.push(ms),
-        (err: Error) => notes.push(`${name}: ${err.message}`),
-      );
+      await start(name, (ms) => times.get(name)?.push(ms));
     }
   }
   const median = (name: string) => med(times.get(name) ?? []);
@@ -101,18 +92,10 @@ async function run(ctx: BenchContext) {
   const row = { unit: 'ms', better: 'lower', bare: median('bare Node') } as const;
   const rows: Comparison[] = KINDS.map((kind) =>
     compare({
-      ...{
-        ...row,
-        scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`,
-        ours: median(kind),
-      },
-      ...{
-        peers,
-        bound: 1.3,
-        beatPeers: true,
-        target: 'within 1.3x of bare node and faster than every peer',
-      },
-      note: min(kind),
+      ...row,
+      scenario: `${kind} simulator (racedata-sim ${kind}), median of ${repeats}`,
+      ...{ ours: median(kind), peers, bound: 1.3, beatPeers: true, note: min(kind) },
+      target: 'within 1.3x of bare node and faster than every peer',
     }),
   );
   if (times.has(TESTKIT)) {
@@ -127,16 +110,10 @@ async function run(ctx: BenchContext) {
       }),
     );
   }
+  const note = 'one start; it writes the code cache every later start uses';
   for (const [kind, ms] of firstStarts) {
     const scenario = `${kind} simulator, first start after a build (no code cache yet)`;
-    rows.push(
-      compare({
-        ...row,
-        scenario,
-        ours: ms,
-        note: 'one start; it writes the code cache every later start uses',
-      }),
-    );
+    rows.push(compare({ ...row, scenario, ours: ms, note }));
   }
   return { rows, notes };
 }
