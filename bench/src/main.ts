@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { flag, runMain, usageUnless } from './harness/command-line';
 import { cliBuilt } from './harness/processes';
 import { beforeAfterRows } from './results/before-after';
-import { writeResults } from './results/write-results';
-import { REPO_ROOT, runBench, selectMeasures } from './run-bench';
-import type { BenchReport } from './types';
+import { runBench, selectMeasures } from './run-bench';
 
 /**
  * `npm run bench [-- --quick] [--only=fan-out,memory,per-test-cost/reset] [--results=NAME] [--profile]`
- * `[--render] [--before ROOT]`
+ * `[--before ROOT]`
  *
  * --only names measures (a folder of bench/src/scenarios) or scenarios (folder/file, without its
  * number). --before ROOT runs every measure against ROOT's simulators too, just before this
@@ -25,13 +22,6 @@ runMain('bench', async () => {
     resultsName === undefined || name.test(resultsName),
     `--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`,
   );
-  if (args.includes('--render')) {
-    // Re-renders latest.md (or NAME.md) from its .json (after a change to the report layout).
-    const dir = path.join(REPO_ROOT, 'bench', 'results');
-    const name = resultsName ?? 'latest';
-    writeResults(dir, JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')) as BenchReport, name);
-    return 0;
-  }
   const quick = args.includes('--quick');
   const only = flag(args, '--only')?.split(',').filter(Boolean);
   try {

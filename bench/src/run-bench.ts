@@ -4,8 +4,7 @@ import { FULL_CONFIG, QUICK_CONFIG } from './config';
 import { ensurePeers } from './harness/peers';
 import { cliBuilt, killAllChildren } from './harness/processes';
 import { profilesIn, shouldProfile } from './harness/profile';
-import { machineInfo } from './results/write-results';
-import { writeResults } from './results/write-results';
+import { machineInfo, writeResults } from './results/write-results';
 import type { BenchContext, BenchReport, Comparison, MeasureResult, ProfileSummary, Scenario } from './types';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -132,21 +131,17 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const selected = selectMeasures(options.only);
   // A partial run of scenarios that use no peer installs none.
   const usePeers = selected.some((m) => m.scenarios.some((s) => s.scenario.peers));
-  const { peers, note: peersNote } = usePeers
-    ? ensurePeers(REPO_ROOT, !quick)
-    : { note: 'not used by the measures run' };
+  const unused = { peers: undefined, note: 'not used by the measures run' };
+  const { peers, note: peersNote } = usePeers ? ensurePeers(REPO_ROOT, !quick) : unused;
   log(`bench (${quick ? 'quick' : 'full'}): simulators from dist; peers: ${peersNote}`);
+  const config = quick ? QUICK_CONFIG : FULL_CONFIG;
   const ctx: BenchContext = {
-    ...{ config: quick ? QUICK_CONFIG : FULL_CONFIG, root: REPO_ROOT, simRoot: REPO_ROOT, rawDir, peers },
-    ...{ log },
+    ...{ config, root: REPO_ROOT, simRoot: REPO_ROOT, rawDir, peers, log },
     // Two builds profiled on every miss would double a long run for figures nobody compares.
     profileMode: options.profileAll ? 'always' : quick || before ? 'never' : 'miss',
   };
-  const beforeCtx = before && {
-    ...ctx,
-    simRoot: path.resolve(before),
-    log: (m: string) => log(`  before: ${m.trimStart()}`),
-  };
+  const beforeLog = (m: string) => log(`  before: ${m.trimStart()}`);
+  const beforeCtx = before && { ...ctx, simRoot: path.resolve(before), log: beforeLog };
   const [measures, beforeMeasures]: [MeasureResult[], MeasureResult[]] = [[], []];
   try {
     for (const measure of selected) {
@@ -160,10 +155,9 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     killAllChildren();
   }
   const report: BenchReport = {
-    ...{ mode: quick ? 'quick' : 'full', ...(options.only && { only: options.only }) },
-    ...{ machine: machineInfo() },
+    ...{ mode: quick ? 'quick' : 'full', only: options.only, machine: machineInfo() },
     ...{ simulatorBuild: 'built packages (packages/*/dist)', peers: peersNote, measures },
-    ...(beforeCtx && { before: { root: beforeCtx.simRoot, measures: beforeMeasures } }),
+    before: beforeCtx ? { root: beforeCtx.simRoot, measures: beforeMeasures } : undefined,
     durationMs: Date.now() - started,
   };
   const written = writeResults(outDir, report, before ? 'before-after' : options.resultsName);

@@ -1,4 +1,4 @@
-import { checkedClients, type OddAnswers } from '../clients/receipts';
+import { checkedClients } from '../clients/receipts';
 import { until } from '../harness/http';
 import { PostLog, ReceiptLedger } from '../harness/ledger';
 import { TOKEN, jsonDurableMessage, postJson } from '../harness/payloads';
@@ -16,8 +16,7 @@ export const READER = [{ key: 'testuser', token: TOKEN, channels: undefined }];
 export function jsonTraffic(port: number, rate: number, ms: number) {
   const count = Math.round((rate * ms) / 1000);
   const ledger = new ReceiptLedger(new PostLog(count), READER, 1);
-  const odd: OddAnswers = { count: 0 };
-  const reader = checkedClients({ kind: 'json-polls', port, count: 1 }, ledger, odd);
+  const reader = checkedClients({ kind: 'json-polls', port, count: 1 }, ledger);
   const send = (seq: number, channel: string) => postJson(port, jsonDurableMessage(seq, channel));
   const posting = reader.then(() => postAtRate(ledger.posts, rate, count, send, () => 'RaceDayTrot'));
   return {
@@ -28,6 +27,7 @@ export function jsonTraffic(port: number, rate: number, ms: number) {
       (await reader).close();
       const { posts } = ledger;
       const [lost, refused] = [ledger.missing(), posts.failed - posts.errors];
+      const { odd } = ledger;
       const oddAnswers = odd.last ? `; ${odd.count} odd answers, the last: ${odd.last}` : '';
       // A network error is the client's race with a keep-alive socket the server closed, not a refusal.
       const what = `${posts.count} sent at ${rate}/s; ${refused} refused; ${posts.errors} network errors${oddAnswers}`;

@@ -38,7 +38,7 @@ function logFigures(lines: readonly LogLine[], fromMs: number, toMs: number) {
   }
   const top = [...totals.entries()].sort((a, b) => b[1] - a[1])[0];
   return {
-    ...{ total: inPhase.length, perSecondMean: round(inPhase.length / Math.max(1, (toMs - fromMs) / 1000)) },
+    total: inPhase.length,
     maxPerSecond: Math.max(0, ...perSecond.values()),
     /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
     maxPerSecondOneCause: Math.max(0, ...perCause.values()),

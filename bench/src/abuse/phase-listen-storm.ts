@@ -1,5 +1,5 @@
 import { seededRandom } from '../../../test-support/seeded-random';
-import { checkedClients, legacyTag, type OddAnswers } from '../clients/receipts';
+import { checkedClients, legacyTag } from '../clients/receipts';
 import { until } from '../harness/http';
 import { PostLog, ReceiptLedger } from '../harness/ledger';
 import { postLegacy } from '../harness/payloads';
@@ -24,19 +24,13 @@ export const listenStorm: Phase = {
     const c = config.listenStorm;
     const port = sims.legacy?.port as number;
     const ledger = new ReceiptLedger(new PostLog(c.messages), READER, 1);
-    const odd: OddAnswers = { count: 0 };
     const random = seededRandom(c.seed);
     const hangUpAfter = () => random() * c.maxHangUpMs;
     const rude = await checkedClients(
       { kind: 'legacy-listens', port, count: c.hangUpPollers, hangUpAfter },
       ledger,
-      odd,
     );
-    const honest = await checkedClients(
-      { kind: 'legacy-listens', port, count: c.honestPollers },
-      ledger,
-      odd,
-    );
+    const honest = await checkedClients({ kind: 'legacy-listens', port, count: c.honestPollers }, ledger);
     const { posts } = ledger;
     const tag = legacyTag('Durable', 'id');
     for (let first = 1; first <= c.messages; first += c.burst) {
@@ -59,7 +53,10 @@ export const listenStorm: Phase = {
         check('messages duplicated', '0', String(duplicated), duplicated === 0),
       ],
       rssBudget: { mb: 1, why: `${c.messages} queued messages of ~400 B, far under LEGACY_QUEUE_MAX_BYTES` },
-      notes: corrupt + odd.count > 0 ? [`${corrupt + odd.count} answers that were not a posted message`] : [],
+      notes:
+        corrupt + ledger.odd.count > 0
+          ? [`${corrupt + ledger.odd.count} answers that were not a posted message`]
+          : [],
     };
   },
 };

@@ -2,12 +2,6 @@ import type { ReceiptLedger, PostLog } from '../harness/ledger';
 import { legacyXml, seqOfKey, seqOfXml } from '../harness/payloads';
 import { DISCONNECTED, openSet, type ClientKind, type ClientSet, type SetSpec } from './sets';
 
-/** Answers that were neither data nor an empty long poll (401, 500, unparsable bodies). */
-export interface OddAnswers {
-  count: number;
-  last?: string;
-}
-
 /** The tag of a legacy message the soak and the abuse run post: its kind and channel are in its bytes. */
 export const legacyTag = (kind: 'Durable' | 'NonDurable', channel: string) => `${kind} ${channel}`;
 
@@ -64,16 +58,12 @@ const READERS: Partial<Record<ClientKind, Reader>> = {
  * Clients of `spec` (in this process) whose every delivery is checked into `ledger`, client i
  * counting for receiver i mod the ledger's receivers (a legacy queue is its user's).
  */
-export async function checkedClients(
-  spec: SetSpec,
-  ledger: ReceiptLedger,
-  odd: OddAnswers,
-): Promise<ClientSet> {
+export async function checkedClients(spec: SetSpec, ledger: ReceiptLedger): Promise<ClientSet> {
   const set = openSet(spec);
   const read = READERS[spec.kind] as Reader;
   const noteOdd = (why: string) => {
-    odd.count++;
-    odd.last = `${spec.kind}: ${why.slice(0, 200)}`;
+    ledger.odd.count++;
+    ledger.odd.last = `${spec.kind}: ${why.slice(0, 200)}`;
   };
   await set.connect(
     (client, _n, at, body) => {

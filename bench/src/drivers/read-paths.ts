@@ -1,14 +1,12 @@
 import { dayString, layoutDays, type StoreLayout } from '../harness/payloads';
+import { count } from '../harness/rows';
 
 /** The reads of read-throughput (and control-plane-cost) over a store filled with payloads.storedEvent. */
 export interface ReadScenario {
   readonly label: string;
-  readonly events: number;
   /** A path per request, walking the pages; `sample` is one representative page. */
   paths(lastEventId: number): { next: () => string; sample: string };
 }
-
-const count = (events: number) => events.toLocaleString('en-US');
 
 /** Pages after lastEventId 1..span, the start points spread over them; `sample` is one in the middle. */
 function walk(path: (lastEventId: number) => string, span: number) {
@@ -22,14 +20,12 @@ function firstIdOfDay(day: number, layout: StoreLayout): number {
 
 export const PAGING = (events: number): ReadScenario => ({
   label: `GET /customerapi/events?lastEventId=..&limit=100 over ${count(events)} stored events`,
-  events,
   // Start points spread over the whole log; each page is full (far enough from the end).
   paths: (last) => walk((id) => `/customerapi/events?lastEventId=${id}&limit=100`, Math.max(1, last - 1000)),
 });
 
 export const FILTERED = (events: number): ReadScenario => ({
   label: `GET /customerapi/filtered-events?channel&startDate&endDate over ${count(events)} stored events`,
-  events,
   paths: () => {
     const layout = { count: events, days: layoutDays(events) };
     const width = layout.days >= 40 ? 10 : Math.max(1, Math.floor(layout.days / 3));
@@ -59,7 +55,6 @@ export const NO_MATCH = (events: number): ReadScenario => {
     '&trackId=900&raceNr=1&startNr=2&limit=100';
   return {
     label: `GET /customerapi/filtered-events?channel&startDate&endDate&trackId&raceNr&startNr matching nothing (whole date range) over ${count(events)} stored events`,
-    events,
     paths: () => ({ next: () => path, sample: path }),
   };
 };
@@ -73,7 +68,6 @@ export const SELECTIVE = (events: number): ReadScenario => {
   const query = `startDate=${dayString(0)}&endDate=${dayString(layoutDays(events) - 1)}&trackId=901&raceNr=2&limit=100`;
   return {
     label: `GET /customerapi/filtered-events?startDate&endDate&trackId&raceNr (1 event in 20 matches, whole date range) over ${count(events)} stored events`,
-    events,
     paths: (last) =>
       walk((id) => `/customerapi/filtered-events?${query}&lastEventId=${id}`, Math.max(1, last - 2000 * 20)),
   };

@@ -56,6 +56,8 @@ export class ReceiptLedger {
   /** The highest order (a JSON eventId) each receiver has seen. */
   private readonly order: Float64Array;
   disconnects = 0;
+  /** Answers that were neither data nor an empty long poll (401, 500, unparsable bodies), and the last. */
+  readonly odd = { count: 0, last: '' };
   /** A message first received after one of a higher order (a JSON eventId not above the last). */
   outOfOrder = 0;
 

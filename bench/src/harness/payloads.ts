@@ -7,12 +7,10 @@ import { post } from './http';
 export const TOKEN = TOKENS.testuser;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 /** Every durable channel of the JSON catalog; the default user sees the first four. */
-const JSON_DURABLE_CHANNELS = ['RaceDayTrot', 'StartListTrot', 'ResultTrot', 'RaceDayGallop'].concat([
-  'StartListGallop',
-  'ResultGallop',
-  'ScratchingsTrot',
-  'ScratchingsGallop',
-]);
+const JSON_DURABLE_CHANNELS =
+  'RaceDayTrot StartListTrot ResultTrot RaceDayGallop StartListGallop ResultGallop ScratchingsTrot ScratchingsGallop'.split(
+    ' ',
+  );
 
 export const dayString = (day: number) =>
   new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);

@@ -1,4 +1,3 @@
-import type { OddAnswers } from '../clients/receipts';
 import type { ClientSet } from '../clients/sets';
 import { spread, type ReceiptLedger } from '../harness/ledger';
 import { distribution, round } from '../harness/stats';
@@ -12,7 +11,6 @@ export type Transports = ReadonlyArray<readonly [name: string, ledger: ReceiptLe
 
 /** What the run saw besides the ledgers. */
 export interface Observed {
-  readonly odd: OddAnswers;
   readonly pids: Record<string, number>;
   readonly rss: Record<string, Array<{ atMs: number; kb: number }>>;
   readonly probes: ProbeResult;
@@ -51,7 +49,7 @@ const transport = (ledger: ReceiptLedger, { count, polls }: ClientSet) => ({
   ...{ posted: ledger.posts.count, failed: ledger.posts.failed, clients: count, ...ledger.counts },
   expected: ledger.expected().reduce((a, b) => a + b, 0),
   missing: ledger.missing(),
-  ...{ outOfOrder: ledger.outOfOrder, disconnects: ledger.disconnects, polls: { ...polls } },
+  ...{ outOfOrder: ledger.outOfOrder, disconnects: ledger.disconnects, polls: { ...polls }, odd: ledger.odd },
   perReceiver: { received: spread(Array.from(ledger.perReceiver)), expected: spread(ledger.expected()) },
   /** Post sent -> first receipt read, ms. */
   latency: distribution(ledger.latency),
@@ -109,7 +107,7 @@ export function soakReport(config: SoakConfig, ledgers: Transports, seen: Observ
   return {
     ...{ mode: config.quick ? ('quick' as const) : ('full' as const), machine: machineInfo() },
     ...{ settings: config, transports: Object.fromEntries(all), totals, lostExamples },
-    ...{ oddAnswers: { ...seen.odd }, simulators, loadEventLoopP99Ms: seen.loadEventLoopP99Ms },
+    ...{ simulators, loadEventLoopP99Ms: seen.loadEventLoopP99Ms },
     ...{ drainMs: Math.round(seen.drainMs), drainComplete: seen.drainComplete },
     ...{ verdicts, pass: verdicts.every((v) => v.pass), durationMs: seen.durationMs },
   };
@@ -165,7 +163,9 @@ export function soakMarkdown(r: SoakReport): string {
     ),
     r.lostExamples.length > 0 && `\nLost legacy messages (first ${r.lostExamples.length}): ${lostList}`,
     ...transports.map(([name, t]) => t.polls.lastError && `\nLast ${name} poll error: ${t.polls.lastError}`),
-    r.oddAnswers.count > 0 && `\nUnexpected answers: ${r.oddAnswers.count} (last: ${r.oddAnswers.last})`,
+    ...transports.map(
+      ([name, t]) => t.odd.count > 0 && `\n${name}: ${t.odd.count} unexpected answers (last: ${t.odd.last})`,
+    ),
   ];
   return `${lines.filter((l) => typeof l === 'string').join('\n')}\n`;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { checkedClients, legacyTag, type OddAnswers } from '../clients/receipts';
+import { checkedClients, legacyTag } from '../clients/receipts';
 import { EARLY_HANG_UP_MS, type ClientSet } from '../clients/sets';
 import { until } from '../harness/http';
 import { PostLog, ReceiptLedger } from '../harness/ledger';
@@ -66,18 +66,13 @@ export async function runSoak(options: RunSoakOptions = {}) {
         : undefined;
     // Each transport's receipts: client i is of user i mod users; a legacy queue is its user's.
     const max = Math.ceil((config.postsPerSecond * config.loadMs) / 1000) + 1;
-    const odd: OddAnswers = { count: 0 };
     const transports: Array<readonly [string, ReceiptLedger, ClientSet]> = [];
     for (const t of TRANSPORTS) {
       const [kind, { users: all, tokens }] = [t.clients, users[t.sim]];
       const count = config.clients[kind];
       const ledger = new ReceiptLedger(new PostLog(max), all, t.kind === 'Durable' ? all.length : count);
       const hangUps = kind === 'legacy-listens' && { hangUpAfter, hangUpStyle: config.hangUpStyle };
-      const clients = await checkedClients(
-        { kind, port: port(t.sim), count, tokens, ...hangUps },
-        ledger,
-        odd,
-      );
+      const clients = await checkedClients({ kind, port: port(t.sim), count, tokens, ...hangUps }, ledger);
       sets.push(clients);
       transports.push([t.name, ledger, clients] as const);
     }
@@ -121,7 +116,7 @@ export async function runSoak(options: RunSoakOptions = {}) {
     for (const { kind, sim } of sims)
       if (sim.exited()) throw new Error(`the ${kind} simulator died: ${sim.output()}`);
     const report = soakReport(config, transports, {
-      ...{ odd, pids: Object.fromEntries(sims.map((s) => [s.kind, s.sim.pid])), rss, probes },
+      ...{ pids: Object.fromEntries(sims.map((s) => [s.kind, s.sim.pid])), rss, probes },
       ...{ warmUpEndWall, loadEndMs, loadEventLoopP99Ms: round(loadDelay.percentile(99) / 1e6) },
       ...{ drainMs, drainComplete, durationMs: Date.now() - started },
     });
