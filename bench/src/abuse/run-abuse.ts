@@ -6,8 +6,7 @@ import { abuseConfig, RSS_HEADROOM_MB, type AbuseConfig, type AbuseMode, type Ph
 import { processChecks, processFigures, startMonitored } from './monitor';
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
-import { legacyFlood } from './phase-legacy-flood';
-import { listenStorm } from './phase-listen-storm';
+import { legacyFlood, listenStorm } from './phase-legacy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const PHASES: readonly Phase[] = [

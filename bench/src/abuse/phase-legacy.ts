@@ -1,11 +1,12 @@
 import { seededRandom } from '../../../test-support/seeded-random';
 import { checkedClients, legacyTag } from '../clients/receipts';
-import { until } from '../harness/http';
 import { PostLog, ReceiptLedger } from '../harness/ledger';
 import { postLegacy } from '../harness/payloads';
+import { post, until } from '../harness/http';
+import { inParallel } from '../harness/schedule';
 import { check } from '../types';
 import type { Phase } from './config';
-import { READER } from './json-traffic';
+import { READER } from './phase-control';
 
 /**
  * 1. Pollers that hang up 0-20 ms after sending their listen, each on its own connection, over
@@ -57,6 +58,45 @@ export const listenStorm: Phase = {
         corrupt + ledger.odd.count > 0
           ? [`${corrupt + ledger.odd.count} answers that were not a posted message`]
           : [],
+    };
+  },
+};
+
+/** The byte cap the phase runs the legacy simulator with: well under what the flood sends. */
+const QUEUE_MAX_MB = 64;
+/** MAX_INFLIGHT_BODY_BYTES's default: what the simulator holds of bodies still arriving. */
+const INFLIGHT_MAX_MB = 64;
+
+/**
+ * 8. Durable posts of just under MAX_BODY_BYTES (1 MiB), each different so nothing is shared,
+ * from a few clients at once: what LEGACY_QUEUE_MAX_BYTES holds RSS to.
+ */
+export const legacyFlood: Phase = {
+  id: 8,
+  name: 'legacy-flood',
+  title: 'a flood of 1 MB legacy posts',
+  simulators: ['legacy'],
+  env: { LEGACY_QUEUE_MAX_BYTES: String(QUEUE_MAX_MB * 1024 * 1024) },
+  async run(sims, config) {
+    const { posts, concurrency } = config.legacyFlood;
+    const port = sims.legacy?.port as number;
+    const filler = 'x'.repeat(1024 * 1024 - 64);
+    const statuses: Record<number, number> = {};
+    await inParallel(concurrency, posts, async (n) => {
+      const path = `/customerapi/channel/id/Durable?payloadKey=flood-${n}`;
+      const { status } = await post(port, path, `<m n="${n}">${filler}</m>`, 'text/xml').catch(() => ({
+        status: 0,
+      }));
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+    const accepted = statuses[200] ?? 0;
+    const answers = `${accepted} (answers: ${JSON.stringify(statuses)})`;
+    return {
+      checks: [check('posts accepted', `${posts}`, answers, accepted === posts)],
+      rssBudget: {
+        mb: QUEUE_MAX_MB + INFLIGHT_MAX_MB,
+        why: `LEGACY_QUEUE_MAX_BYTES=${QUEUE_MAX_MB} MiB queued and MAX_INFLIGHT_BODY_BYTES (${INFLIGHT_MAX_MB} MiB by default) of bodies being received`,
+      },
     };
   },
 };
