@@ -1,6 +1,16 @@
 import type { Config } from 'jest';
 
-const packages = ['core', 'control', 'recorder', 'certify', 'legacy-sim', 'json-sim', 'testkit', 'cli'];
+const packages = [
+  'core',
+  'race-day',
+  'control',
+  'recorder',
+  'certify',
+  'legacy-sim',
+  'json-sim',
+  'testkit',
+  'cli',
+];
 
 // One project per package; @racedata/* resolves to sources so tests never need a prior build.
 const packageProjects = packages.map((name) => ({
@@ -12,7 +22,7 @@ const packageProjects = packages.map((name) => ({
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
   moduleNameMapper: {
-    '^@racedata/(core|control|recorder|certify|legacy-sim|json-sim|testkit|cli)$':
+    '^@racedata/(core|race-day|control|recorder|certify|legacy-sim|json-sim|testkit|cli)$':
       '<rootDir>/packages/$1/src/index.ts',
     // The root package's own name, as examples and users import the test kit (package.json exports).
     '^racedata-sim$': '<rootDir>/packages/testkit/src/index.ts',

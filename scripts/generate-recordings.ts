@@ -1,34 +1,51 @@
 /**
- * Writes the bundled recordings (recordings/README.md): one invented trotting meeting and one
- * invented gallop meeting on the same day, each rendered for the legacy simulator (XML) and the
- * JSON simulator. Every name and id is made up. Seeded, so each run writes the same bytes.
+ * Writes the bundled recordings (recordings/README.md) through the race-day generator
+ * (packages/race-day), as `racedata-sim race-day` writes any day: one trot and one gallop meeting
+ * on 2024-05-11 with a few edge cases, rendered for the legacy simulator (XML) and the JSON
+ * simulator. The countdowns keep their last three (start) and two (parade) minutes so the
+ * package stays small; everything else is the full day. Seeded: each run writes the same bytes.
  *
  *   npm run recordings            (writes recordings/legacy and recordings/json)
  */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATE, PLANS, SEED } from './recordings/day-plan';
-import { jsonLine } from './recordings/json-events';
-import { legacyLine } from './recordings/legacy-xml';
-import { buildMeeting } from './recordings/meeting-model';
-import { rng } from './recordings/prng';
-import { events } from './recordings/timeline';
-import { writeRecordings } from './recordings/write-files';
+import {
+  dayRecordingFiles,
+  generateDay,
+  parseEdgeCasesOption,
+  type TimelineOptions,
+} from '@racedata/race-day';
+
+export const BUNDLED_DAY = {
+  date: '2024-05-11',
+  seed: 20240511,
+  meetings: { trot: 1, gallop: 1 },
+  edgeCases: parseEdgeCasesOption(
+    'late-scratching,driver-change,gallop-disqualification,photo-finish,result-correction',
+  ),
+} as const;
+
+export const BUNDLED_TIMELINE: TimelineOptions = { countdowns: { startSeconds: 180, paradeSeconds: 120 } };
 
 /** Every recording file, keyed by its path below recordings/. */
 export function generateRecordings(): Map<string, string> {
-  const r = rng(SEED);
-  const files = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const plan of PLANS) {
-    const meeting = buildMeeting(r, plan, taken);
-    const evs = events(r, meeting);
-    const name = `${DATE}-${plan.track.toLowerCase()}-${plan.sport}.jsonl`;
-    files.set(`legacy/${name}`, evs.map((ev) => legacyLine(meeting, ev) + '\n').join(''));
-    files.set(`json/${name}`, evs.map((ev) => jsonLine(meeting, ev) + '\n').join(''));
-  }
-  return files;
+  return dayRecordingFiles(generateDay(BUNDLED_DAY), BUNDLED_TIMELINE);
 }
 
 if (require.main === module) {
-  writeRecordings(path.resolve(__dirname, '..', 'recordings'), generateRecordings());
+  const root = path.resolve(__dirname, '..', 'recordings');
+  const files = generateRecordings();
+  // The day's files replace the old ones: a renamed track leaves no stale file behind.
+  for (const kind of ['legacy', 'json']) {
+    for (const name of readdirSync(path.join(root, kind)))
+      if (name.endsWith('.jsonl')) rmSync(path.join(root, kind, name));
+  }
+  for (const [rel, text] of files) {
+    const file = path.join(root, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    console.log(
+      `${path.relative(process.cwd(), file)}: ${text.split('\n').length - 1} messages, ${text.length} chars`,
+    );
+  }
 }

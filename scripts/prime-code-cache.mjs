@@ -1,8 +1,9 @@
 // Writes the bundle's V8 code cache (packages/cli/bin/code-cache.js) when the container images
 // are built, so a container's first start is as quick as every later one: its /app is not
 // writable by the user it runs as, and a cache written at exit would be lost with the container
-// anyway. Both simulators run once in one process, each answers /health, then the process stops
-// and writes the cache of everything that run compiled.
+// anyway. Both simulators run once in one process, playing a race day so its code is in the
+// cache too (RACE_DAY in the image), each answers /health, then the process stops and writes the
+// cache of everything that run compiled.
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,10 @@ const args = [
   '127.0.0.1',
   '--log-level',
   'silent',
+  '--race-day',
+  'today',
+  '--race-day-edge-cases',
+  'all',
 ];
 const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
 const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));

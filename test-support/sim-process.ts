@@ -84,6 +84,63 @@ export async function startSimProcess(
   };
 }
 
+/** Both simulators of one `racedata-sim all` process. */
+export interface SimPairProcess {
+  readonly json: { readonly port: number; readonly base: string; readonly wsBase: string };
+  readonly legacy: { readonly port: number; readonly base: string; readonly wsBase: string };
+  output(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `racedata-sim all --json-port 0 --legacy-port 0 --host 127.0.0.1 ...args` (what
+ * `npm start` runs) and resolves once both banners name their ports and the hints are out;
+ * registered for closeAll().
+ */
+export async function startSimPairProcess(
+  args: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): Promise<SimPairProcess> {
+  const cliArgs = [CLI_BIN, 'all', '--json-port', '0', '--legacy-port', '0', '--host', '127.0.0.1', ...args];
+  const child = spawn(process.execPath, cliArgs, {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= stop(child, exited));
+  closeAfterTest({ close });
+  let text = '';
+  const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const ports = await new Promise<[number, number]>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void close();
+      reject(new Error(`racedata-sim all printed no banners in ${START_TIMEOUT_MS} ms: ${text}`));
+    }, START_TIMEOUT_MS);
+    const onData = () => {
+      const json = /JSON simulator listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+      const legacy = /legacy XML simulator listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+      if (!json || !legacy || !text.includes('see data:')) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve([Number(json[1]), Number(legacy[1])]);
+    };
+    child.stdout.on('data', onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`racedata-sim all exited before listening: ${text}`));
+    });
+  });
+  const side = (port: number) => ({
+    port,
+    base: `http://127.0.0.1:${port}`,
+    wsBase: `ws://127.0.0.1:${port}`,
+  });
+  return { json: side(ports[0]), legacy: side(ports[1]), output: () => text, close };
+}
+
 /** GET /health on a fresh connection; resolves with its status and how long it took (ms). */
 export function healthCheck(port: number, timeoutMs = 2000): Promise<{ status: number; ms: number }> {
   const started = performance.now();

@@ -38,6 +38,8 @@ export const FULL_CONFIG = {
     ...{ storeSizes: [10_000, 100_000, 1_000_000] as readonly number[], legacyMessages: 100_000 },
     ...{ eventCap: 20_000, legacyCap: 5_000, capMultiple: 6 },
   },
+  /** Days generated one at a time (median), consecutive days, starts with and without a day. */
+  raceDay: { days: 10, month: 31, repeats: 10 },
 };
 
 export type BenchConfig = typeof FULL_CONFIG;
@@ -59,4 +61,5 @@ export const QUICK_CONFIG: BenchConfig = {
     legacyCap: 500,
     capMultiple: 3,
   },
+  raceDay: { days: 3, month: 7, repeats: 2 },
 };

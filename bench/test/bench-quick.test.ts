@@ -128,6 +128,21 @@ const ROWS: Record<string, Row[]> = {
       '<= 1.25x the second',
     ],
   ],
+  'race-day': [
+    ['generate one day of three meetings (plan and every message), median of 3', 'ms', 'under 300 ms'],
+    ["generate 7 consecutive days (the calendar's meetings)", 'ms', '—'],
+    ['racedata-sim race-day --out DIR, one day (process, files included)', 'ms', '—'],
+    ...['json', 'legacy'].map((kind): Row => [
+      `${kind} simulator start with RACE_DAY=today (edge cases all) against without, median of 2`,
+      'ms',
+      'within 1.3x of the start without a day',
+    ]),
+    [
+      'plan of the largest day (4 trot meetings, 1 gallop, every edge case): JSON as GET /_sim/race-day answers, and as held',
+      'MB',
+      'under 20 MB',
+    ],
+  ],
 };
 
 describe('bench quick mode', () => {
@@ -189,7 +204,7 @@ describe('bench quick mode', () => {
     const json = JSON.parse(readFileSync(path.join(outDir, 'latest.json'), 'utf8')) as BenchReport;
     expect(markdown).toContain('## Delivery latency');
     expect(markdown).toContain(`${report.machine.cores} cores`);
-    expect([json.mode, json.measures.length]).toEqual(['quick', 8]);
+    expect([json.mode, json.measures.length]).toEqual(['quick', 9]);
   });
 
   it('says when the peers were skipped', () => {

@@ -116,6 +116,29 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       });
     });
 
+    test('race-day: 404 with none playing, 400 refused, 200 started and shown, 200 stopped; schemas: 200, 404', async () => {
+      const { call } = await start();
+      expect((await call('GET', '/_sim/race-day')).status).toBe(404);
+      const refused = await call('POST', '/_sim/race-day', { json: { edgeCases: 'photo-fnish' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'RACE_DAY_INVALID' });
+      const started = await call('POST', '/_sim/race-day', {
+        json: { date: '2026-05-13', seed: 1, edgeCases: 'all', at: '14:00', speed: 2 },
+      });
+      expect(started.body).toMatchObject({ date: '2026-05-13', seed: 1, play: { speed: 2, at: '14:00' } });
+      expect((await call('GET', '/_sim/race-day')).status).toBe(200);
+      expect((await call('GET', '/_sim/state')).body).toMatchObject({
+        raceDay: { on: true, date: '2026-05-13' },
+      });
+      expect((await call('DELETE', '/_sim/race-day')).body).toEqual({ stopped: true });
+      expect((await call('GET', '/_sim/state')).body).toMatchObject({ raceDay: { on: false } });
+      expect((await call('GET', '/_sim/schemas')).status).toBe(200);
+      expect((await call('GET', '/_sim/schemas/ResultTrot')).body).toMatchObject({
+        $id: 'urn:racedata-sim:payload:ResultTrot',
+      });
+      expect((await call('GET', '/_sim/schemas/Result')).status).toBe(404);
+    });
+
     test('clock/advance: 200, 400', async () => {
       const { call } = await start();
       expect((await call('POST', '/_sim/clock/advance', { json: { ms: 1000 } })).body).toMatchObject({
@@ -148,7 +171,7 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       const failed = await sweep(
         operationsWhere(o.api().doc, controlGuarded),
         async ({ method, template, op }) => {
-          const path = concretePath(template, { id: 'f1' });
+          const path = concretePath(template, { id: 'f1', channel: 'RaceDayTrot' });
           expect((await call(method, path, takesBody(op) ? { json: {} } : {})).status).toBe(401);
         },
       );
@@ -164,7 +187,7 @@ export function describeControlPlane(o: ControlCasesOptions): void {
         at.template.startsWith('/_sim/'),
       );
       const failed = await sweep(controlOps, async ({ method, template, op }) => {
-        const path = concretePath(template, { id: 'f1' });
+        const path = concretePath(template, { id: 'f1', channel: 'RaceDayTrot' });
         const headers = { host: 'attacker.example', ...json };
         const answer = await call(method, path, takesBody(op) ? { json: {}, headers } : { headers });
         expect(answer.body).toMatchObject({ code: 'CONTROL_HOST_REFUSED' });

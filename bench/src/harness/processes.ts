@@ -2,6 +2,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { waitForHealth } from './http';
 
 /**
  * The one way bench, soak and abuse run what they measure, always in a process of its own so the
@@ -181,6 +182,18 @@ export function ourSim(
   );
   const argv = [...profile, cli, kind, '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])];
   return startServer(`${kind} simulator`, argv, { ...options, env: { LOG_LEVEL: 'warn', ...options.env } });
+}
+
+/**
+ * Our simulator started as users start it (no hook, LOG_LEVEL info, `env` on top): the ms from
+ * spawning it until GET /health answered, having stopped it again.
+ */
+export async function timedStart(ctx: { simRoot: string }, kind: SimKind, env: Record<string, string> = {}) {
+  const started = performance.now();
+  return withServer(ourSim(ctx, kind, { plain: true, env: { LOG_LEVEL: 'info', ...env } }), async (sim) => {
+    await waitForHealth(sim.port, () => !sim.exited());
+    return performance.now() - started;
+  });
 }
 
 /** Settings of a simulator under measurement: nothing times out, every client may be one user. */

@@ -15,6 +15,9 @@ export const cliErrors = {
   USERS_INVALID: { exitCode: EXIT_BAD_CONFIG },
   CHANNELS_INVALID: { exitCode: EXIT_BAD_CONFIG },
   RECORDING_INVALID: { exitCode: EXIT_BAD_CONFIG },
+  /** A race-day option that is malformed, out of range or names a race the day does not have. */
+  RACE_DAY_INVALID: { exitCode: EXIT_BAD_CONFIG },
+  RACE_DAY_NO_SUCH_RACE: { exitCode: EXIT_BAD_CONFIG },
   TARGET_UNREACHABLE: {
     exitCode: EXIT_FAILED,
     message: (p: { target: string; waitedMs: number; lastReason: string }) =>

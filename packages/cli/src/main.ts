@@ -6,6 +6,7 @@ import { registerRecordCommand } from './record/record-command';
 import { registerReplayCommand } from './replay/replay-command';
 import { registerAnonymiseCommand } from './anonymise/anonymise-command';
 import { registerCertifyCommand } from './certify/certify-command';
+import { registerRaceDayCommand } from './race-day/race-day-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
 import { productVersion } from './version';
@@ -65,6 +66,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerRecordCommand(program, ctx);
   registerAnonymiseCommand(program, ctx);
   registerCertifyCommand(program, ctx);
+  registerRaceDayCommand(program, ctx);
   program.addHelpText(
     'after',
     `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,

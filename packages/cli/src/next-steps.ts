@@ -8,6 +8,7 @@ import {
   type User,
   type UserTable,
 } from '@racedata/core';
+import { actualStart, countdownFrom, localClock, type PlayingDay } from '@racedata/race-day';
 import { displayBase } from './banner';
 import { firstStreamData } from './stream-hint';
 
@@ -36,6 +37,24 @@ function replayLine(started: readonly Started[]): string {
   return `replay: on in ${who}: a race day is flowing (${pace}${dates}); turn it off with --no-replay (npm start -- --no-replay)`;
 }
 
+/** What the race day plays, and from where: the race `next-race` set it before, if it did. */
+function raceDayLine(day: PlayingDay): string {
+  const { plan, speed, request } = day;
+  const meetings = plan.meetings.map((m) => `${m.track} (${m.trackId}, ${m.sport})`).join(', ');
+  const race = plan.meetings
+    .flatMap((m) => m.races.map((r) => ({ m, r })))
+    .find(({ r }) => countdownFrom(r) > day.anchorDay && countdownFrom(r) - day.anchorDay <= 60_000);
+  const from =
+    request.at.kind === 'next-race' && race
+      ? `from ${localClock(day.anchorDay)}, just before race ${race.r.raceNr} at ${race.m.track} (start ${localClock(actualStart(race.r))})`
+      : `from ${localClock(day.anchorDay)}`;
+  const pace = speed === 1 ? 'in real time' : `at ${speed}x`;
+  return (
+    `race day: ${plan.date} (seed ${plan.seed}), ${meetings}, played ${pace} ${from}; ` +
+    'GET /_sim/race-day shows the plan; turn it off with --no-race-day (npm start -- --no-race-day)'
+  );
+}
+
 function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
@@ -53,11 +72,19 @@ function heldNote(s: Started): string {
   return `  (held up to ${s.settings.longPollTimeoutMs / 1000} s until data arrives; with none it answers 204)`;
 }
 
-function jsonSteps(s: Started, now: Date): string[] {
+function jsonSteps(s: Started, now: Date, day: PlayingDay | undefined): string[] {
   const base = displayBase(s.address);
   const reader = s.users.users[0];
   if (!reader) return [];
   const read = `  curl -s '${base}/customerapi/events?lastEventId=0' -H 'Authorization: Bearer ${reader.token}'`;
+  if (day) {
+    return [
+      `  # the day so far, stored as ${reader.key} reads it:`,
+      read,
+      `  # live messages (countdowns, splits, last 500 m) over the WebSocket, as ${reader.key}:`,
+      wsOneLiner(base, reader.token),
+    ];
+  }
   if (s.replayed.length > 0) {
     // The stream carries transient messages only: shown as the user the replay reaches first.
     const first = firstStreamData(s);
@@ -87,10 +114,11 @@ function jsonSteps(s: Started, now: Date): string[] {
   return lines;
 }
 
-function legacySteps(s: Started, now: Date): string[] {
+function legacySteps(s: Started, now: Date, day: PlayingDay | undefined): string[] {
   const base = displayBase(s.address);
   const token = s.users.users[0]?.token ?? '';
   const listen = `  curl -s ${base}/customerapi/channels/listen -H 'Authorization: Bearer ${token}'`;
+  if (day) return ['  # the day so far is queued for every legacy user, oldest first:', listen];
   if (s.replayed.length > 0) return [listen];
   return [
     '  # nothing is queued yet: queue a message for every user, then listen',
@@ -105,8 +133,9 @@ function legacySteps(s: Started, now: Date): string[] {
  * after "is it running?" is "what does it send?". Every command shows data within seconds:
  * with replay off the hints post first, since a read of an empty simulator waits a minute.
  */
-export function nextSteps(started: readonly Started[], now: Date): string {
-  const lines = [replayLine(started), 'see data:'];
-  for (const s of started) lines.push(...(s.kind === 'json' ? jsonSteps(s, now) : legacySteps(s, now)));
+export function nextSteps(started: readonly Started[], now: Date, day?: PlayingDay): string {
+  const lines = [day ? raceDayLine(day) : replayLine(started), 'see data:'];
+  for (const s of started)
+    lines.push(...(s.kind === 'json' ? jsonSteps(s, now, day) : legacySteps(s, now, day)));
   return `${lines.join('\n')}\n`;
 }

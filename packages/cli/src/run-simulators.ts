@@ -14,6 +14,7 @@ import { type Simulator } from '@racedata/control';
 import { consoleAssets } from '@racedata/console';
 import { createJsonSimulator, JSON_DESCRIPTION, type JsonSeeder } from '@racedata/json-sim';
 import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
+import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
 import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
@@ -64,10 +65,11 @@ function onDemandRecordings<M>(load: () => Promise<M[] | undefined>): {
 async function create(
   plan: SimulatorPlan,
   tables: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
+  raceDay: RaceDay,
 ): Promise<Created> {
   const dir = bundledRecordingsDir();
   // The QA console at /_sim/ui, built into the CLI (and into the single-file bundle).
-  const deps = { ...tables, consoleAssets, version: productVersion() };
+  const deps = { ...tables, consoleAssets, version: productVersion(), raceDay };
   const replayOn = inProcessReplaySchedule(plan.settings) !== undefined;
   if (plan.kind === 'json') {
     const load = () => recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);
@@ -129,10 +131,16 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     );
   });
 
+  // One day for every simulator of the process, generated (and checked) before anything listens.
+  const raceDay = new RaceDay();
+  if (first) {
+    const request = playRequestFromSettings(first, Date.now());
+    if (request) raceDay.start(request, Date.now());
+  }
   // Everything that can fail on bad input (files, recordings, the seed) happens before anything listens.
   const created: Array<{ plan: SimulatorPlan; tables: (typeof prepared)[number]['tables'] } & Created> = [];
   for (const { plan, tables } of prepared) {
-    const made = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables });
+    const made = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables }, raceDay);
     created.push({ plan, tables, ...made });
   }
   const started: Started[] = [];
@@ -153,5 +161,5 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     ctx.stdout.write(startBanner(plan.kind, address, tables.users, tables.catalog));
     started.push({ kind: plan.kind, address, settings: plan.settings, ...tables, replayed: rest.replayed });
   }
-  ctx.stdout.write(nextSteps(started, new Date()));
+  ctx.stdout.write(nextSteps(started, new Date(), raceDay.current));
 }

@@ -18,6 +18,9 @@ export function addSettingOptions(command: Command, kind: SimulatorKind | 'all')
   command.addOption(
     new Option('--no-replay', 'start with no replay, whatever the replay flags and env vars say'),
   );
+  command.addOption(
+    new Option('--no-race-day', 'start with no race day, whatever --race-day and RACE_DAY say'),
+  );
   return command;
 }
 
@@ -33,5 +36,6 @@ export function resolveCliSettings(
     delete raw.autoReplayIntervalMs;
     delete raw.maxDelayMs;
   }
+  if (flags.raceDay === false) delete raw.raceDay;
   return parseSettings(kind, raw);
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -259,14 +259,10 @@ async function startSimulator(kind: 'json' | 'legacy'): Promise<string> {
 
 /** The first lines of a bundled recording, as a recordings directory of their own. */
 function bundledPart(kind: 'json' | 'legacy', count: number): { dir: string; lines: string[] } {
-  const file = path.resolve(
-    __dirname,
-    '..',
-    '..',
-    '..',
-    'recordings',
-    kind,
-    '2024-05-11-tallmyra-trot.jsonl',
+  const dir = path.resolve(__dirname, '..', '..', '..', 'recordings', kind);
+  const file = path.join(
+    dir,
+    readdirSync(dir).find((name) => name.endsWith('-trot.jsonl'))!,
   );
   const lines = readFileSync(file, 'utf8').split('\n').slice(0, count);
   return { dir: recordings({ [`${kind}/part.jsonl`]: lines }), lines };

@@ -1,7 +1,8 @@
 import type { TransportInfo } from '@racedata/core';
 
-/** The journal source of replayed messages: the replay belongs to every simulator. */
+/** The journal sources of replayed and race-day messages: both belong to every simulator. */
 const REPLAY_SOURCE = 'replay';
+const RACE_DAY_SOURCE = 'race-day';
 
 /**
  * What the live view's transport filter offers: the transports deliveries go out on, then the
@@ -10,7 +11,7 @@ const REPLAY_SOURCE = 'replay';
 export function feedTransports(transports: readonly TransportInfo[]): string[] {
   const out = transports.filter((t) => t.journalled).map((t) => t.name);
   const sources = transports.flatMap((t) => (t.source === undefined ? [] : [t.source]));
-  return [...new Set([...out, ...sources, REPLAY_SOURCE])];
+  return [...new Set([...out, ...sources, REPLAY_SOURCE, RACE_DAY_SOURCE])];
 }
 
 /** What a fault rule may name, in the simulator's order. */

@@ -20,11 +20,11 @@ browserDescribe('the QA console in Chromium: legacy, keyboard and load', () => {
     const page = await open(sim.base);
     await page.locator('#post-channel').selectOption('RaceDay');
     await expectValue(page.locator('#post-body'), /^<\?xml version="1.0" encoding="UTF-8"\?><RaceDay /);
-    expect(await page.locator('#post-payload-key').inputValue()).toBe(`RaceDay-${today()}-901`);
+    expect(await page.locator('#post-payload-key').inputValue()).toBe(`RaceDay-${today()}-952`);
     expect(await page.locator('input[name="delivery"][value="Durable"]').isChecked()).toBe(true);
     await page.locator('#post-submit').click();
     await page.locator('#post-result', { hasText: 'queued for 1 user(s)' }).waitFor();
-    const row = rows(page, 'received').filter({ hasText: `RaceDay-${today()}-901` });
+    const row = rows(page, 'received').filter({ hasText: `RaceDay-${today()}-952` });
     await row.click();
     await page.locator('#payload', { hasText: '<Races>' }).waitFor();
     expect(await page.locator('#payload').textContent()).toMatch(/\n {2}<Races>\n {4}<Race raceNr="1"/);

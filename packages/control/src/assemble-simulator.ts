@@ -14,6 +14,7 @@ import { Sandboxes } from './sandboxes';
 import type { SimulatorServices } from './simulator-services';
 import type { Simulator, SimulatorParts } from './simulator-types';
 import type { ReplayState } from './wire';
+import { DayPlayer } from '@racedata/race-day';
 
 /** The replay part of GET /_sim/state. */
 export function replayState(replay: ReplayHandle): ReplayState {
@@ -31,6 +32,11 @@ export function assembleSimulator(services: SimulatorServices, parts: SimulatorP
   const closeTasks: Array<() => void | Promise<void>> = [];
   const replay = parts.replay.handle;
   closeTasks.push(() => replay.stop());
+  // Plays the day at once when one is playing: history is there before the first request.
+  const player =
+    parts.raceDay &&
+    new DayPlayer({ day: services.raceDay, clock: services.clock, sink: parts.raceDay.sink, logger });
+  if (player) closeTasks.push(() => player.close());
   const sandboxes =
     parts.sandboxFactory && settings.sandboxMax > 0 && settings.controlApi !== 'off'
       ? new Sandboxes({
@@ -47,6 +53,7 @@ export function assembleSimulator(services: SimulatorServices, parts: SimulatorP
     kind: description.kind,
     sandboxes,
     replay,
+    raceDay: player && { day: services.raceDay, player },
   };
   const metrics: MetricsOptions = {
     dropped: parts.control.dropped,

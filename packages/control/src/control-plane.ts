@@ -10,6 +10,7 @@ import {
   type SimulatorDescription,
   type SimulatorDocs,
   type SimulatorKind,
+  type RaceDaySettings,
   type SimulatorSettings,
   type TokenService,
   toSimError,
@@ -40,6 +41,7 @@ import type { OffsetClock } from './offset-clock';
 import type { ControlHooks } from './simulator-types';
 import type { ControlState } from './wire';
 import { requestUrl } from './request-url';
+import { raceDayRoutes, raceDaySummary, type SimulatorRaceDay } from './race-day-routes';
 
 export const CONTROL_PREFIX = '/_sim/';
 
@@ -48,7 +50,8 @@ export interface ControlPlaneOptions {
   /** The simulator's transports: what fault rules, journal filters and GET /_sim/state name. */
   description: Pick<SimulatorDescription, 'transports'>;
   settings: Pick<SimulatorSettings, 'controlApi' | 'controlToken' | 'maxBodyBytes' | 'sandboxMax'> &
-    FaultLimits;
+    FaultLimits &
+    RaceDaySettings;
   clock: OffsetClock;
   journal: Journal;
   /** Served at GET /_sim/openapi.json and GET /_sim/asyncapi.json. */
@@ -63,6 +66,8 @@ export interface ControlPlaneOptions {
   sandboxes?: Sandboxes | undefined;
   /** Only on a simulator racedata-sim certify runs. */
   certification?: CertificationSource | undefined;
+  /** The race day this simulator plays (GET/POST/DELETE /_sim/race-day). */
+  raceDay?: SimulatorRaceDay | undefined;
 }
 
 /**
@@ -131,6 +136,8 @@ function controlRoutes(options: ControlPlaneOptions) {
       if (!faults.remove(id)) throw unknownFault(id);
       return sendJson(res, 200, { removed: 1 });
     }
+    const raceDay = options.raceDay && { raceDay: options.raceDay, settings, clock };
+    if (await raceDayRoutes(route, url.pathname, req, res, () => body(req), sendJson, raceDay)) return;
     switch (route) {
       case 'GET /_sim/openapi.json':
         return sendJson(res, 200, options.docs.openapi);
@@ -150,6 +157,7 @@ function controlRoutes(options: ControlPlaneOptions) {
             waiters: journal.waiterCount,
           },
           transports,
+          raceDay: raceDaySummary(options.raceDay),
           ...(certification && { certification: certificationSummary(certification) }),
         };
         return sendJson(res, 200, state);
@@ -306,14 +314,19 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': `${contentType}; charset=utf-8`,
     'content-length': Buffer.byteLength(text, 'utf8'),
     'cache-control': 'no-store',
   });

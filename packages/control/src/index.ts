@@ -15,6 +15,8 @@ export * from './sandboxes';
 export * from './sandbox-params';
 export * from './payload-ring';
 export * from './replay-params';
+export * from './race-day-params';
+export * from './race-day-routes';
 export * from './channel-samples';
 export * from './console-auth';
 export * from './console-assets';

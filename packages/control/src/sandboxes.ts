@@ -199,6 +199,8 @@ function sandboxSettings(parent: SimulatorSettings, request: SandboxRequest): Pa
     eventStoreMaxBytes: Math.max(1, Math.floor(parent.eventStoreMaxBytes / 16)),
     legacyQueueMaxBytes: Math.max(1, Math.floor(parent.legacyQueueMaxBytes / 16)),
     journalMax: Math.max(1, Math.floor(parent.journalMax / 4)),
+    // A sandbox plays no race day of its own until POST /sandboxes/{id}/_sim/race-day starts one.
+    raceDay: undefined,
     autoReplayIntervalMs: request.replay?.intervalMs,
     maxDelayMs: request.replay?.maxDelayMs,
     initialDelayMs: request.replay?.initialDelayMs,

@@ -15,6 +15,7 @@ import {
   TokenService,
   type UserTable,
 } from '@racedata/core';
+import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
 import type { CertificationSource } from './certification-source';
 import type { ConsoleAssets } from './console-assets';
 import { FaultRoutes } from './fault-routes';
@@ -37,6 +38,11 @@ export interface SimulatorServicesDeps {
    * the console show it. Absent on every other simulator.
    */
   certification?: CertificationSource;
+  /**
+   * The race day to play, shared with another simulator of the process (`racedata-sim all`):
+   * its caller starts it. Without one, the simulator makes its own and starts it when RACE_DAY is set.
+   */
+  raceDay?: RaceDay;
 }
 
 /** GET /health: liveness, which simulator, which build, and how long it has been up. */
@@ -76,6 +82,8 @@ export interface SimulatorServices {
   readonly consoleAssets: ConsoleAssets | undefined;
   /** The certification this simulator serves; undefined on every other simulator. */
   readonly certification: CertificationSource | undefined;
+  /** The race day the simulator plays (idle until started by RACE_DAY or POST /_sim/race-day). */
+  readonly raceDay: RaceDay;
 }
 
 /** A simulator's services, with the defaults its description declares unless deps replace them. */
@@ -117,6 +125,13 @@ export function simulatorServices(
     uptimeMs: Math.max(0, real.now() - startedAt),
   });
   const sessions = sessionLog(logger, settings.logRequests);
+  let raceDay = deps.raceDay;
+  if (!raceDay) {
+    raceDay = new RaceDay();
+    // A bad RACE_DAY_* value throws here (RACE_DAY_INVALID), before the simulator exists.
+    const request = playRequestFromSettings(settings, clock.now());
+    if (request) raceDay.start(request, clock.now());
+  }
   return {
     description,
     settings,
@@ -132,5 +147,6 @@ export function simulatorServices(
     realClock: real,
     consoleAssets: deps.consoleAssets,
     certification: deps.certification,
+    raceDay,
   };
 }

@@ -14,6 +14,7 @@ import type {
   UpgradeRouter,
   UserTable,
 } from '@racedata/core';
+import type { DaySink } from '@racedata/race-day';
 import type { SimulatorState, ResetCounts, ResetRequest } from './wire';
 
 /** The part of the control plane each simulator provides. */
@@ -89,6 +90,8 @@ export interface SimulatorParts {
     /** Messages the store or queues dropped to stay within their bounds, since the start. */
     readonly dropped?: () => number;
   };
+  /** Where the race day's messages go: the simulator's own publish path, as replay's; absent, it plays none. */
+  readonly raceDay?: { readonly sink: DaySink };
   /** Builds a sandbox of this kind (POST /_sim/sandboxes); absent, there are none. */
   readonly sandboxFactory?: SandboxFactory;
   /** The simulator's own shutdown (held polls, queues, sockets), after every onClose task. */

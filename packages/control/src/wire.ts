@@ -5,6 +5,7 @@
  * check includes this file), only types from core.
  */
 import type { ChannelKind, ReplayView, SimulatorKind, TransportInfo } from '@racedata/core';
+import type { PlanView } from '@racedata/race-day';
 
 // ---- The journal (GET /_sim/journal, /_sim/journal/wait, the console stream)
 
@@ -181,6 +182,8 @@ export interface ControlState extends SimulatorState {
   };
   /** The simulator's customer transports, as its description declares them. */
   readonly transports: readonly TransportInfo[];
+  /** The race day this simulator plays, if any. */
+  readonly raceDay: RaceDaySummary;
   /** Only on a simulator `racedata-sim certify` runs: where its certification is. */
   readonly certification?: CertificationSummary;
 }
@@ -324,6 +327,16 @@ export interface CertificationState {
   readonly failed: number;
   /** Why the suite ended early: `client exited with code 3 after 812 ms`, `interrupted`... */
   readonly aborted?: string;
+  /**
+   * Requests and upgrades that were not the certified client's (--attach: another process on
+   * the port): how many, and the first few. Never graded.
+   */
+  readonly foreign?: CertificationForeign;
+}
+
+export interface CertificationForeign {
+  readonly count: number;
+  readonly sample: ReadonlyArray<{ readonly at: string; readonly what: string }>;
 }
 
 /** GET /_sim/state's `certification`: where it is, without the checks. */
@@ -335,4 +348,70 @@ export interface CertificationSummary {
   readonly graded: number;
   readonly passed: number;
   readonly failed: number;
+}
+
+// ---- The race day (GET/POST/DELETE /_sim/race-day) and the payload schemas (GET /_sim/schemas)
+
+/** How the race day plays on this simulator. */
+export interface RaceDayPlay {
+  /** 1 is real time on the simulator's clock; 60 an hour a minute. */
+  readonly speed: number;
+  /** Where the day stood when play started: now, next-race or HH:MM. */
+  readonly at: string;
+  /** The simulator clock's time when play started (ISO, UTC). */
+  readonly startedAt: string;
+  /** The day's local time then. */
+  readonly dayStartedAt: string;
+  /** The day's local time now, on this simulator's clock. */
+  readonly dayTime: string;
+  /** The simulator clock now (ISO, UTC). */
+  readonly clockTime: string;
+  /** Messages handed to the simulator so far: the history, then each one played. */
+  readonly played: number;
+}
+
+/** GET /_sim/race-day: the plan as it stands now, and how it plays. */
+export interface RaceDayState extends PlanView {
+  readonly play: RaceDayPlay;
+}
+
+/** GET /_sim/state's `raceDay`. */
+export type RaceDaySummary =
+  | { readonly on: false }
+  | {
+      readonly on: true;
+      readonly date: string;
+      readonly seed: number;
+      readonly speed: number;
+      readonly dayTime: string;
+      readonly played: number;
+    };
+
+/** What POST /_sim/race-day takes; every field defaults to the simulator's settings, then to today. */
+export interface RaceDayRequest {
+  /** `today` or YYYY-MM-DD. */
+  readonly date?: string;
+  readonly seed?: number;
+  /** `auto`, `trot:N,gallop:N` or `{trot, gallop}`. */
+  readonly meetings?: string | { readonly trot?: number; readonly gallop?: number };
+  /** `default`, `all`, `none`, or ids (`id`, `id@trackId`, `id@trackId:raceNr`) as a list or comma-separated. */
+  readonly edgeCases?: string | readonly string[];
+  readonly speed?: number;
+  /** `now`, `next-race` or `HH:MM`. */
+  readonly at?: string;
+}
+
+/** GET /_sim/schemas. */
+export interface SchemaIndex {
+  /** The JSON Schema dialect every schema declares. */
+  readonly dialect: string;
+  readonly channels: ReadonlyArray<{
+    readonly channel: string;
+    readonly delivery: 'durable' | 'transient';
+    readonly title: string;
+    /** Where GET fetches the schema. */
+    readonly href: string;
+  }>;
+  /** How legacy XML documents map onto the same payload model. */
+  readonly legacy: { readonly rule: string; readonly channels: Readonly<Record<string, readonly string[]>> };
 }

@@ -210,7 +210,7 @@ describe('a simulator core has never heard of', () => {
     expect(enumOf('DeliveredEntry')).toEqual(['pull', 'ticker']);
     expect(enumOf('ClosedEntry')).toEqual(['ticker']);
     const received = schemas.ReceivedEntry as unknown as { properties: { source: { enum: string[] } } };
-    expect(received.properties.source.enum).toEqual(['post', 'replay']);
+    expect(received.properties.source.enum).toEqual(['post', 'replay', 'race-day']);
     const journalParams = doc.paths['/_sim/journal']?.get.parameters ?? [];
     expect(journalParams.find((p) => p.name === 'transport')?.schema).toEqual({ enum: ['pull', 'ticker'] });
     await fetch(`${base}/feed/lane/3/In`);

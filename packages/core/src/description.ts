@@ -88,10 +88,10 @@ export function journalTransports(description: Pick<SimulatorDescription, 'trans
   return transportNames(description, (t) => t.journalled || t.kind === 'session');
 }
 
-/** The journal sources of received messages: what the transports take in, then core's replay. */
+/** The journal sources of received messages: what the transports take in, then the replay and the race day. */
 export function journalSources(description: Pick<SimulatorDescription, 'transports'>): string[] {
   const sources = description.transports.flatMap((t) => (t.source === undefined ? [] : [t.source]));
-  return [...new Set([...sources, 'replay'])];
+  return [...new Set([...sources, 'replay', 'race-day'])];
 }
 
 /** Every route path of every transport, in order (the route labels of GET /metrics). */

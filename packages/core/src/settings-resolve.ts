@@ -45,5 +45,20 @@ export function resolveSettings(
       `HTTP_HEADERS_TIMEOUT_MS (${headers}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${request})`,
     );
   }
+  // Both would feed the same channels with two different days.
+  if (
+    settings.raceDay !== undefined &&
+    (settings.autoReplayIntervalMs !== undefined || settings.maxDelayMs !== undefined)
+  ) {
+    const replay =
+      settings.autoReplayIntervalMs !== undefined
+        ? 'AUTO_REPLAY_MESSAGE_INTERVAL (--auto-replay-interval)'
+        : 'MAX_DELAY (--max-delay)';
+    throw coreError(
+      'CONFIG_INVALID',
+      `RACE_DAY (--race-day) plays a generated day and ${replay} replays recordings, and both would feed the same channels: ` +
+        'set one of them (--no-race-day or --no-replay turns one off)',
+    );
+  }
   return Object.freeze(settings);
 }

@@ -4,6 +4,7 @@ import type { SimulatorKind } from './description';
 import { LOG_FORMAT_OPTION, LOG_LEVEL_OPTION, LOG_REQUESTS_OPTION } from './log-settings';
 import type { LogFormat, LogLevel } from './logger';
 import { always, parseBoolean, parseInteger, parseOneOf, parseText, type OptionSpec } from './option-parsers';
+import { RACE_DAY_SETTINGS, type RaceDaySettings } from './race-day-settings';
 
 export const TOKEN_MODES = ['fixed', 'jwt'] as const;
 export type TokenMode = (typeof TOKEN_MODES)[number];
@@ -11,7 +12,7 @@ export const CONTROL_API_MODES = ['on', 'off'] as const;
 export type ControlApiMode = (typeof CONTROL_API_MODES)[number];
 
 /** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
-export interface SimulatorSettings extends ControlLimitSettings {
+export interface SimulatorSettings extends ControlLimitSettings, RaceDaySettings {
   readonly port: number;
   readonly host: string;
   readonly longPollTimeoutMs: number;
@@ -92,8 +93,9 @@ export const SETTINGS: readonly SettingSpec[] = [
     key: 'host',
     flag: '--host',
     env: 'HOST',
-    description: 'listen address',
-    defaultFor: always('0.0.0.0'),
+    description:
+      'listen address: 127.0.0.1 is this machine only; 0.0.0.0 opens the simulator, control plane included, to the network (the images set it)',
+    defaultFor: always('127.0.0.1'),
     parse: parseText,
   },
   {
@@ -202,6 +204,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: parseBoolean,
     boolean: true,
   },
+  ...(RACE_DAY_SETTINGS as readonly SettingSpec[]),
   {
     key: 'eventsDefaultLimit',
     flag: undefined,

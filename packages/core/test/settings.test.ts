@@ -25,7 +25,7 @@ function configError(fn: () => unknown): SimError {
 const spec = (key: SettingKey): SettingSpec => SETTINGS.find((s) => s.key === key) as SettingSpec;
 
 const COMMON_DEFAULTS = {
-  host: '0.0.0.0',
+  host: '127.0.0.1',
   longPollTimeoutMs: 60_000,
   wsAuthTimeoutMs: 10_000,
   wsPingIntervalMs: 60_000,
@@ -39,6 +39,13 @@ const COMMON_DEFAULTS = {
   initialDelayMs: undefined,
   maxDelayMs: undefined,
   replayRebaseDates: false,
+  raceDay: undefined,
+  raceDaySpeed: 1,
+  raceDaySeed: undefined,
+  raceDayEdgeCases: 'default',
+  raceDayMeetings: 'auto',
+  raceDayAt: 'now',
+  strictPayloads: false,
   eventsDefaultLimit: 100,
   eventsMaxLimit: 10_000,
   eventStoreMax: 1_000_000,
@@ -200,6 +207,7 @@ describe('parseSettings', () => {
       if (s.key === 'tokenMode' || s.key === 'logLevel') return 'bogus';
       if (s.key === 'replayRebaseDates') return 'perhaps';
       if (s.key === 'controlAllowedHosts') return 'http://json-sim:3000';
+      if (s.key === 'raceDayEdgeCases') return 'dead heat!';
       if (['host', 'jwtSecret', 'usersFile', 'channelsFile', 'recordingsDir', 'controlToken'].includes(s.key))
         return '  ';
       return 'abc';
@@ -265,7 +273,7 @@ describe('resolveSettings', () => {
 
   test('keeps given typed values, fills the rest, freezes the result', () => {
     const settings = resolveSettings('json', { port: 0, longPollTimeoutMs: 50, tokenMode: 'jwt' });
-    expect(settings).toMatchObject({ port: 0, longPollTimeoutMs: 50, tokenMode: 'jwt', host: '0.0.0.0' });
+    expect(settings).toMatchObject({ port: 0, longPollTimeoutMs: 50, tokenMode: 'jwt', host: '127.0.0.1' });
     expect(Object.isFrozen(settings)).toBe(true);
   });
 

@@ -47,7 +47,8 @@ export class ChannelBus {
     return this.options.catalog;
   }
 
-  publish(input: EventInput, source: JournalSource = 'post'): PublishResult {
+  /** `createdAt` dates a stored event (a race day's history); it defaults to now. */
+  publish(input: EventInput, source: JournalSource = 'post', createdAt?: number): PublishResult {
     const kind = this.options.catalog.kindOf(input.channel);
     if (kind === undefined) {
       throw coreError(
@@ -56,7 +57,7 @@ export class ChannelBus {
       );
     }
     if (kind === 'durable') {
-      const event = this.store.append(input);
+      const event = this.store.append(input, createdAt);
       this.options.journal?.received(
         {
           source,

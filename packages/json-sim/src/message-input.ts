@@ -1,4 +1,5 @@
 import { cutShort, isCalendarDate, quoteShort, type ChannelCatalog, type EventInput } from '@racedata/core';
+import { PAYLOAD_SCHEMAS, validateSchema } from '@racedata/race-day';
 import { jsonSimError } from './errors';
 
 const OPTIONAL_NUMBERS = ['trackId', 'raceNr', 'startNr'] as const;
@@ -38,6 +39,23 @@ export function parseMessageInput(body: unknown, catalog: ChannelCatalog): Event
     numbers[name] = value;
   }
   return { channel, date, ...numbers, payload: payload as Record<string, unknown> };
+}
+
+/**
+ * STRICT_PAYLOADS: refuses a payload that breaks its channel's schema (GET /_sim/schemas/{channel}),
+ * naming the JSON path of each problem (at most five). A channel without a schema (a
+ * CHANNELS_FILE of your own) takes any payload.
+ */
+export function checkPayloadSchema(input: EventInput): void {
+  const schema = Object.hasOwn(PAYLOAD_SCHEMAS, input.channel) ? PAYLOAD_SCHEMAS[input.channel] : undefined;
+  if (!schema) return;
+  const problems = validateSchema(schema, input.payload, '$.payload', 5);
+  if (problems.length === 0) return;
+  const listed = problems.map((p) => `${p.path} ${p.message}`).join('; ');
+  throw jsonSimError(
+    'INVALID_MESSAGE',
+    `payload breaks the ${input.channel} schema (STRICT_PAYLOADS; GET /_sim/schemas/${input.channel}): ${cutShort(listed, 600)}`,
+  );
 }
 
 /** A received value for "got …": a string quoted and cut short, a number as written, else its kind. */

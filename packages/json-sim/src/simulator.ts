@@ -18,6 +18,7 @@ import { jsonControlHooks } from './control-hooks';
 import { JSON_DESCRIPTION } from './description';
 import { jsonSimulatorDocs } from './docs/json-docs';
 import { jsonSeeder, type JsonSeeder } from './seed/seed-events';
+import { jsonRaceDaySink } from './race-day-sink';
 
 export interface JsonSimulatorDeps extends SimulatorServicesDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
@@ -64,6 +65,7 @@ export function createJsonSimulator(
   const simulator = assembleSimulator(services, {
     http: { app, handler, upgrades: new UpgradeRouter().add(EVENT_STREAM_PATH, stream.handleUpgrade) },
     replay: { handle: replay, recordings: deps.recordings ?? [], load: deps.loadRecordings },
+    raceDay: { sink: jsonRaceDaySink(bus, catalog, logger) },
     control: {
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
       docs: jsonSimulatorDocs({ kind: 'json', description: JSON_DESCRIPTION, catalog, users, settings }),
@@ -77,6 +79,8 @@ export function createJsonSimulator(
         // A certification is the simulator's own, not its sandboxes'.
         certification: undefined,
         seeder: undefined,
+        // A sandbox plays its own day, if any, never the parent's.
+        raceDay: undefined,
       }).mount(),
     shutdown: async () => {
       bus.close();

@@ -19,6 +19,7 @@ import { LegacyQueues } from './queue/legacy-queues';
 import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
 import type { LegacySimulatorProbe } from './probe';
 import { StompEndpoint } from './stomp/stomp-endpoint';
+import { legacyRaceDaySink } from './race-day-sink';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
 
 export interface LegacySimulatorDeps extends SimulatorServicesDeps {
@@ -113,6 +114,7 @@ export function createLegacySimulator(
   const simulator = assembleSimulator(services, {
     http: { app, handler, upgrades },
     replay: { handle: replay, recordings: deps.recordings ?? [], load: deps.loadRecordings },
+    raceDay: { sink: legacyRaceDaySink(bus, catalog, logger) },
     control: {
       hooks: legacyControlHooks({ queues, stomp, users, replay }),
       docs: legacySimulatorDocs({
@@ -130,6 +132,8 @@ export function createLegacySimulator(
         users: sandboxUsers,
         probe: undefined,
         certification: undefined,
+        // A sandbox plays its own day, if any, never the parent's.
+        raceDay: undefined,
       }).mount(),
     shutdown: async () => {
       queues.close();

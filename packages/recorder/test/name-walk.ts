@@ -2,7 +2,17 @@
  * Test helpers that find name values by the fields the bundled day uses, independently of the
  * anonymiser's own rules, so a test can put the originals back and compare bytes.
  */
-export const NAME_FIELDS = ['horse', 'driver', 'jockey', 'trainer', 'owner', 'breeder'] as const;
+export const NAME_FIELDS = [
+  'horse',
+  'driver',
+  'jockey',
+  'trainer',
+  'owner',
+  'breeder',
+  'originalDriver',
+  'originalJockey',
+  'stable',
+] as const;
 const NAME_SET = new Set<string>(NAME_FIELDS);
 
 /** Every string under a name field of a JSON value, in walk order. */
@@ -48,7 +58,7 @@ export function withJsonNames(
   return walk(value, false);
 }
 
-const XML_NAME_ATTRIBUTE = /(\s(?:horse|driver|jockey|trainer|owner|breeder)\s*=\s*)(["'])(.*?)\2/g;
+const XML_NAME_ATTRIBUTE = new RegExp(`(\\s(?:${NAME_FIELDS.join('|')})\\s*=\\s*)(["'])(.*?)\\2`, 'g');
 
 /** The raw (escaped) values of name attributes in an XML document, in document order. */
 export function xmlNames(xml: string): string[] {

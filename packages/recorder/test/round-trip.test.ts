@@ -5,7 +5,7 @@
  * must come out in the same order, with their gaps kept.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '@racedata/test-support';
 import { CLI_BIN } from '@racedata/test-support/sim-process';
@@ -40,7 +40,14 @@ const inTemp = tempFolderEachTest('record-round-trip-');
 /** The same lines of the bundled JSON and legacy trot files (they match line for line), re-timed. */
 function writePiece(target: string): { json: Line[]; legacy: Line[] } {
   const read = (folder: string) =>
-    readFileSync(path.join(BUNDLED, folder, '2024-05-11-tallmyra-trot.jsonl'), 'utf8')
+    readFileSync(
+      path.join(
+        BUNDLED,
+        folder,
+        readdirSync(path.join(BUNDLED, folder)).find((f) => f.endsWith('-trot.jsonl'))!,
+      ),
+      'utf8',
+    )
       .split('\n')
       .filter(Boolean)
       .map((text) => JSON.parse(text) as Line);

@@ -9,6 +9,9 @@ import type {
   JournalPage,
   JournalQuery,
   KeptMessage,
+  PayloadSchema,
+  RaceDayRequest,
+  RaceDayState,
   ReplaySpeed,
   ReplayView,
   ResetOptions,
@@ -16,6 +19,7 @@ import type {
   SandboxInfo,
   SandboxList,
   SandboxOptions,
+  SchemaIndex,
   SimState,
   SimulatorUser,
   WaitOptions,
@@ -252,6 +256,50 @@ export class ControlClient {
   /** Skips to the first live message of the next race. */
   nextRace(): Promise<ReplayView> {
     return this.replayCommand({ action: 'next-race' });
+  }
+
+  /**
+   * GET /_sim/race-day: the race day as it stands on this simulator's clock (meetings, races with
+   * their phase, starters, where each edge case sits, how it plays); undefined when none plays.
+   */
+  async raceDay(): Promise<RaceDayState | undefined> {
+    try {
+      return await this.json<RaceDayState>({ method: 'GET', path: '/_sim/race-day', control: true });
+    } catch (err) {
+      if (err instanceof ControlError && err.status === 404 && err.code === 'RACE_DAY_NOT_RUNNING')
+        return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * POST /_sim/race-day: generates a day and plays it from now, its history stored at once. A
+   * field left out takes the simulator's race-day setting (then today, the date's seed, the
+   * calendar's meetings, the default edge cases, speed 1, now). A bad option is a ControlError
+   * with status 400 (RACE_DAY_INVALID, RACE_DAY_NO_SUCH_RACE) and the day plays on unchanged.
+   */
+  startRaceDay(request: RaceDayRequest = {}): Promise<RaceDayState> {
+    return this.json({ method: 'POST', path: '/_sim/race-day', json: request, control: true });
+  }
+
+  /** DELETE /_sim/race-day: true when a day was playing; what it stored and queued stays. */
+  async stopRaceDay(): Promise<boolean> {
+    const answer = await this.json<{ stopped: boolean }>({
+      method: 'DELETE',
+      path: '/_sim/race-day',
+      control: true,
+    });
+    return answer.stopped;
+  }
+
+  /** GET /_sim/schemas: the JSON channels' payload schemas and how legacy XML maps onto them. */
+  payloadSchemas(): Promise<SchemaIndex> {
+    return this.json({ method: 'GET', path: '/_sim/schemas', control: true });
+  }
+
+  /** GET /_sim/schemas/{channel}: one JSON channel's payload schema (JSON Schema 2020-12). */
+  payloadSchema(channel: string): Promise<PayloadSchema> {
+    return this.json({ method: 'GET', path: `/_sim/schemas/${encodeURIComponent(channel)}`, control: true });
   }
 
   /** GET /_sim/openapi.json: the OpenAPI 3.1 document of every HTTP path this simulator serves. */

@@ -1,6 +1,8 @@
 import type {
   ClockAdvance,
   CloseConnectionsFilter,
+  RaceDayRequest,
+  RaceDayState,
   ResetOptions,
   ResetResult,
   SandboxOptions,
@@ -41,6 +43,13 @@ export interface ControlPair {
   /** A user known to only one of the simulators gets a 400 from the other: use `json` or `legacy`. */
   expireTokens(user?: string): Promise<PerSimulator<string[]>>;
   advanceClock(ms: number): Promise<PerSimulator<ClockAdvance>>;
+  /**
+   * Starts a race day on both. Simulators sharing one day (`racedata-sim all`, startSimulators)
+   * start it once; separate ones each start the same options.
+   */
+  startRaceDay(request?: RaceDayRequest): Promise<PerSimulator<RaceDayState>>;
+  stopRaceDay(): Promise<PerSimulator<boolean>>;
+  raceDay(): Promise<PerSimulator<RaceDayState | undefined>>;
   /** A sandbox in each simulator; when one cannot be made, the other is freed again. */
   sandbox(options?: SandboxOptions): Promise<SandboxPair>;
 }
@@ -61,6 +70,15 @@ export function controlPair(json: JsonControlClient, legacy: LegacyControlClient
     closeConnections: (filter) => both((c) => c.closeConnections(filter)),
     expireTokens: (user) => both((c) => c.expireTokens(user)),
     advanceClock: (ms) => both((c) => c.advanceClock(ms)),
+    startRaceDay: async (request = {}) => {
+      const j = await json.startRaceDay(request);
+      const shown = await legacy.raceDay();
+      // The same start on both means one shared day: starting it again would store its history twice.
+      const l = shown?.play.startedAt === j.play.startedAt ? shown : await legacy.startRaceDay(request);
+      return { json: j, legacy: l };
+    },
+    stopRaceDay: () => both((c) => c.stopRaceDay()),
+    raceDay: () => both((c) => c.raceDay()),
     sandbox: (options) => sandboxPair(json, legacy, options),
   };
 }

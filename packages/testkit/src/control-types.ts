@@ -41,13 +41,27 @@ export type {
   JournalKind,
   JournalSource,
   JournalTransport,
+  RaceDayPlay,
+  RaceDayRequest,
+  RaceDayState,
+  RaceDaySummary,
   ReceivedEntry,
   ReplayState,
   SandboxInfo,
   SandboxUser,
+  SchemaIndex,
   SessionTransport,
   UserState,
 } from '@racedata/control';
+export type {
+  EdgeCasePlacement,
+  MeetingView,
+  PayloadSchema,
+  PlanView,
+  RaceView,
+  StarterStatus,
+  StarterView,
+} from '@racedata/race-day';
 
 /** GET /_sim/state. */
 export type SimState = ControlState;

@@ -10,6 +10,7 @@ import {
 import type { Simulator } from '@racedata/control';
 import { createJsonSimulator, JSON_DESCRIPTION } from '@racedata/json-sim';
 import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
+import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
 import { bundledRecordingsDir } from './bundled-recordings';
 import type { ControlClientOptions, Sandbox } from './control-client';
 import { controlPair, type ControlPair, type SandboxPair } from './control-pair';
@@ -132,8 +133,9 @@ export async function startSimulators(
   const host = options.host ?? '127.0.0.1';
   const started: Started[] = [];
   try {
+    const raceDay = sharedRaceDay(kinds, options);
     // Built first, listening after: a bad users file or recording stops the start before any port opens.
-    for (const kind of kinds) started.push({ kind, ...(await build(kind, options)) });
+    for (const kind of kinds) started.push({ kind, ...(await build(kind, options, raceDay)) });
     for (const entry of started) {
       const port = settingsOf(entry.kind, options).port ?? 0;
       const address = await entry.sim.listen(port, host);
@@ -173,6 +175,29 @@ export async function startSimulators(
   };
 }
 
+const RACE_DAY_KEYS = [
+  'raceDay',
+  'raceDaySpeed',
+  'raceDaySeed',
+  'raceDayEdgeCases',
+  'raceDayMeetings',
+  'raceDayAt',
+] as const;
+
+/**
+ * One race day for both simulators when they are asked for the same one, as `racedata-sim all`
+ * plays it: they stay in step, and POST /_sim/race-day on either restarts both.
+ */
+function sharedRaceDay(kinds: readonly SimulatorKind[], options: StartOptions): RaceDay | undefined {
+  if (kinds.length < 2) return undefined;
+  const [json, legacy] = kinds.map((kind) => resolveSettings(kind, settingsOf(kind, options)));
+  if (RACE_DAY_KEYS.some((key) => json![key] !== legacy![key])) return undefined;
+  const day = new RaceDay();
+  const request = playRequestFromSettings(json!, Date.now());
+  if (request) day.start(request, Date.now());
+  return day;
+}
+
 /** The caller's settings for one simulator: shared ones, replay, then the simulator's own. */
 function settingsOf(kind: SimulatorKind, options: StartOptions): Partial<SimulatorSettings> {
   const own = options[kind];
@@ -198,6 +223,7 @@ function replaySettings(replay: StartOptions['replay']): Partial<SimulatorSettin
 async function build(
   kind: SimulatorKind,
   options: StartOptions,
+  raceDay: RaceDay | undefined,
 ): Promise<{ sim: Simulator; users: SimulatorUser[] }> {
   const settings = resolveSettings(kind, settingsOf(kind, options));
   const logger = options.logger?.child({ sim: kind }) ?? silentLogger();
@@ -217,6 +243,7 @@ async function build(
         ...tables,
         logger,
         version: RACEDATA_SIM_VERSION,
+        ...(raceDay && { raceDay }),
         ...(recordings && { recordings }),
       }),
       users,
@@ -228,6 +255,7 @@ async function build(
       ...tables,
       logger,
       version: RACEDATA_SIM_VERSION,
+      ...(raceDay && { raceDay }),
       ...(recordings && { recordings }),
     }),
     users,

@@ -99,6 +99,14 @@ describe('every control-plane route has a client call', () => {
     expect((await client.pauseReplay()).paused).toBe(true);
     expect((await client.resumeReplay()).paused).toBe(false);
     expect((await client.nextRace()).on).toBe(true);
+    expect(await client.raceDay()).toBeUndefined();
+    expect(await client.startRaceDay({ date: '2026-05-13', at: '14:00' })).toMatchObject({
+      date: '2026-05-13',
+    });
+    expect((await client.raceDay())?.play.at).toBe('14:00');
+    expect(await client.stopRaceDay()).toBe(true);
+    expect((await client.payloadSchemas()).channels.length).toBe(16);
+    expect(await client.payloadSchema('ResultTrot')).toHaveProperty('$id');
     docs.push(await client.openApi());
     expect(await client.asyncApi()).toHaveProperty('asyncapi');
     const sandbox = await client.sandbox();

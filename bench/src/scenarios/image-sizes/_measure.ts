@@ -1,2 +1,2 @@
 /** Sizes of the container images as the image build recorded them. */
-export default { title: 'Image sizes', order: 8 };
+export default { title: 'Image sizes', order: 9 };

@@ -2,9 +2,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { waitForHealth } from '../../harness/http';
 import { PEER_NAMES, peerDataFiles, spawnPeer, startOnFreePort, type PeerName } from '../../harness/peers';
-import { ourSim, trackProcess, withServer, type SimKind } from '../../harness/processes';
+import { timedStart, trackProcess, type SimKind } from '../../harness/processes';
 import { compare, med } from '../../harness/rows';
 import type { BenchContext, Comparison, Figure, Scenario } from '../../types';
 
@@ -22,17 +21,6 @@ const spawned =
     const server = await startOnFreePort(name, start);
     await server.stop();
     return server.ms;
-  };
-
-/** Our simulator as users start it (no hook), with the CLI's default log level. */
-const simulator =
-  (ctx: BenchContext, kind: SimKind): Subject =>
-  async () => {
-    const started = performance.now();
-    return withServer(ourSim(ctx, kind, { plain: true, env: { LOG_LEVEL: 'info' } }), async (sim) => {
-      await waitForHealth(sim.port, () => !sim.exited());
-      return performance.now() - started;
-    });
   };
 
 /** servers/in-process-start.cjs in a fresh process: the ms it measured from its first line. */
@@ -54,7 +42,7 @@ async function run(ctx: BenchContext) {
   const { repeats } = ctx.config.startUp;
   const notes: string[] = [];
   const bundle = path.join(ctx.simRoot, 'packages', 'testkit', 'dist', 'racedata-sim.cjs');
-  const subjects = new Map<string, Subject>(KINDS.map((kind) => [kind, simulator(ctx, kind)]));
+  const subjects = new Map<string, Subject>(KINDS.map((kind) => [kind, () => timedStart(ctx, kind)]));
   const bare = (port: number) =>
     trackProcess(spawn(process.execPath, ['-e', BARE_SCRIPT, String(port)], { stdio: 'ignore' }));
   subjects.set('bare Node', spawned('bare Node', bare));

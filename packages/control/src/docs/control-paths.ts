@@ -100,6 +100,7 @@ function stateSchema(ctx: DocsContext, shape: ControlStateShape): JsonSchema {
       description: "The simulator's customer transports, as its description declares them",
       items: schemaRef('TransportInfo'),
     },
+    raceDay: schemaRef('RaceDaySummary'),
   };
   // Only a certify simulator has it; every other field is always there.
   const required = Object.keys(properties);

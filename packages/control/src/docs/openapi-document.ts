@@ -1,4 +1,5 @@
 import { certificationPaths } from './certification-paths';
+import { raceDayPaths } from './race-day-paths';
 import { controlPaths, type ControlStateShape } from './control-paths';
 import {
   type Components,
@@ -65,6 +66,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     faultPaths(ctx),
     sandboxPaths(ctx),
     certificationPaths(),
+    raceDayPaths(),
     { paths: {}, components: ERROR_COMPONENTS },
   ];
   const paths = {};

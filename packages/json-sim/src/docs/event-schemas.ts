@@ -1,4 +1,5 @@
 import { integer, objectSchema, schemaRef, type DocsContext, type JsonSchema } from '@racedata/core';
+import { payloadOf } from './payload-refs';
 
 /** YYYY-MM-DD; the simulator also refuses dates that do not exist (2026-02-30). */
 export const CALENDAR_DATE: JsonSchema = {
@@ -34,7 +35,7 @@ export function jsonSchemas(ctx: DocsContext): Record<string, JsonSchema> {
         trackId: WHOLE,
         raceNr: WHOLE,
         startNr: WHOLE,
-        payload: { type: 'object', description: 'Channel-specific event data' },
+        payload: payloadOf(ctx.catalog.names('durable'), '#/components/schemas/'),
         created_at: {
           type: 'string',
           format: 'date-time',
@@ -64,7 +65,7 @@ export function jsonSchemas(ctx: DocsContext): Record<string, JsonSchema> {
         trackId: { type: ['integer', 'null'], minimum: 0, description: 'null is the same as absent' },
         raceNr: { type: ['integer', 'null'], minimum: 0 },
         startNr: { type: ['integer', 'null'], minimum: 0 },
-        payload: { type: 'object' },
+        payload: payloadOf(ctx.catalog.names(), '#/components/schemas/'),
       },
       required: ['channel', 'date', 'payload'],
     },

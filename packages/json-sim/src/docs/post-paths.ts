@@ -44,7 +44,10 @@ export function postPaths(ctx: DocsContext): OpenApiPart {
         post: {
           operationId: 'postMessage',
           summary: 'Put a message in: stored on a durable channel, broadcast once on a transient one',
-          description: `Durable channels: ${durable}. The body is read as JSON whatever its content type.`,
+          description:
+            `Durable channels: ${durable}. The body is read as JSON whatever its content type. Any payload ` +
+            "is taken, as the vendor's simulator takes it; with STRICT_PAYLOADS=true one that breaks its " +
+            "channel's schema (GET /_sim/schemas/{channel}) is a 400 naming the JSON path of each problem.",
           tags: ['simulator'],
           security: [{}],
           requestBody: { required: true, content: jsonContent(schemaRef('MessageInput')) },

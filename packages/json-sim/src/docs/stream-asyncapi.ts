@@ -8,7 +8,9 @@ import {
   type JsonSchema,
   MAX_JSON_DEPTH,
 } from '@racedata/core';
+import { payloadSchemaComponents } from '@racedata/control';
 import { EVENT_STREAM_PATH, MAX_CLIENT_FRAME } from '../ws/event-stream';
+import { payloadOf } from './payload-refs';
 
 // Draft-07 compatible schemas: AsyncAPI payloads are read as draft-07 (AsyncAPI Schema).
 const ENVELOPE = {
@@ -85,7 +87,7 @@ function messages(ctx: DocsContext): Record<string, AsyncMessage> {
             trackId: WHOLE,
             raceNr: WHOLE,
             startNr: WHOLE,
-            payload: { type: 'object' },
+            payload: payloadOf(ctx.catalog.names('transient'), '#/components/schemas/'),
           },
           ['channel', 'date', 'payload'],
         ),
@@ -176,6 +178,14 @@ export function streamAsyncApi(ctx: DocsContext): AsyncApiDocument {
       sendData: { action: 'send', channel, title: 'Deliver a transient event', messages: [msg('Data')] },
       sendPing: { action: 'send', channel, title: 'Keep the connection alive', messages: [msg('Ping')] },
     },
-    components: { messages: all },
+    components: {
+      messages: all,
+      // The transient channels' payload schemas (draft-07 compatible; also at GET /_sim/schemas/{channel}).
+      schemas: Object.fromEntries(
+        Object.entries(payloadSchemaComponents()).filter(([name]) =>
+          ctx.catalog.names('transient').includes(name.slice('Payload'.length)),
+        ),
+      ),
+    },
   };
 }

@@ -48,7 +48,7 @@ export function createJsonHttp(deps: JsonAppDeps): JsonHttp {
   app.head([EVENTS_PATH, FILTERED_EVENTS_PATH], notFound());
   app.get(EVENTS_PATH, authed, eventsRoute(events));
   app.get(FILTERED_EVENTS_PATH, authed, filteredEventsRoute(filtered));
-  app.post(MESSAGE_PATH, json, messageRoute(bus, logger));
+  app.post(MESSAGE_PATH, json, messageRoute(bus, logger, settings.strictPayloads));
   app.use(notFound());
   app.use(errorMiddleware(logger));
   return { app, handler: directReads({ app, tokens, events, filtered, logger }) };

@@ -1,16 +1,21 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '@racedata/core';
 import type { ChannelBus } from '../channel-bus';
-import { parseMessageInput } from '../message-input';
+import { checkPayloadSchema, parseMessageInput } from '../message-input';
 import { joinEventJson } from './event-json';
 import { sendJson } from './event-page';
 
 const DURABLE_HEAD = '{"status":"success","data":{"delivery":"durable","event":';
 
-/** POST /api/message: the simulator's injection endpoint (no authentication). */
-export function messageRoute(bus: ChannelBus, logger: Logger): RequestHandler {
+/**
+ * POST /api/message: the simulator's injection endpoint (no authentication). Any payload is taken,
+ * as the vendor's simulator takes it; with `strict` (STRICT_PAYLOADS) one that breaks its
+ * channel's schema is a 400 naming where.
+ */
+export function messageRoute(bus: ChannelBus, logger: Logger, strict = false): RequestHandler {
   return (req, res) => {
     const input = parseMessageInput(req.body, bus.catalog);
+    if (strict) checkPayloadSchema(input);
     const result = bus.publish(input);
     if (result.delivery === 'durable') {
       logger.debug({ channel: input.channel, eventId: result.event.eventId }, 'durable message stored');

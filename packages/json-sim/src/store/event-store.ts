@@ -89,9 +89,9 @@ export class EventStore {
    * event leaves the log, the indexes and the next eventId as they were. Returns the event as
    * stored (the store itself keeps only its JSON and filter fields).
    */
-  append(input: EventInput): StoredEvent {
+  append(input: EventInput, at?: number): StoredEvent {
     const prepared = prepareEvent(input);
-    const created = this.createdNow();
+    const created = this.createdNow(at);
     const createdAt = new Date(created).toISOString();
     const eventId = this.nextId;
     const text = eventJson(prepared, createdAt, eventId);
@@ -252,9 +252,10 @@ export class EventStore {
     return mergePage(sources, rows, f);
   }
 
-  private createdNow(): number {
+  /** `at` (a race day's history) or now; never before the last event's, matching the eventId order. */
+  private createdNow(at?: number): number {
     // created_at never goes backwards even if the wall clock does, matching the eventId order.
-    return Math.max(this.options.clock.now(), this.lastCreated);
+    return Math.max(at ?? this.options.clock.now(), this.lastCreated);
   }
 
   private checkFits(byteLength: number): void {

@@ -1,8 +1,9 @@
 /** Which pool a name's pseudonym comes from: a horse's, or a person's (driver, jockey, trainer, owner, breeder). */
 export type NameCategory = 'horse' | 'person';
 
-// The roles the bundled day (scripts/recordings/) and the issue name; plural and `...Name` forms
-// (horses, driverName, trainer_names) normalise to these.
+// The roles the race-day model (packages/race-day) and the issue name; plural and `...Name` forms
+// (horses, driverName, trainer_names) normalise to these. A start list keeps the driver named
+// before a change (originalDriver); a mass scratching names the stable after its trainer.
 const ROLES: Readonly<Record<string, NameCategory>> = {
   horse: 'horse',
   driver: 'person',
@@ -10,6 +11,9 @@ const ROLES: Readonly<Record<string, NameCategory>> = {
   trainer: 'person',
   owner: 'person',
   breeder: 'person',
+  originaldriver: 'person',
+  originaljockey: 'person',
+  stable: 'person',
 };
 
 // Inside a value that is itself a name field (`driver: {id: 4, name: "..."}`, `<Driver name="..."/>`),

@@ -1,5 +1,5 @@
-// Word lists for pseudonyms. None of their parts is a part the bundled day's generator uses
-// (scripts/recordings/names.ts), so a pseudonym never equals a name of the bundled recordings.
+// Word lists for pseudonyms. None of their parts is a part the race-day generator uses
+// (packages/race-day/src/generate/names.ts), so a pseudonym never equals a generated name.
 const words = (text: string) => text.split(' ');
 
 const HORSE_FIRST = words(

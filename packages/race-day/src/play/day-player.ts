@@ -1,0 +1,216 @@
+import { MAX_TIMER_MS, type Clock, type Logger, type TimerHandle } from '@racedata/core';
+import { dayStreams, type Stream } from '../timeline/day-timeline';
+import { deliveryOf, type DayMessage } from '../timeline/messages';
+import type { DayListener, PlayingDay, RaceDay } from './race-day';
+
+/** Where a simulator takes a day's messages: its own publish path, as replay uses. */
+export interface DaySink {
+  /**
+   * The durable messages already due when play starts, in time order, with the clock time each
+   * would have been sent at: stored or queued at once, as history.
+   */
+  history(messages: readonly DayMessage[], clockTimes: readonly number[]): void;
+  /** One message now due. */
+  live(message: DayMessage): void;
+}
+
+interface Cursor {
+  readonly stream: Stream;
+  messages: readonly DayMessage[] | undefined;
+  index: number;
+}
+
+/** Identifies a message within its instant, so a replan neither repeats nor drops one. */
+const keyOf = (m: DayMessage) => `${m.channel}|${m.date}|${m.trackId}|${m.raceNr ?? ''}|${m.startNr ?? ''}`;
+
+export interface DayPlayerOptions {
+  readonly day: RaceDay;
+  readonly clock: Clock;
+  readonly sink: DaySink;
+  readonly logger?: Logger;
+}
+
+/**
+ * Plays a RaceDay on one simulator's clock. At start everything already due is history (durable
+ * messages to the sink at once; live ones are gone, as they would be); then one timer at a time
+ * for the next message due. A clock advance fires that timer once and every message now due is
+ * played in order. A race's live part (its countdown ticks) is built only when its time comes.
+ */
+export class DayPlayer implements DayListener {
+  private playing: PlayingDay | undefined;
+  private cursors: Cursor[] = [];
+  private timer: TimerHandle | undefined;
+  /** Day time of the last instant played, and the keys of what was played at it. */
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private lastKeys = new Map<string, number>();
+  private playedCount = 0;
+  private readonly detach: () => void;
+
+  constructor(private readonly options: DayPlayerOptions) {
+    this.detach = options.day.attach(this);
+  }
+
+  /** Day time now on this simulator's clock, or undefined with no day playing. */
+  dayNow(): number | undefined {
+    const p = this.playing;
+    return p && p.anchorDay + (this.options.clock.now() - p.anchorClock) * p.speed;
+  }
+
+  /** The clock time at which day time `at` comes. */
+  clockTimeOf(at: number): number {
+    const p = this.playing!;
+    return p.anchorClock + (at - p.anchorDay) / p.speed;
+  }
+
+  get played(): number {
+    return this.playedCount;
+  }
+
+  restart(day: PlayingDay): void {
+    this.cancel();
+    this.playing = day;
+    this.playedCount = 0;
+    const now = this.dayNow()!;
+    this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
+    const history: DayMessage[] = [];
+    const times: number[] = [];
+    // Durable history in time order: merged across streams, live streams already over skipped.
+    for (;;) {
+      const next = this.peek(now, true);
+      if (!next) break;
+      const m = next.cursor.messages![next.cursor.index++]!;
+      if (deliveryOf(m) === 'durable') {
+        history.push(m);
+        times.push(this.clockTimeOf(m.at));
+      }
+    }
+    this.lastAt = now;
+    this.lastKeys = new Map();
+    if (history.length > 0) this.options.sink.history(history, times);
+    this.playedCount = history.length;
+    this.options.logger?.info(
+      { date: day.plan.date, speed: day.speed, history: history.length, meetings: day.plan.meetings.length },
+      'race day started',
+    );
+    this.schedule();
+  }
+
+  replan(day: PlayingDay, _at: number): void {
+    this.cancel();
+    this.playing = day;
+    this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
+    const seen = new Map(this.lastKeys);
+    // Skip what was played: everything before the last instant, and at it what was played then.
+    for (const cursor of this.cursors) {
+      if (cursor.stream.to < this.lastAt) {
+        cursor.messages = [];
+        continue;
+      }
+      if (cursor.stream.live && cursor.stream.from > this.lastAt) continue;
+      cursor.messages = cursor.stream.build();
+      while (cursor.index < cursor.messages.length) {
+        const m = cursor.messages[cursor.index]!;
+        if (m.at > this.lastAt) break;
+        if (m.at === this.lastAt) {
+          const k = keyOf(m);
+          const left = seen.get(k) ?? 0;
+          if (left === 0) break;
+          seen.set(k, left - 1);
+        }
+        cursor.index += 1;
+      }
+    }
+    this.schedule();
+  }
+
+  stop(): void {
+    this.cancel();
+    this.playing = undefined;
+    this.cursors = [];
+  }
+
+  /** Stops playing and leaves the day (the simulator closes). */
+  close(): void {
+    this.stop();
+    this.detach();
+  }
+
+  private cancel(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  /**
+   * The cursor holding the earliest message not yet played at or before `until`. Live streams
+   * are built when they come first; with `skipLive` those entirely before `until` are skipped
+   * unbuilt (history needs only durable messages).
+   */
+  private peek(until: number, skipLive = false): { cursor: Cursor; at: number } | undefined {
+    let best: { cursor: Cursor; at: number } | undefined;
+    for (const cursor of this.cursors) {
+      let at: number;
+      if (cursor.messages === undefined) {
+        if (skipLive && cursor.stream.live && cursor.stream.to < until) {
+          cursor.messages = [];
+          continue;
+        }
+        at = cursor.stream.from;
+      } else {
+        const m = cursor.messages[cursor.index];
+        if (m === undefined) continue;
+        at = m.at;
+      }
+      if (at <= until && (best === undefined || at < best.at)) best = { cursor, at };
+    }
+    if (best && best.cursor.messages === undefined) {
+      best.cursor.messages = best.cursor.stream.build();
+      return this.peek(until, skipLive);
+    }
+    return best;
+  }
+
+  private fire = (): void => {
+    this.timer = undefined;
+    const now = this.dayNow();
+    if (now === undefined) return;
+    for (;;) {
+      const next = this.peek(now);
+      if (!next) break;
+      const m = next.cursor.messages![next.cursor.index++]!;
+      // A race's live part is thousands of ticks: let it go once played.
+      if (next.cursor.index === next.cursor.messages!.length) {
+        next.cursor.messages = [];
+        next.cursor.index = 0;
+      }
+      if (m.at !== this.lastAt) {
+        this.lastAt = m.at;
+        this.lastKeys = new Map();
+      }
+      const k = keyOf(m);
+      this.lastKeys.set(k, (this.lastKeys.get(k) ?? 0) + 1);
+      this.playedCount += 1;
+      try {
+        this.options.sink.live(m);
+      } catch (err) {
+        // One message a simulator refuses (a channel its catalog lacks) must not stop the day.
+        this.options.logger?.warn(
+          { err: (err as Error).message, channel: m.channel },
+          'race-day message not delivered',
+        );
+      }
+      if (this.playing === undefined) return;
+    }
+    this.schedule();
+  };
+
+  private schedule(): void {
+    if (!this.playing) return;
+    const next = this.peek(Number.POSITIVE_INFINITY);
+    if (!next) {
+      this.options.logger?.info({ played: this.playedCount }, 'race day played to its end');
+      return;
+    }
+    const delay = Math.max(0, Math.ceil(this.clockTimeOf(next.at) - this.options.clock.now()));
+    this.timer = this.options.clock.setTimeout(this.fire, Math.min(delay, MAX_TIMER_MS));
+  }
+}
