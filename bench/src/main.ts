@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { flag, runMain, usageUnless } from './harness/command-line';
 import { cliBuilt } from './harness/processes';
-import { beforeAfterRows } from './results/before-after';
+import { beforeAfterRows } from './results/write-results';
 import { runBench, selectMeasures } from './run-bench';
 
 /**

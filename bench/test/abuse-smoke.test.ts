@@ -33,19 +33,13 @@ describe('abuse run, smoke mode', () => {
   });
 
   it('gives each phase its own checks and the process checks, each with target, value and verdict', () => {
-    const own: Record<number, string> = {
-      1: 'messages lost',
-      2: 'messages lost',
-      3: 'messages lost',
-      4: 'console stream bytes to one reader',
-      5: 'polls still held after every client hung up',
-      6: 'cross-sandbox reads that succeeded',
-      7: '5xx answers to advances',
-      8: 'posts accepted',
-    };
+    // Each phase's own first check, by phase id.
+    const own = ['messages lost', 'messages lost', 'messages lost', 'console stream bytes to one reader'];
+    own.push('polls still held after every client hung up', 'cross-sandbox reads that succeeded');
+    own.push('5xx answers to advances', 'posts accepted');
     for (const phase of report.phases) {
       const names = phase.verdicts.map((v) => v.name);
-      expect(names).toContain(own[phase.id]);
+      expect(names).toContain(own[phase.id - 1]);
       for (const p of phase.processes) {
         expect(names).toEqual(
           expect.arrayContaining([

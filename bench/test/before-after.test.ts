@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAfterRows } from '../src/results/before-after';
+import { beforeAfterRows } from '../src/results/write-results';
 import { REPO_ROOT, runBench } from '../src/run-bench';
 import type { BenchReport } from '../src/types';
 

@@ -54,6 +54,15 @@ const LATENCY = (label: string) => [
 ];
 const START = 'within 1.3x of bare node and faster than every peer';
 type Row = [scenario: string, unit: string, target: string | RegExp];
+const BOTH = (row: (kind: string) => Row) => ['json', 'legacy'].map(row);
+/** A per-test cost on both simulators; POST_NAME is the message post of each. */
+const PER_TEST = (label: string, target: string): Row[] =>
+  Object.entries({ json: 'POST /api/message', legacy: 'POST /customerapi/channel/id/Durable' }).map(
+    ([kind, post]) => [`${kind}: ${label.replace('POST_NAME', post)}`, 'ms', target],
+  );
+const DAY_START = 'simulator start with RACE_DAY=today (edge cases all) against without';
+const DAY_TARGET = 'within 1.3x of the start without a day';
+const PLAN = 'JSON as GET /_sim/race-day answers, and as held';
 const ROWS: Record<string, Row[]> = {
   'delivery-latency': [
     ...LATENCY('JSON: POST /api/message -> held GET /customerapi/events'),
@@ -91,16 +100,14 @@ const ROWS: Record<string, Row[]> = {
     ...CONTROL(`${PAGE} 2,000 stored events`, 'req/s', 'requests'),
   ] as Row[],
   'start-up': [
-    ['json simulator (racedata-sim json), median of 1', 'ms', START],
-    ['legacy simulator (racedata-sim legacy), median of 1', 'ms', START],
+    ...BOTH((k) => [`${k} simulator (racedata-sim ${k}), median of 1`, 'ms', START]),
     [
       'startSimulators() in-process: both simulators, from loading the test kit to both answering /health, median of 1',
       'ms',
       '<= 15x bare Node in-process',
     ],
-    ['json simulator, first start after a build (no code cache yet)', 'ms', '—'],
-    ['legacy simulator, first start after a build (no code cache yet)', 'ms', '—'],
-  ],
+    ...BOTH((k) => [`${k} simulator, first start after a build (no code cache yet)`, 'ms', '—']),
+  ] as Row[],
   memory: [
     ['JSON simulator (racedata-sim json) idle RSS', 'MB', '—'],
     ...SEEDED('2,000', ['—', '—', '—', '—']),
@@ -113,35 +120,16 @@ const ROWS: Record<string, Row[]> = {
     ['legacy queue: LEGACY_QUEUE_MAX=500, 1,500 injected over HTTP', 'x', /^RSS stops growing/],
   ] as Row[],
   'per-test-cost': [
-    ['json: POST /_sim/sandboxes, p50 of 20', 'ms', '< 5 ms'],
-    ['legacy: POST /_sim/sandboxes, p50 of 20', 'ms', '< 5 ms'],
-    ['json: POST /_sim/reset after one POST /api/message, p50 of 20', 'ms', '<= 1.5x GET /health'],
-    [
-      'legacy: POST /_sim/reset after one POST /customerapi/channel/id/Durable, p50 of 20',
-      'ms',
-      '<= 1.5x GET /health',
-    ],
-    ['json: first POST /api/message after POST /_sim/reset, p50 of 20', 'ms', '<= 1.25x the second'],
-    [
-      'legacy: first POST /customerapi/channel/id/Durable after POST /_sim/reset, p50 of 20',
-      'ms',
-      '<= 1.25x the second',
-    ],
+    ...PER_TEST('POST /_sim/sandboxes, p50 of 20', '< 5 ms'),
+    ...PER_TEST('POST /_sim/reset after one POST_NAME, p50 of 20', '<= 1.5x GET /health'),
+    ...PER_TEST('first POST_NAME after POST /_sim/reset, p50 of 20', '<= 1.25x the second'),
   ],
   'race-day': [
     ['generate one day of three meetings (plan and every message), median of 3', 'ms', 'under 300 ms'],
     ["generate 7 consecutive days (the calendar's meetings)", 'ms', '—'],
     ['racedata-sim race-day --out DIR, one day (process, files included)', 'ms', '—'],
-    ...['json', 'legacy'].map((kind): Row => [
-      `${kind} simulator start with RACE_DAY=today (edge cases all) against without, median of 2`,
-      'ms',
-      'within 1.3x of the start without a day',
-    ]),
-    [
-      'plan of the largest day (4 trot meetings, 1 gallop, every edge case): JSON as GET /_sim/race-day answers, and as held',
-      'MB',
-      'under 20 MB',
-    ],
+    ...BOTH((k) => [`${k} ${DAY_START}, median of 2`, 'ms', DAY_TARGET]),
+    [`plan of the largest day (4 trot meetings, 1 gallop, every edge case): ${PLAN}`, 'MB', 'under 20 MB'],
   ],
 };
 

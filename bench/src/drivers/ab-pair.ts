@@ -13,6 +13,8 @@ import { PAGING } from './read-paths';
 const SIDES = ['on', 'off'] as const;
 type Side = (typeof SIDES)[number];
 
+type Bound = { readonly bound: number; readonly text: string };
+
 export interface AbSpec {
   /** What is switched: `control plane`, `LOG_REQUESTS`; the baseline is `<what> off`. */
   readonly what: string;
@@ -24,8 +26,8 @@ export interface AbSpec {
     | { readonly label: string; readonly clients: ClientKind; readonly count: (c: BenchConfig) => number }
     | { readonly label?: (events: number) => string; readonly events: (c: BenchConfig) => number };
   /** Targets on on / off of the throughput row (higher is better) and of the CPU-per-unit row (lower is). */
-  readonly rate?: { readonly bound: number; readonly text: string };
-  readonly cpu?: { readonly bound: number; readonly text: string };
+  readonly rate?: Bound;
+  readonly cpu?: Bound;
   /** Said on the CPU row (where the logs go, and the like). */
   readonly note?: string;
 }
@@ -41,12 +43,7 @@ interface Load {
 }
 
 /** Page reads walking a store filled at start (--seed FILE: the control plane may be off), the same page on both sides. */
-async function reads(
-  ctx: BenchContext,
-  servers: Record<Side, Server>,
-  events: number,
-  label?: string,
-): Promise<Load> {
+async function reads(ctx: BenchContext, servers: Record<Side, Server>, events: number, label?: string) {
   const scenario = PAGING(events);
   const walks = { on: scenario.paths(events), off: scenario.paths(events) };
   const pages = await Promise.all(
@@ -58,7 +55,7 @@ async function reads(
     }),
   );
   if (pages[0] !== pages[1]) throw new Error('the two sides answered a page differently');
-  return {
+  const reading: Load = {
     ...{ label: label ?? scenario.label, unit: 'req/s', work: 'requests' },
     async turn(side, ms) {
       const { port } = servers[side];
@@ -69,6 +66,7 @@ async function reads(
     },
     note: () => `${Buffer.byteLength(pages[0] as string)} B/response`,
   };
+  return reading;
 }
 
 /**
@@ -100,10 +98,8 @@ export const abPair = (spec: AbSpec): Scenario => ({
       const turns = await pairedRounds(n, pids, (side) => load.turn(side, roundMs));
       const rate = (side: Side) => turns[side].map((t) => t.rate);
       const cpu = (side: Side) => turns[side].map((t) => t.cpuMsPerUnit * 1000);
-      const common = {
-        bareName: `${spec.what} off`,
-        ratioLabel: 'on / off, median of paired rounds (min–max)',
-      };
+      const ratioLabel = 'on / off, median of paired rounds (min–max)';
+      const common = { bareName: `${spec.what} off`, ratioLabel };
       const note = load.note(med(rate('on')) ?? 0, med(rate('off')) ?? 0);
       const rows = [
         pairedRow({
@@ -113,13 +109,8 @@ export const abPair = (spec: AbSpec): Scenario => ({
         }),
         pairedRow({
           ...{ ...common, scenario: `${load.label}: simulator CPU per 1,000 ${load.work}`, unit: 'ms' },
-          ...{
-            ours: cpu('on'),
-            bare: cpu('off'),
-            better: 'lower',
-            bound: spec.cpu?.bound,
-            target: spec.cpu?.text,
-          },
+          ...{ ours: cpu('on'), bare: cpu('off'), better: 'lower' },
+          ...{ bound: spec.cpu?.bound, target: spec.cpu?.text },
           note: `user + system time of the simulator process over each turn; rounds on/off ms: ${rounds(cpu('on'), cpu('off'), 1)}${spec.note ? `; ${spec.note}` : ''}`,
         }),
       ];
@@ -135,26 +126,21 @@ export const abPair = (spec: AbSpec): Scenario => ({
     }
     // Deliveries to clients in client processes, at most `window` posted but not yet delivered everywhere.
     const clients = work.count(ctx.config);
-    const sides = {
-      servers: [start('on'), start('off')],
-      clients: [work.clients, work.clients],
-      count: clients,
-    } as const;
+    const sides = { servers: [start('on'), start('off')], clients: [work.clients, work.clients] } as const;
     const warm = (side: ClientSide) => side.ready();
-    return withSides(ctx, sides, warm, ({ ours, bare }, pids) => {
+    return withSides(ctx, { ...sides, count: clients }, warm, ({ ours, bare }, pids) => {
       const by = { on: ours, off: bare };
-      return measure(
-        {
-          ...{ label: `${work.label} (${clients} clients)`, unit: 'msg/s', work: 'messages' },
-          async turn(side, ms) {
-            const r = await by[side].closedLoop(ms, ctx.config.controlPlane.window);
-            return { rate: r.messagesPerSecond, units: r.messages };
-          },
-          note: (on, off) =>
-            `each message reaches all ${clients} clients: ${count(Math.round(on * clients))} / ${count(Math.round(off * clients))} deliveries/s (on / off, medians)`,
+      const perClient = (rate: number) => count(Math.round(rate * clients));
+      const deliveries: Load = {
+        ...{ label: `${work.label} (${clients} clients)`, unit: 'msg/s', work: 'messages' },
+        async turn(side, ms) {
+          const r = await by[side].closedLoop(ms, ctx.config.controlPlane.window);
+          return { rate: r.messagesPerSecond, units: r.messages };
         },
-        { on: pids.ours, off: pids.bare },
-      );
+        note: (on, off) =>
+          `each message reaches all ${clients} clients: ${perClient(on)} / ${perClient(off)} deliveries/s (on / off, medians)`,
+      };
+      return measure(deliveries, { on: pids.ours, off: pids.bare });
     });
   },
 });

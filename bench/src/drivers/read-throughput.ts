@@ -94,11 +94,8 @@ function readRows(
     return [
       pairedRow({
         ...{ scenario: scenario.label, unit: 'req/s', ours: ours.rate, bare: page.rate, better: 'higher' },
-        ...{ ...bound },
-        ...{
-          bareName: 'GET /events page read, same store',
-          ratioLabel: `${kind.against} / page read, median of paired rounds (min–max)`,
-        },
+        ...{ ...bound, bareName: 'GET /events page read, same store' },
+        ratioLabel: `${kind.against} / page read, median of paired rounds (min–max)`,
         note: [
           `${kind.status === 204 ? '204, no body' : `${ours.bytes} B/response`}; p50 ${ms(ours)} against ${ms(page)}`,
           `server CPU per 1,000 requests ${cpu(ours)} against ${cpu(page)}`,
@@ -122,8 +119,7 @@ function readRows(
     }),
     pairedRow({
       ...{ scenario: `${scenario.label}: server CPU per 1,000 requests`, unit: 'ms', ours: ours.cpu },
-      ...{ bare: bare.cpu },
-      better: 'lower',
+      ...{ bare: bare.cpu, better: 'lower' },
       note: 'user + system time of each server process over each turn, from /proc (medians); less sensitive than the rate to the load generator and to other load on the machine',
     }),
   ];
@@ -139,8 +135,8 @@ function flatnessRow(large: Read, small: Read, events: readonly number[]): Compa
   return compare({
     scenario: `GET /customerapi/events page reads, flatness: ${l} stored events against ${s}`,
     ...{ unit: 'req/s', ours: med(large.ours.rate), bare: med(small.ours.rate) },
-    ...{ bareName: 'ours, the smaller store' },
-    ...{ better: 'higher', ratios: perRound(ratio(large), ratio(small)) },
+    ...{ bareName: 'ours, the smaller store', better: 'higher' },
+    ratios: perRound(ratio(large), ratio(small)),
     ...{ bound: 0.85, target: `ours/bare at ${l} within 15% of the figure at ${s} (>= 0.85x)` },
     ratioLabel: '(ours / bare, larger store) / (ours / bare, smaller store), median of rounds (min–max)',
     note: `Ours is the larger store's median req/s, the baseline the smaller store's; the ratio divides each round's ours/bare at ${l} by the same round's at ${s}, so drift of the machine cancels`,
@@ -159,15 +155,12 @@ export function readThroughput(kinds: readonly ReadKind[], method: readonly stri
     async run(ctx) {
       const { connections, roundSeconds, rounds: n, sizes } = ctx.config.read;
       const bare = await startBare();
-      const stores: Store[] = [];
+      const [stores, notes, rows]: [Store[], string[], Comparison[]] = [[], [], []];
       const peers: Array<Awaited<ReturnType<typeof startPeer>>> = [];
-      const notes: string[] = [];
-      const rows: Comparison[] = [];
       const turn = async (s: Side, seconds: number, keep = true) => {
         await s.before?.();
-        const { result, cpuMs } = await chargedTo(s.pid, () =>
-          load({ ...s, headers: AUTH, connections, seconds }),
-        );
+        const charged = () => load({ ...s, headers: AUTH, connections, seconds });
+        const { result, cpuMs } = await chargedTo(s.pid, charged);
         if (!keep) return;
         [s.bytes, s.bad] = [Math.round(result.bytesPerResponse), s.bad + result.bad];
         s.rate.push(result.requestsPerSecond);
@@ -207,18 +200,17 @@ export function readThroughput(kinds: readonly ReadKind[], method: readonly stri
           if (s) return { name, value: med(s.rate), note: `${s.bytes} B/response` };
           return { name, value: null, note: ctx.peers ? 'failed to start' : 'not installed' };
         });
-        for (const store of stores) {
+        for (const store of stores)
           for (const read of store.reads)
             rows.push(...readRows(store, read, store === reference && ctx.peers ? peerFigures : []));
-        }
         const largest = stores.at(-1) as Store;
         if (stores.length >= 2)
           rows.push(flatnessRow(page(largest), page(reference), [largest.events, reference.events]));
-        for (const { events, seeded } of stores) {
+        const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+        for (const { events, seeded: s } of stores)
           notes.push(
-            `store of ${count(events)}: seeded over POST /_sim/events in ${(seeded.wallMs / 1000).toFixed(1)} s (server CPU ${(seeded.serverCpuMs / 1000).toFixed(1)} s)`,
+            `store of ${count(events)}: seeded over POST /_sim/events in ${seconds(s.wallMs)} (server CPU ${seconds(s.serverCpuMs)})`,
           );
-        }
       } finally {
         await Promise.all([...peers.map((p) => p.stop()), ...stores.map((s) => s.sim.stop()), bare.stop()]);
       }

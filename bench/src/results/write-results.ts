@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { round } from '../harness/stats';
 import type { BenchReport, Check, MeasureResult, ProfileSummary } from '../types';
-import { beforeAfterRows } from './before-after';
 
 /**
  * The one report writer of the bench, the soak and the abuse run: markdown tables, the machine
@@ -76,6 +76,21 @@ const profileLines = (p: ProfileSummary) => [
 
 const text = (value: number | null, unit = ''): string =>
   value === null ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
+
+/**
+ * Every scenario both builds of a --before run measured: each one's figure and ratio to its
+ * baseline, and the change after / before (below 1: less of the figure, better for times).
+ */
+export const beforeAfterRows = (report: BenchReport) =>
+  report.measures.flatMap((after) =>
+    after.comparisons.map((row) => {
+      const measure = report.before?.measures.find((m) => m.id === after.id);
+      const old = measure?.comparisons.find((c) => c.scenario === row.scenario);
+      const change = old?.ours && row.ours !== null ? round(row.ours / old.ours, 3) : null;
+      const [before, beforeRatio, afterRatio] = [old?.ours ?? null, old?.ratio ?? null, row.ratio];
+      return { ...row, measure: after.title, before, after: row.ours, change, beforeRatio, afterRatio };
+    }),
+  );
 
 function beforeAfterMarkdown(report: BenchReport): string[] {
   if (!report.before) return [];

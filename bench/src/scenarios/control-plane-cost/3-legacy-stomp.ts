@@ -1,12 +1,3 @@
-import { abPair } from '../../drivers/ab-pair';
-import { CONTROL_PLANE } from './_control-plane';
+import { deliveries } from './_control-plane';
 
-export default abPair({
-  ...CONTROL_PLANE,
-  kind: 'legacy',
-  work: {
-    label: 'legacy: POST NonDurable -> STOMP subscribers',
-    clients: 'stomp',
-    count: (c) => c.controlPlane.streamClients,
-  },
-});
+export default deliveries('legacy', 'stomp', 'legacy: POST NonDurable -> STOMP subscribers');

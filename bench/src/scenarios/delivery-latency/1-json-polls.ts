@@ -1,8 +1,4 @@
 import { latency } from '../../drivers/latency';
 
-export default latency({
-  label: 'JSON: POST /api/message -> held GET /customerapi/events',
-  kind: 'json',
-  ours: 'json-polls',
-  bare: 'bare-polls',
-});
+const label = 'JSON: POST /api/message -> held GET /customerapi/events';
+export default latency({ label, kind: 'json', ours: 'json-polls', bare: 'bare-polls' });

@@ -1,8 +1,4 @@
 import { latency } from '../../drivers/latency';
 
-export default latency({
-  label: 'JSON: POST /api/message -> WebSocket Data',
-  kind: 'json',
-  ours: 'event-stream',
-  bare: 'bare-ws',
-});
+const label = 'JSON: POST /api/message -> WebSocket Data';
+export default latency({ label, kind: 'json', ours: 'event-stream', bare: 'bare-ws' });

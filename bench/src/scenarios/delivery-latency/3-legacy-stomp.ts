@@ -1,8 +1,4 @@
 import { latency } from '../../drivers/latency';
 
-export default latency({
-  label: 'legacy: POST NonDurable -> STOMP MESSAGE',
-  kind: 'legacy',
-  ours: 'stomp',
-  bare: 'bare-ws',
-});
+const label = 'legacy: POST NonDurable -> STOMP MESSAGE';
+export default latency({ label, kind: 'legacy', ours: 'stomp', bare: 'bare-ws' });

@@ -1,7 +1,4 @@
 import { fanOut } from '../../drivers/fan-out';
 
-export default fanOut({
-  label: 'JSON: transient /api/message -> WebSocket clients',
-  kind: 'json',
-  clients: 'event-stream',
-});
+const label = 'JSON: transient /api/message -> WebSocket clients';
+export default fanOut({ label, kind: 'json', clients: 'event-stream' });
