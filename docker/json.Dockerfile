@@ -46,9 +46,11 @@ ENV PORT=3000 \
     RECORDINGS_DIR=/recordings
 EXPOSE 3000
 USER node
-# No curl needed; honours PORT given with -e. (No --start-interval: podman 4 rejects it.)
+# No curl needed; honours PORT given with -e, and a --port on the command (`certify listen
+# --attach --port 9000`, `json --port 4000`), read from PID 1's command line (docker run --init
+# keeps the command there too). (No --start-interval: podman 4 rejects it.)
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "let a=[];try{a=require('fs').readFileSync('/proc/1/cmdline','utf8').split('\\0')}catch{}const i=a.indexOf('--port'),e=a.find(x=>x.startsWith('--port=')),p=(i>0&&a[i+1])||(e&&e.slice(7))||process.env.PORT||3000;fetch('http://127.0.0.1:'+p+'/health',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself (the CLI closes within a second).
 ENTRYPOINT ["node", "/app/bin/racedata-sim.js"]
 CMD ["json"]

@@ -81,8 +81,143 @@ const withoutNativeAddons = {
   },
 };
 
+// Node builtins that bundled code requires at load but calls only on paths a start never takes:
+// https and tls (ws's client side, prom-client's Pushgateway), child_process (commander's
+// executable subcommands), zlib (body-parser inflating a compressed body, the Pushgateway),
+// worker_threads (pino's transports), assert and crypto (ws's client handshake; the server's
+// on the first upgrade). Loading them cost a start about 25 ms of CPU, as much as the
+// simulators' own code. Each is replaced by a stand-in that loads the module on the first look
+// at one of its properties: callers read them at call time (`https.request(...)`, TypeScript's
+// `(0, crypto_1.randomBytes)(...)`), so nothing else changes. A few modules take functions out
+// at load (`const { randomBytes } = require('crypto')`): those functions, listed, are handed
+// out as stand-ins that load the module when first called.
+const LAZY_BUILTINS = {
+  https: [],
+  tls: [],
+  child_process: [],
+  zlib: [],
+  worker_threads: [],
+  assert: [],
+  crypto: ['randomBytes', 'randomFillSync', 'createHash', 'randomUUID', 'timingSafeEqual'],
+};
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const names = Object.keys(LAZY_BUILTINS).join('|');
+    b.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) =>
+      // The stand-in's own require is the real module.
+      args.namespace === 'lazy-builtin'
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `
+let real;
+const load = () => (real ??= require(${JSON.stringify(`node:${args.path}`)}));
+const deferred = new Map(${JSON.stringify(LAZY_BUILTINS[args.path])}.map((name) => [name, function (...a) { return load()[name].apply(this, a); }]));
+module.exports = new Proxy({}, {
+  get: (_, key) => (real === undefined && deferred.get(key)) || load()[key],
+  set: (_, key, value) => ((load()[key] = value), true),
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+    return descriptor && { ...descriptor, configurable: true };
+  },
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
+// http-errors builds a class for every HTTP status when loaded, and express, body-parser and
+// their kin load it at start to raise an error only when a request goes wrong: a stand-in loads
+// it on its first call or property read, as lazyBuiltins does for builtins.
+const LAZY_PACKAGES = ['http-errors'];
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, async (args) => {
+      if (args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: 'real',
+      });
+      return { path: real.path, namespace: 'lazy-package', pluginData: { resolveDir: args.resolveDir } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
+      contents: `
+let real;
+const load = () => (real ??= require(${JSON.stringify(args.path)}));
+// An arrow function: callable like the module, with no own property a proxy must report as it is.
+module.exports = new Proxy(() => {}, {
+  apply: (_, self, params) => Reflect.apply(load(), self, params),
+  get: (_, key) => load()[key],
+  set: (_, key, value) => ((load()[key] = value), true),
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+    return descriptor && { ...descriptor, configurable: true };
+  },
+});`,
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
+// debug prints only what the DEBUG variable names; without it every instance is off, and loading
+// it (supports-color probing the terminal, and each instance asking whether stderr is one) cost a
+// start milliseconds. Without DEBUG, instances that do nothing stand in.
+const DEBUG_SHIM = `
+if (process.env.DEBUG) {
+  module.exports = require('debug');
+} else {
+  const off = (namespace) =>
+    Object.assign(() => {}, {
+      namespace,
+      enabled: false,
+      useColors: false,
+      log: () => {},
+      destroy: () => false,
+      extend: (sub, delimiter = ':') => off(namespace + delimiter + sub),
+    });
+  module.exports = Object.assign((namespace) => off(namespace), {
+    enable: () => {},
+    disable: () => '',
+    enabled: () => false,
+    names: [],
+    skips: [],
+    formatters: {},
+  });
+}`;
+const debugOnDemand = {
+  name: 'debug-on-demand',
+  setup(b) {
+    b.onResolve({ filter: /^debug$/ }, (args) =>
+      args.pluginData === 'real' || args.namespace === 'debug-shim'
+        ? undefined
+        : { path: 'debug', namespace: 'debug-shim', pluginData: { resolveDir: args.resolveDir } },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'debug-shim' }, (args) => ({
+      contents: DEBUG_SHIM,
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
 /** The slimming above, shared with the test kit's bundle (scripts/bundle-testkit.mjs). */
-export const slimPlugins = [mimeSubset, iconvShim, withoutNativeAddons];
+export const slimPlugins = [
+  mimeSubset,
+  iconvShim,
+  withoutNativeAddons,
+  lazyBuiltins,
+  lazyPackages,
+  debugOnDemand,
+];
 
 /** Writes `code` to `file` aside and renames it into place. */
 export function writeAtomically(file, code) {

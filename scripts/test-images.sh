@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the container images (docker/json.Dockerfile, docker/legacy.Dockerfile), starts them and
 # runs the jest project `images` (test/images) against the running containers, checks what only
-# the runtime can see (user, HEALTHCHECK, stop time), then docker/compose.yaml
-# (scripts/test-compose.sh) and the Testcontainers module (scripts/test-testcontainers.sh) with
-# those images. `npm run test:images`.
+# the runtime can see (user, HEALTHCHECK, stop time), certify from the image, then
+# docker/compose.yaml (scripts/test-compose.sh), examples/certify/compose.yaml
+# (scripts/test-certify-compose.sh) and the Testcontainers module (scripts/test-testcontainers.sh)
+# with those images. `npm run test:images`.
 #
 # Runtime: `docker` when `docker info` works; else `podman-sim` (../shared/container/README.md),
 # running ../shared/container/podman-setup.sh first when podman-sim or the stand-in base image is
@@ -326,9 +327,57 @@ if run "$name-early" "$json_image"; then
   fi
 fi
 
+# ---- certify from the image, graded on a client that is not Node ---------------------------
+# `certify listen --attach` in a container (the HEALTHCHECK follows its --port), the Python
+# reference client on the host reading its variables from GET /_sim/certify/variables through the
+# launcher, as examples/certify/compose.yaml does between two containers.
+certify_from_image() {
+  local n="$name-certify" port code junit
+  if ! command -v python3 >/dev/null 2>&1; then
+    if [ "${CI:-}" = true ]; then fail "certify from the image: python3 is missing"; else say "skipped certify from the image: no python3"; fi
+    return
+  fi
+  port=$(free_ports 1)
+  containers+=("$n")
+  # The command after the image (run() puts its arguments before it).
+  if ! "$rt" run -d --name "$n" -p "127.0.0.1:$port:9000" "$legacy_image" certify listen --attach --port 9000 \
+    --host 0.0.0.0 --junit /tmp/certify.xml >"$tmp/run.log" 2>&1; then
+    cat "$tmp/run.log"
+    fail "start certify listen --attach in a container"
+    return
+  fi
+  status=starting
+  for _ in $(seq 1 40); do
+    status=$(healthcheck_status "$n")
+    [ "$status" = healthy ] && break
+    sleep 1
+  done
+  [ "$status" = healthy ] && pass "certify --attach --port 9000 in a container reports healthy" ||
+    fail "certify --attach --port 9000 in a container reports $status"
+  CERTIFY_URL="http://127.0.0.1:$port" python3 examples/certify/python/with_certify_variables.py \
+    python3 examples/certify/python/racedata_client.py >/dev/null 2>"$tmp/python-client.err" &
+  local client=$!
+  code=$(timeout 120 "$rt" wait "$n" 2>/dev/null | tail -1)
+  kill "$client" 2>/dev/null
+  wait "$client" 2>/dev/null
+  junit=$("$rt" cp "$n:/tmp/certify.xml" - 2>/dev/null | tar -xO 2>/dev/null)
+  if [ "$code" = 0 ] && printf '%s' "$junit" | grep -q 'tests="10" failures="0"'; then
+    pass "certify listen from the image passes the Python client through --attach (exit 0, JUnit 10 tests, no failure)"
+  else
+    "$rt" logs "$n" 2>&1 | tail -15 | sed 's/^/    /'
+    tail -5 "$tmp/python-client.err" | sed 's/^/    /'
+    fail "certify listen from the image: exit '$code', JUnit: $(printf '%s' "$junit" | grep -o '<testsuites[^>]*>' | head -1)"
+  fi
+}
+certify_from_image
+
 # ---- docker/compose.yaml with these images -------------------------------------------------
 COMPOSE_RUNTIME=$rt bash "$root/scripts/test-compose.sh" | tee "$tmp/compose.out"
 count_output "$tmp/compose.out" "${PIPESTATUS[0]}" test-compose.sh
+
+# ---- examples/certify/compose.yaml: certify from the image grading a client container --------
+COMPOSE_RUNTIME=$rt IMAGE_PREFIX=$prefix bash "$root/scripts/test-certify-compose.sh" | tee "$tmp/certify-compose.out"
+count_output "$tmp/certify-compose.out" "${PIPESTATUS[0]}" test-certify-compose.sh
 
 # ---- the Testcontainers module (racedata-sim/testcontainers) with these images -----------------
 IMAGE_PREFIX=$prefix bash "$root/scripts/test-testcontainers.sh" | tee "$tmp/testcontainers.out"

@@ -7,7 +7,7 @@
 // section of the interface it comes from. The broken variants in broken/ replace one of the
 // decisions in `behaviour` to show what certify catches.
 import { pathToFileURL } from 'node:url';
-import { authenticate, log, retryAfterMs, sleep } from './http-helpers.mjs';
+import { authenticate, log, pollTimeoutMs, retryAfterMs, sleep } from './http-helpers.mjs';
 
 /** What the consumer does at each turn; a broken variant replaces one of these. */
 export const behaviour = {
@@ -21,8 +21,12 @@ export const behaviour = {
   reauthenticateOn401: true,
   // 503 and 429 say when to come back (Retry-After); without it, wait a second.
   afterUnavailable: (res) => sleep(retryAfterMs(res.headers.get('retry-after'), 1000)),
-  // A reset or refused connection: try again soon, from the same lastEventId.
+  // A reset or refused connection (a server restarting): try again soon, from the same
+  // lastEventId; at most 2 attempts a second, and never give up.
   afterNetworkError: () => sleep(500),
+  // A poll with no answer past the long-poll limit is lost (a proxy or a half-dead server):
+  // give up on it and ask again.
+  requestTimeoutMs: pollTimeoutMs,
 };
 
 export async function consumeEvents(env, onEvent, rules = behaviour) {
@@ -31,17 +35,22 @@ export async function consumeEvents(env, onEvent, rules = behaviour) {
   let lastEventId = 0;
   for (;;) {
     let res;
+    let page;
     try {
+      const timeout = rules.requestTimeoutMs(env);
       res = await fetch(`${base}/customerapi/events?lastEventId=${lastEventId}`, {
         headers: { authorization: `Bearer ${token}` },
+        ...(timeout !== undefined && { signal: AbortSignal.timeout(timeout) }),
       });
+      // The body is read under the same timeout: an answer that stalls halfway is lost too.
+      if (res.status === 200) page = (await res.json()).data;
     } catch (err) {
-      log(`poll failed (${err.cause?.code ?? err.message}); retrying`);
-      await rules.afterNetworkError();
+      log(`poll failed (${err.cause?.code ?? err.name ?? err.message}); retrying`);
+      await rules.afterNetworkError(err);
       continue;
     }
     if (res.status === 200) {
-      const page = (await res.json()).data;
+      // Fields, channels and payloads it does not know are passed on as they are.
       for (const event of page.events) onEvent(event);
       lastEventId = rules.nextLastEventId(lastEventId, page);
       await rules.afterPage(page);

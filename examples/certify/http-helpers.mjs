@@ -28,6 +28,16 @@ export function retryAfterMs(header, fallbackMs) {
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, 60_000) : fallbackMs;
 }
 
+/**
+ * The long-poll limit certify gives (RACEDATA_LONG_POLL_MS); production's simulators hold a poll
+ * 60 s (interface 8). A poll with no answer well past it is lost: give up on it and ask again.
+ */
+export function pollTimeoutMs(env) {
+  const limit = Number(env.RACEDATA_LONG_POLL_MS ?? 60_000);
+  const known = Number.isFinite(limit) && limit > 0 ? limit : 60_000;
+  return known + Math.max(2_000, known / 2);
+}
+
 /** Diagnostics go to stderr: stdout is for what the client processed. */
 export function log(line) {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`);

@@ -6,7 +6,7 @@
 // It reads RACEDATA_URL, RACEDATA_KEY and RACEDATA_SECRET. The broken variants in broken/
 // replace one of the decisions in `behaviour`.
 import { pathToFileURL } from 'node:url';
-import { authenticate, log, retryAfterMs, sleep } from './http-helpers.mjs';
+import { authenticate, log, pollTimeoutMs, retryAfterMs, sleep } from './http-helpers.mjs';
 
 export const behaviour = {
   // 4.2: "The client stores it and immediately sends a new request."
@@ -16,8 +16,11 @@ export const behaviour = {
   // 5.4 and 7.2: 401 includes an expired token; authenticate again.
   reauthenticateOn401: true,
   afterUnavailable: (res) => sleep(retryAfterMs(res.headers.get('retry-after'), 1000)),
-  // The server keeps the queue while we are away (4.2), so a quick retry loses nothing.
+  // The server keeps the queue while we are away (4.2), so a quick retry loses nothing; at most
+  // 2 attempts a second while it is down, and never give up.
   afterNetworkError: () => sleep(500),
+  // A listen with no answer past the long-poll limit is lost: give up on it and ask again.
+  requestTimeoutMs: pollTimeoutMs,
 };
 
 export async function consumeListen(env, onXml, rules = behaviour) {
@@ -25,18 +28,23 @@ export async function consumeListen(env, onXml, rules = behaviour) {
   let token = await authenticate(base, env.RACEDATA_KEY, env.RACEDATA_SECRET);
   for (;;) {
     let res;
+    let xml;
     try {
+      const timeout = rules.requestTimeoutMs(env);
       res = await fetch(`${base}/customerapi/channels/listen`, {
         headers: { authorization: `Bearer ${token}` },
+        ...(timeout !== undefined && { signal: AbortSignal.timeout(timeout) }),
       });
+      // The body is a JSON string holding one XML document, read under the same timeout.
+      if (res.status === 200) xml = JSON.parse(await res.text());
     } catch (err) {
-      log(`listen failed (${err.cause?.code ?? err.message}); retrying`);
-      await rules.afterNetworkError();
+      log(`listen failed (${err.cause?.code ?? err.name ?? err.message}); retrying`);
+      await rules.afterNetworkError(err);
       continue;
     }
     if (res.status === 200) {
-      // The body is a JSON string holding one XML document.
-      onXml(JSON.parse(await res.text()));
+      // A document it does not know is passed on as it is: the XML structure is not fixed (2.4).
+      onXml(xml);
       await rules.afterMessage();
     } else if (res.status === 204) {
       await res.arrayBuffer();

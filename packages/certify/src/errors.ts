@@ -15,8 +15,9 @@ export const certifyErrors = {
   },
   UNKNOWN_CHECK: {
     exitCode: EXIT_USAGE,
-    message: (p: { option: string; id: string; known: readonly string[] }) =>
-      `${p.option}: no check "${p.id}" in this run (checks: ${p.known.length > 0 ? p.known.join(', ') : 'none'})`,
+    message: (p: { option: string; id: string; known: readonly string[]; elsewhere?: string }) =>
+      `${p.option}: no check "${p.id}" in this run${p.elsewhere ? `: ${p.elsewhere}` : ''} ` +
+      `(checks: ${p.known.length > 0 ? p.known.join(', ') : 'none'})`,
   },
   EXPECTED_FAILURES_UNREADABLE: {
     exitCode: EXIT_USAGE,

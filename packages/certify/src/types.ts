@@ -174,12 +174,85 @@ export interface ControlCalls {
   /** POST /_sim/faults; resolves with the rule id. */
   addFault(rule: Record<string, unknown>): Promise<string>;
   deleteFault(id: string): Promise<void>;
+  /** GET /_sim/faults: how often a rule fired so far; undefined once it is gone. */
+  faultFired(id: string): Promise<number | undefined>;
   /** POST /_sim/tokens/expire for the certified user. */
   expireTokens(): Promise<void>;
   /** POST /_sim/connections/close for the certified user, with a close code. */
   closeConnections(code?: number): Promise<number>;
   /** GET /_sim/journal with a query string (`kind=delivered&user=...`). */
   journal(query: string): Promise<ReadonlyArray<Record<string, unknown>>>;
+}
+
+/** A change to the text frames the simulator sends the client over WebSocket. */
+export interface FrameChange {
+  readonly test: (text: string) => boolean;
+  readonly change: (text: string) => string;
+  /** Told each time a frame was changed, with when (ms since the epoch). */
+  readonly changed?: (at: number) => void;
+}
+
+/** A change to the JSON bodies (200 only) the simulator answers the client with on one route. */
+export interface AnswerChange {
+  /** The route, lower case and without a trailing slash: `/customerapi/events`. */
+  readonly path: string;
+  readonly test: (body: unknown) => boolean;
+  readonly change: (body: unknown) => unknown;
+  readonly changed?: (at: number) => void;
+}
+
+/** How long the simulator is away (survives-restart), in its two halves. */
+export interface OutagePlan {
+  /** Nothing listens on the port: a connection attempt is refused (ECONNREFUSED). */
+  readonly refusedMs: number;
+  /**
+   * The port accepts connections again and closes each at once without an answer, as a port
+   * proxy does while the server behind it starts (the client sees a reset or an empty reply).
+   * These attempts are counted; a refused one never reaches certify.
+   */
+  readonly closingMs: number;
+}
+
+export interface OutageOutcome {
+  /** When every connection was dropped and the port closed. */
+  readonly downAt: number;
+  /** When the port accepted connections again (to close them). */
+  readonly closingAt?: number;
+  /** When the simulator answered again; undefined when it did not (the run stopped, the port was lost). */
+  readonly backAt?: number;
+  /** Connections dropped when it went away. */
+  readonly dropped: number;
+  /** When each connection attempt of the closing half came (ms since the epoch). */
+  readonly attempts: readonly number[];
+  /** Why it did not come back, when the port could not be taken back. */
+  readonly error?: string;
+}
+
+/** A WebSocket session certify silenced, and what the simulator last sent it. */
+export interface SilencedSession {
+  readonly path: string;
+  /** When the simulator last sent it a frame (ms since the epoch), if ever. */
+  readonly lastFrameAt: number | undefined;
+  /** How that frame began (`{"type":"Ping",...`, or `\n` for a STOMP heart-beat). */
+  readonly lastFrame: string | undefined;
+}
+
+/**
+ * What certify's own server does to the client's connections on top of the simulator: the ways
+ * production fails that the simulator itself never shows (a connection gone silent, a server
+ * away, messages of a kind the simulator never sends).
+ */
+export interface FrontDoor {
+  /** Silences the client's open WebSocket sessions on these paths: nothing more reaches them. */
+  silence(paths: readonly string[]): SilencedSession[];
+  /** Sends a text frame of certify's own to each open, unsilenced session on these paths; how many. */
+  inject(paths: readonly string[], text: string): number;
+  /** Changes frames until the returned function is called. */
+  changeFrames(change: FrameChange): () => void;
+  /** Changes answers until the returned function is called. */
+  changeAnswers(change: AnswerChange): () => void;
+  /** The simulator goes away and comes back with its state; `signal` ends it early. */
+  outage(plan: OutagePlan, signal: AbortSignal): Promise<OutageOutcome>;
 }
 
 /** What a scenario is given. */
@@ -194,6 +267,7 @@ export interface ScenarioContext {
   readonly timings: CertifyTimings;
   readonly traffic: Traffic;
   readonly control: ControlCalls;
+  readonly frontDoor: FrontDoor;
   /** Real time, ms since the epoch. */
   now(): number;
   /** Waits real time; resolves early (false) once the run is stopped. */
@@ -220,6 +294,11 @@ export interface CheckInfo {
 export interface Scenario {
   readonly name: string;
   readonly checks: readonly CheckInfo[];
+  /**
+   * The client ending is what this scenario grades (it exits on a refused connection, or on a
+   * message it does not know): it is given a moment to say so before the run is stopped.
+   */
+  readonly gradesClientExit?: boolean;
   run(ctx: ScenarioContext): Promise<readonly CheckResult[]>;
 }
 

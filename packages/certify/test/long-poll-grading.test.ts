@@ -10,7 +10,7 @@ import { busiestSecond } from '../src/suites/long-poll/rate';
 import { gapsAfter, gradeGaps } from '../src/suites/long-poll/repoll';
 import type { RequestEvent } from '../src/suites/long-poll/requests';
 import { defineScenario } from '../src/suites/long-poll/scenario-kit';
-import type { CheckInfo, ControlCalls, ScenarioContext } from '../src/types';
+import type { CheckInfo, ControlCalls, FrontDoor, ScenarioContext } from '../src/types';
 import { CERTIFY_TIMINGS } from '../src/timings';
 
 interface Poll {
@@ -42,6 +42,15 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 describe('follows-last-event-id', () => {
   const grade = (polls: RequestEvent[]) => followsLastEventId.grade(polls, []);
+
+  it('does not take a poll answered in the millisecond it started for one sent after its own answer', () => {
+    const result = grade([
+      poll({ at: 0, last: 0, ids: [1] }),
+      poll({ at: 10, ms: 0, last: 1, ids: [2] }),
+      poll({ at: 10, last: 2, ms: 2000, status: 204 }),
+    ]);
+    expect(result).toMatchObject({ status: 'pass' });
+  });
 
   it('passes when every poll after a delivery carries the highest eventId delivered before it', () => {
     const result = grade([
@@ -167,9 +176,18 @@ describe('a long-poll scenario', () => {
     inject: refused,
     addFault: refused,
     deleteFault: refused,
+    faultFired: refused,
     expireTokens: refused,
     closeConnections: refused,
     journal: refused,
+  };
+
+  const unusedFrontDoor: FrontDoor = {
+    silence: () => [],
+    inject: () => 0,
+    changeFrames: () => () => undefined,
+    changeAnswers: () => () => undefined,
+    outage: () => Promise.reject(new Error('no outage here')),
   };
 
   function context(signal: AbortSignal): ScenarioContext {
@@ -181,6 +199,7 @@ describe('a long-poll scenario', () => {
       timings: CERTIFY_TIMINGS,
       traffic: new TrafficLog(),
       control,
+      frontDoor: unusedFrontDoor,
       now: () => 0,
       wait: () => Promise.resolve(true),
       echo: false,

@@ -4,7 +4,10 @@ import type { CheckResult, Report } from '../src/types';
 
 const examples = path.resolve(__dirname, '..', '..', '..', 'examples', 'certify');
 
-/** Runs a reference client from examples/certify/ as its own process through the real runner. */
+/**
+ * Runs a reference client from examples/certify/ as its own process through the real runner,
+ * with --echo stdout (both long-poll clients print what they processed).
+ */
 export function certifyExample(
   suite: 'events' | 'listen',
   script: string,
@@ -14,8 +17,33 @@ export function certifyExample(
     suite,
     client: { command: process.execPath, args: [path.join(examples, script)], env: {} },
     ...(only && { only }),
-    timeoutMs: 60_000,
+    echo: true,
+    timeoutMs: 80_000,
   });
+}
+
+/** A broken variant, the check it breaks and why, as its report must say. */
+export type BrokenCase = readonly [script: string, id: string, reason: RegExp];
+
+/**
+ * The good client and every broken variant (each with --only the check it breaks), all at once:
+ * each run waits on timers far more than it computes, so side by side they take the time of the
+ * longest, not of them all.
+ */
+export async function certifyMatrix(
+  suite: 'events' | 'listen',
+  good: string,
+  broken: readonly BrokenCase[],
+): Promise<{ good: Report; broken: Map<string, Report> }> {
+  const runs = await Promise.all([
+    certifyExample(suite, good),
+    ...broken.map(([script, id]) => certifyExample(suite, `broken/${script}`, [id])),
+  ]);
+  const [goodReport, ...brokenReports] = runs;
+  return {
+    good: goodReport as Report,
+    broken: new Map(broken.map(([script], i) => [script, brokenReports[i] as Report])),
+  };
 }
 
 /** The report's verdicts as `id: status`, which a failing assertion prints in full. */
@@ -38,22 +66,18 @@ export function explain(result: CheckResult): string {
 }
 
 /**
- * Runs a broken variant with --only the check it breaks and asserts it fails exactly that check,
- * for the reason it breaks it, with evidence.
+ * Asserts a broken variant's report (run with --only the check it breaks) fails exactly that
+ * check, for the reason it breaks it, with evidence.
  */
-export async function expectFailsFor(
-  suite: 'events' | 'listen',
-  script: string,
-  id: string,
-  reason: RegExp,
-): Promise<void> {
-  const report = await certifyExample(suite, `broken/${script}`, [id]);
-  expect(verdicts(report)).toEqual({ [id]: 'fail' });
-  const result = check(report, id);
-  expect({ summary: result.summary, story: explain(result) }).toEqual({
+export function expectFailsFor(report: Report, id: string, reason: RegExp): void {
+  // One assertion, so a failure prints the verdicts, the summary and the evidence together.
+  const result = report.checks.find((c) => c.id === id);
+  expect({ verdicts: verdicts(report), summary: result?.summary, story: result && explain(result) }).toEqual({
+    verdicts: { [id]: 'fail' },
     summary: expect.stringMatching(reason),
     story: expect.any(String),
   });
+  if (!result) return;
   expect(result.evidence.length).toBeGreaterThan(0);
   expect(report.failed).toBe(1);
 }

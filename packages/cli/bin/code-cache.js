@@ -3,25 +3,40 @@
 // a third of a start; with the cache beside it, V8 deserialises the bytecode instead, and the
 // simulators answer their first request sooner (bench/src/measures/start-up.ts measures it).
 //
-// The cache is written when the process exits, after a start that found no usable cache: by
-// then every function the run needed has been compiled, so the next start finds them all.
+// The cache is written when the process exits: by then every function the run needed has been
+// compiled, so the next start finds them all. What a run compiles depends on its command: a
+// `--version` or a `replay` never compiles a simulator, and a cache written by one would be taken
+// by every later start, which would then compile nearly all it runs. So the header names the
+// simulators whose start the cache covers, and a start of one it does not cover writes it again
+// at exit: V8 keeps what the old cache held, and adds what this run compiled.
 // It is keyed to the build id on the bundle's first line (scripts/bundle.mjs: a hash of its
 // content; size and modification time for a bundle without one) and to the Node version, and
 // V8 refuses a cache from another V8 or other flags on its own; a refused or stale cache is just
 // not used, and rewritten at exit. Writing is best effort (a read-only install keeps working).
 // The container images ship a cache written at build time (scripts/prime-code-cache.mjs).
+const { isAscii } = require('node:buffer');
 const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
+/** The simulators each command starts. */
+const STARTS = { json: ['json'], legacy: ['legacy'], all: ['json', 'legacy'] };
+
 function keyOf(bundle, source) {
   const build = /^\/\/ racedata-sim build ([0-9a-f]+)\n/.exec(source.slice(0, 80));
   const stat = statSync(bundle);
   const id = build ? build[1] : `${stat.size} ${stat.mtimeMs}`;
-  return `racedata-sim code cache 2 ${id} ${process.version} ${process.arch}\n`;
+  return `racedata-sim code cache 3 ${id} ${process.version} ${process.arch}`;
 }
 
+/** The header line: the key, then the simulators whose start the cache covers (`-` for none). */
+function headerOf(key, covers) {
+  const names = [...new Set(covers)].sort();
+  return `${key} covers ${names.length > 0 ? names.join(',') : '-'}\n`;
+}
+
+/** V8's data and what it covers, when the cache exists and was made for this key. */
 function readCache(file, key) {
   let data;
   try {
@@ -29,14 +44,16 @@ function readCache(file, key) {
   } catch {
     return undefined;
   }
-  const header = Buffer.from(key);
-  return data.subarray(0, header.length).equals(header) ? data.subarray(header.length) : undefined;
+  const end = data.indexOf(0x0a);
+  const header = /^(.*) covers ([a-z,-]+)$/.exec(data.subarray(0, Math.max(end, 0)).toString('latin1'));
+  if (end < 0 || !header || header[1] !== key) return undefined;
+  return { data: data.subarray(end + 1), covers: header[2] === '-' ? [] : header[2].split(',') };
 }
 
-function writeCache(file, key, script) {
+function writeCache(file, header, script) {
   const partial = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(partial, Buffer.concat([Buffer.from(key), script.createCachedData()]));
+    writeFileSync(partial, Buffer.concat([Buffer.from(header), script.createCachedData()]));
     // Renamed into place: starts running side by side never read half a cache.
     renameSync(partial, file);
   } catch {
@@ -48,18 +65,34 @@ function writeCache(file, key, script) {
   }
 }
 
-/** Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. */
-function runBundle(bundle) {
+/**
+ * The bundle's text. esbuild writes it in ASCII (non-ASCII characters escaped), and ASCII is read
+ * as Latin-1 in a fraction of a millisecond, where Node's UTF-8 read of the same megabyte takes
+ * several: a sizeable part of a start. Anything else is read as UTF-8.
+ */
+function readSource(file) {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.latin1Slice() : bytes.toString('utf8');
+}
+
+/**
+ * Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. `command`
+ * is the CLI's first argument, which says which simulators this run starts.
+ */
+function runBundle(bundle, command = process.argv[2]) {
   const cacheFile = `${bundle}.v8cache`;
-  const source = readFileSync(bundle, 'utf8');
+  const source = readSource(bundle);
   const key = keyOf(bundle, source);
-  const cachedData = readCache(cacheFile, key);
+  const cached = readCache(cacheFile, key);
   const script = new vm.Script(Module.wrap(source), {
     filename: bundle,
-    ...(cachedData && { cachedData }),
+    ...(cached && { cachedData: cached.data }),
   });
-  if (cachedData === undefined || script.cachedDataRejected) {
-    process.once('exit', () => writeCache(cacheFile, key, script));
+  const starts = Object.hasOwn(STARTS, command) ? STARTS[command] : [];
+  if (cached === undefined || script.cachedDataRejected) {
+    process.once('exit', () => writeCache(cacheFile, headerOf(key, starts), script));
+  } else if (starts.some((kind) => !cached.covers.includes(kind))) {
+    process.once('exit', () => writeCache(cacheFile, headerOf(key, [...cached.covers, ...starts]), script));
   }
   const mod = new Module(bundle, module);
   mod.filename = bundle;

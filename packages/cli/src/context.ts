@@ -6,6 +6,11 @@ export interface CliContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /**
+   * The real process: log lines may be held a few milliseconds and written to stderr together
+   * (held-lines.ts). Tests that read stderr as soon as something happened leave it unset.
+   */
+  readonly holdLogLines?: boolean;
   /** Ends the process (or, in tests, records the code). */
   exit(code: number): void;
   /** Runs the handler once on SIGTERM or SIGINT. */

@@ -1,6 +1,7 @@
 import { createLogger, type LogFormat, type Logger, type LogLevel } from '@racedata/core';
 import type { CliContext } from './context';
 import { envValue } from './env';
+import { HeldLines } from './held-lines';
 import { prettyDestination } from './pretty-log';
 
 /** `auto` picks pretty lines for a person at a terminal and JSON for anything reading a pipe or file. */
@@ -21,6 +22,7 @@ export function cliLogger(
   const tty = (ctx.stderr as { isTTY?: boolean }).isTTY === true;
   // https://no-color.org: any non-empty NO_COLOR turns colours off.
   const colors = tty && envValue(ctx.env, 'NO_COLOR') === undefined;
-  const destination = format === 'pretty' ? prettyDestination(ctx.stderr, { colors }) : ctx.stderr;
+  const lines = format === 'pretty' ? prettyDestination(ctx.stderr, { colors }) : ctx.stderr;
+  const destination = ctx.holdLogLines === true ? new HeldLines(lines) : lines;
   return createLogger({ level: options.level, ...(options.name && { name: options.name }), destination });
 }

@@ -2,18 +2,20 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliContext } from './context';
 import { EXIT_BAD_CONFIG, exitCodeOf } from './errors';
 import { envValue } from './env';
-import { registerRecordCommand } from './record/record-command';
+import { addOnDemandCommands, commandNamed } from './on-demand-commands';
 import { registerReplayCommand } from './replay/replay-command';
-import { registerAnonymiseCommand } from './anonymise/anonymise-command';
-import { registerCertifyCommand } from './certify/certify-command';
-import { registerRaceDayCommand } from './race-day/race-day-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
 import { productVersion } from './version';
 import { EXIT_CODES_HELP, settingsHelp } from './help-text';
 import type { SimulatorKind } from '@racedata/core';
 
-export function buildProgram(ctx: CliContext): Command {
+/**
+ * The command line's program. `args` (the words after `racedata-sim`) say which command will
+ * run, so only that one of the on-demand commands is loaded (see on-demand-commands.ts); without
+ * them every command is.
+ */
+export function buildProgram(ctx: CliContext, args?: readonly string[]): Command {
   const program = new Command('racedata-sim')
     .description(
       'Local stand-in for the race-data customer API: legacy XML/STOMP (8080) and JSON (3000) simulators',
@@ -63,10 +65,8 @@ export function buildProgram(ctx: CliContext): Command {
   });
 
   registerReplayCommand(program, ctx);
-  registerRecordCommand(program, ctx);
-  registerAnonymiseCommand(program, ctx);
-  registerCertifyCommand(program, ctx);
-  registerRaceDayCommand(program, ctx);
+  const named = args && commandNamed(args);
+  addOnDemandCommands(program, ctx, (name) => args === undefined || name === named);
   program.addHelpText(
     'after',
     `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,
@@ -92,7 +92,7 @@ function seedOf(flags: Record<string, unknown>): string | undefined {
 /** Runs the command line; configuration errors print one line and exit 2. */
 export async function run(argv: readonly string[], ctx: CliContext): Promise<void> {
   try {
-    await buildProgram(ctx).parseAsync([...argv]);
+    await buildProgram(ctx, argv.slice(2)).parseAsync([...argv]);
   } catch (err) {
     if (err instanceof CommanderError) {
       const ok = err.exitCode === 0;
@@ -114,6 +114,7 @@ export function processContext(env: NodeJS.ProcessEnv): CliContext {
     env,
     stdout: process.stdout,
     stderr: process.stderr,
+    holdLogLines: true,
     exit: (code) => process.exit(code),
     onShutdownSignal(handler) {
       let signalled = false;

@@ -12,8 +12,7 @@ import {
 } from '@racedata/core';
 import { type Simulator } from '@racedata/control';
 import { consoleAssets } from '@racedata/console';
-import { createJsonSimulator, JSON_DESCRIPTION, type JsonSeeder } from '@racedata/json-sim';
-import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
+import type { JsonSeeder } from '@racedata/json-sim';
 import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
 import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
@@ -62,6 +61,16 @@ function onDemandRecordings<M>(load: () => Promise<M[] | undefined>): {
   return { recordings, loadRecordings };
 }
 
+/*
+ * Each simulator's package is loaded when that simulator starts, so a `json` start never
+ * evaluates the legacy simulator's code (its STOMP endpoint, queues and documents), nor a
+ * `legacy` start the JSON simulator's.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const jsonSim = () => require('@racedata/json-sim') as typeof import('@racedata/json-sim');
+const legacySim = () => require('@racedata/legacy-sim') as typeof import('@racedata/legacy-sim');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 async function create(
   plan: SimulatorPlan,
   tables: { logger: Logger; users: UserTable; catalog: ChannelCatalog },
@@ -76,7 +85,7 @@ async function create(
     const later = replayOn ? undefined : onDemandRecordings(load);
     const recordings = later ? later.recordings : await load();
     let seeder: JsonSeeder | undefined;
-    const sim = createJsonSimulator(plan.settings, {
+    const sim = jsonSim().createJsonSimulator(plan.settings, {
       ...deps,
       ...(recordings && { recordings }),
       ...(later && { loadRecordings: later.loadRecordings }),
@@ -95,7 +104,7 @@ async function create(
   const load = () => recordingsForReplay('legacy', plan.settings, deps.catalog, deps.logger, dir);
   const later = replayOn ? undefined : onDemandRecordings(load);
   const recordings = later ? later.recordings : await load();
-  const sim = createLegacySimulator(plan.settings, {
+  const sim = legacySim().createLegacySimulator(plan.settings, {
     ...deps,
     ...(recordings && { recordings }),
     ...(later && { loadRecordings: later.loadRecordings }),
@@ -113,7 +122,10 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
   const root = cliLogger(ctx, { level: first?.logLevel ?? 'info', format: first?.logFormat ?? 'auto' });
   const prepared = plans.map((plan) => ({
     plan,
-    tables: loadTables(plan.kind === 'json' ? JSON_DESCRIPTION : LEGACY_DESCRIPTION, plan.settings),
+    tables: loadTables(
+      plan.kind === 'json' ? jsonSim().JSON_DESCRIPTION : legacySim().LEGACY_DESCRIPTION,
+      plan.settings,
+    ),
   }));
   const running: Running[] = [];
   let stopping = false;

@@ -156,6 +156,18 @@ describe('racedata-sim certify', () => {
       [['events'], /no client command: racedata-sim certify <suite> -- <command>/],
       [['events', '--attach', ...client('poller.mjs')], /--attach waits for a client started by hand/],
       [['all', '--attach', '--port', '0'], /--attach plays one suite at a time, not all/],
+      [
+        ['events', '--attach', '--port', '0', '--echo', 'stdout'],
+        /--echo stdout reads the output of a client certify starts/,
+      ],
+      [
+        ['events', '--only', 'detects-silent-stream', ...client('poller.mjs')],
+        /--only: no check "detects-silent-stream" in this run: it is a check of stream, not of events/,
+      ],
+      [
+        ['all', '--only', 'events/detects-silent-session', ...client('poller.mjs')],
+        /--only: no check "events\/detects-silent-session" in this run: it is a check of stomp\/detects-silent-session, not of events/,
+      ],
       [['events', '--host', '0.0.0.0', ...client('poller.mjs')], /--host is for --attach/],
       [
         ['events', '--timeout', 'soon', ...client('poller.mjs')],
@@ -199,6 +211,8 @@ describe('racedata-sim certify', () => {
     );
     expect(Object.keys(variables).sort()).toEqual([
       'RACEDATA_KEY',
+      'RACEDATA_LONG_POLL_MS',
+      'RACEDATA_PING_INTERVAL_MS',
       'RACEDATA_SECRET',
       'RACEDATA_SUITE',
       'RACEDATA_URL',
@@ -217,6 +231,13 @@ describe('racedata-sim certify', () => {
       phase: 'waiting',
       checks: [{ id: 'sees-event', status: 'pending' }],
     });
+    // The same variables for a client in a container, on the address it reached certify by.
+    const served = await fetch(`${shown[1]}/_sim/certify/variables`);
+    expect(await served.text()).toBe(
+      Object.entries(variables)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+    );
     const byHand = spawn(process.execPath, [path.join(fixtures, 'clients', 'poller.mjs')], {
       env: { ...process.env, ...variables },
       stdio: 'ignore',

@@ -14,7 +14,7 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..', '..', '..');
 const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
 const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
-const HEADER = /^racedata-sim code cache 2 ([0-9a-f]+) v[\d.]+ \w+\n/;
+const HEADER = /^racedata-sim code cache 3 ([0-9a-f]+) v[\d.]+ \w+ covers ([a-z,-]+)\n/;
 
 // Each test runs its own copy of the bundle, so its cache is its own and the repository's
 // cache (which every other CLI start in the suite may write) is never touched.
@@ -36,14 +36,20 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts the JSON simulator from the copy, waits for a 200 from /health, then stops it. */
-async function startAndStop(): Promise<void> {
+/** Runs the bundle's CLI from the copy with `args` through the loader, as the npm bin does. */
+function runCli(args: readonly string[]): ChildProcess {
   const script = `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(bundle)})`;
-  const child = spawn(process.execPath, ['-e', script, 'x', 'json', '--port', '0', '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['-e', script, 'x', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
+  return child;
+}
+
+/** Starts a simulator (JSON by default) from the copy, waits for a 200 from /health, then stops it. */
+async function startAndStop(kind: 'json' | 'legacy' = 'json'): Promise<void> {
+  const child = runCli([kind, '--port', '0', '--host', '127.0.0.1']);
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -59,6 +65,14 @@ async function startAndStop(): Promise<void> {
   expect(await exited).toBe(0);
 }
 
+/** `racedata-sim --version` from the copy: a run that starts no simulator. */
+async function version(): Promise<void> {
+  const child = runCli(['--version']);
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
+}
+
+const coversOf = (file: string) => HEADER.exec(readFileSync(file).toString('latin1'))?.[2];
+
 describe('the npm bin runs the bundle through a V8 code cache', () => {
   test('a first start writes the cache at exit, keyed to the bundle', async () => {
     expect(existsSync(cache)).toBe(false);
@@ -69,6 +83,7 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     const build = /^\/\/ racedata-sim build ([0-9a-f]+)\n/.exec(readFileSync(bundle, 'latin1'));
     expect(build?.[1]).toMatch(/^[0-9a-f]{32}$/);
     expect(header?.[1]).toBe(build?.[1]);
+    expect(header?.[2]).toBe('json');
     // V8's data follows the header: far more than a header alone.
     expect(written.length).toBeGreaterThan(100_000);
   });
@@ -80,6 +95,29 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     await startAndStop();
     expect(statSync(cache).mtimeMs).toBe(firstMtime);
     expect(readFileSync(cache).equals(first)).toBe(true);
+  });
+
+  test('a cache from a run that started no simulator is written again by the first start', async () => {
+    await version();
+    expect(coversOf(cache)).toBe('-');
+    const small = readFileSync(cache).length;
+    await startAndStop();
+    expect(coversOf(cache)).toBe('json');
+    expect(readFileSync(cache).length).toBeGreaterThan(small);
+    const mtime = statSync(cache).mtimeMs;
+    await version();
+    expect(statSync(cache).mtimeMs).toBe(mtime);
+  });
+
+  test('a start of the other simulator adds its code to the cache, which then covers both', async () => {
+    await startAndStop('json');
+    const json = readFileSync(cache).length;
+    await startAndStop('legacy');
+    expect(coversOf(cache)).toBe('json,legacy');
+    expect(readFileSync(cache).length).toBeGreaterThan(json);
+    const mtime = statSync(cache).mtimeMs;
+    await startAndStop('json');
+    expect(statSync(cache).mtimeMs).toBe(mtime);
   });
 
   test('a cache V8 refuses (garbage after a valid header) still starts, and is replaced', async () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Gauge, Registry } from 'prom-client';
 import { type Logger, type SimulatorSettings, toSimError } from '@racedata/core';
 import { CONTROL_PREFIX, checkToken } from './control-plane';
 import type { ControlHooks } from './simulator-types';
@@ -21,7 +21,8 @@ export interface MetricsOptions {
 }
 
 export interface SimulatorMetrics {
-  readonly registry: Registry;
+  /** Built on the first scrape (see createSimulatorMetrics). */
+  registry(): Registry;
   /** Counts and times each request, and answers GET /metrics (gated like /_sim/*). */
   wrap(inner: RequestListener): RequestListener;
 }
@@ -35,24 +36,50 @@ interface MetricsDeps {
   readonly logger: Logger;
 }
 
+/**
+ * prom-client, loaded on the first scrape: with its process metrics (perf_hooks, v8) it cost
+ * every start milliseconds, for a page most runs never ask for.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const promClient = () => require('prom-client') as typeof import('prom-client');
+
 // Process metrics are one per process whatever the number of simulators; collected once, into a
 // registry of their own (never prom-client's global one), so that building a simulator does not
-// add another event-loop monitor and GC observer that nothing ever removes.
+// add another event-loop monitor and GC observer that nothing ever removes. They start with the
+// first scrape, so the GC and event-loop-lag figures cover the time since then.
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
+    const { collectDefaultMetrics, Registry } = promClient();
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
 }
 
-/** One registry per simulator: two simulators in one process never share a count. */
+/**
+ * One registry per simulator: two simulators in one process never share a count. Everything it
+ * reports is counted in plain numbers as it happens (requests, the journal's tallies, fault
+ * firings) and read on a scrape, so the registry itself is built on the first one.
+ */
 export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
-  const { options, settings, journal, faults, hooks, logger } = deps;
-  const registry = new Registry();
-  const routeOf = routeMatcher(options.routes);
+  const routeOf = routeMatcher(deps.options.routes);
   const requests = new RequestCounts();
+  const firings = new Map<string, number>();
+  deps.faults.onFire((rule) => firings.set(rule.action.type, (firings.get(rule.action.type) ?? 0) + 1));
+  let registry: Registry | undefined;
+  const registryOf = () => (registry ??= buildRegistry(deps, requests, firings));
+  return { registry: registryOf, wrap: metricsWrap(deps, routeOf, requests, registryOf) };
+}
+
+function buildRegistry(
+  deps: MetricsDeps,
+  requests: RequestCounts,
+  firings: ReadonlyMap<string, number>,
+): Registry {
+  const { options, journal, faults, hooks } = deps;
+  const { Counter, Gauge, Registry } = promClient();
+  const registry = new Registry();
   requests.register(registry);
   // The journal counts its entries as plain numbers per label value; prom-client gets them on a
   // scrape, so nothing is hashed or allocated per delivered event.
@@ -98,13 +125,13 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
       return { transport, code: closeCodeLabel(Number(code), faults.closeCodes) };
     },
   );
-  const firings = new Counter({
-    name: 'racedata_fault_firings_total',
-    help: 'Times a /_sim/faults rule fired, by action',
-    labelNames: ['action'] as const,
-    registers: [registry],
-  });
-  faults.onFire((rule) => firings.inc({ action: rule.action.type }));
+  fromCounts(
+    'racedata_fault_firings_total',
+    'Times a /_sim/faults rule fired, by action',
+    ['action'],
+    () => firings,
+    (action) => ({ action }),
+  );
 
   const gauge = (name: string, help: string, read: (g: Gauge) => void, labelNames: string[] = []) =>
     new Gauge({
@@ -176,7 +203,16 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
       },
     });
   }
+  return registry;
+}
 
+function metricsWrap(
+  deps: MetricsDeps,
+  routeOf: (url: string) => string,
+  requests: RequestCounts,
+  registryOf: () => Registry,
+): (inner: RequestListener) => RequestListener {
+  const { settings, logger } = deps;
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       checkToken(req, settings.controlToken);
@@ -198,12 +234,12 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
       );
       return;
     }
+    const registry = registryOf();
     const text = (await registry.metrics()) + (await processMetrics().metrics());
     sendText(res, 200, registry.contentType, text);
   };
 
-  const wrap = (inner: RequestListener): RequestListener => {
-    processMetrics();
+  return (inner: RequestListener): RequestListener => {
     return (req, res) => {
       const start = performance.now();
       const url = req.url ?? '';
@@ -224,8 +260,6 @@ export function createSimulatorMetrics(deps: MetricsDeps): SimulatorMetrics {
       inner(req, res);
     };
   };
-
-  return { registry, wrap };
 }
 
 /** Known routes by name, `/_sim/*`, `/metrics`, else `other`: the label set stays bounded. */

@@ -52,7 +52,8 @@ export function parseBasicCredentials(
  * suites can hard-code them; jwt mode additionally issues real expiring HS256 tokens.
  */
 export class TokenService {
-  private readonly secret: string;
+  /** Made on the first JWT: fixed tokens never need it, and crypto costs a start milliseconds to load. */
+  private signingSecret: string | undefined;
   /**
    * POST /_sim/tokens/expire: a JWT carries its user's generation (`gen`) and only the current
    * one is accepted; a fixed token is refused until its user authenticates again (the fixed
@@ -61,8 +62,10 @@ export class TokenService {
   private readonly generation = new Map<string, number>();
   private readonly expiredFixed = new Set<string>();
 
-  constructor(private readonly options: TokenServiceOptions) {
-    this.secret = options.secret ?? randomBytes(32).toString('hex');
+  constructor(private readonly options: TokenServiceOptions) {}
+
+  private get secret(): string {
+    return (this.signingSecret ??= this.options.secret ?? randomBytes(32).toString('hex'));
   }
 
   get mode(): TokenMode {

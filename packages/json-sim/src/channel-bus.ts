@@ -57,7 +57,8 @@ export class ChannelBus {
       );
     }
     if (kind === 'durable') {
-      const event = this.store.append(input, createdAt);
+      const { event, json } = this.store.appendJson(input, createdAt);
+      // The stored JSON is the event's JSON.stringify: the journal keeps it as it is.
       this.options.journal?.received(
         {
           source,
@@ -65,7 +66,7 @@ export class ChannelBus {
           durable: true,
           eventId: event.eventId,
         },
-        event,
+        json,
       );
       this.polls.notify(event.channel);
       return { delivery: 'durable', event };

@@ -10,7 +10,7 @@ export {
   type TransientXmlMessage,
 } from './legacy-bus';
 export { legacySimErrors, legacySimError, type LegacySimErrorCode } from './errors';
-export { assertWellFormedXml } from './xml-check';
+export { assertWellFormedXml } from './xml/well-formed';
 export {
   DEFAULT_STOMP_OPTIONS,
   PUBLISH_DESTINATIONS,

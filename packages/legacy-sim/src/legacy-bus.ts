@@ -10,7 +10,7 @@ import {
 } from '@racedata/core';
 import { type Journal, type JournalSource } from '@racedata/control';
 import type { LegacyQueues } from './queue/legacy-queues';
-import { assertWellFormedXml } from './xml-check';
+import { assertWellFormedXml, checkWellFormedXml, nextTurn, type YieldTurn } from './xml/well-formed';
 
 /** The vendor's injection example posts to channel `id`: every user gets the message. */
 export const EVERY_USER_CHANNEL = 'id';
@@ -47,6 +47,8 @@ export interface LegacyBusOptions {
   logger: Logger;
   /** The control plane's delivery journal: every message received. */
   journal?: Journal;
+  /** How publishYielding hands the event loop on between slices of a document (tests hold it). */
+  yieldTurn?: YieldTurn;
 }
 
 /**
@@ -63,10 +65,38 @@ export class LegacyBus {
    * day's renderer, whose output a property test parses whole); everything handed in is checked.
    */
   publish(input: LegacyPublishInput, source: JournalSource = 'inject', made = false): LegacyPublishResult {
-    const target = this.resolveChannel(input.channel);
-    const { queues, hub, users, clock, logger } = this.options;
-    if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
+    const target = this.admit(input);
     if (!made) assertWellFormedXml(input.xml);
+    return this.commit(input, target, source);
+  }
+
+  /**
+   * publish() for a document of any size: the well-formedness check runs a slice at a time and
+   * hands the event loop on between slices, so a megabyte injection does not hold up the
+   * requests that arrive meanwhile. Refusals come in the same order as publish()'s.
+   */
+  async publishYielding(
+    input: LegacyPublishInput,
+    source: JournalSource = 'inject',
+  ): Promise<LegacyPublishResult> {
+    const target = this.admit(input);
+    await checkWellFormedXml(input.xml, this.options.yieldTurn ?? nextTurn);
+    return this.commit(input, target, source);
+  }
+
+  /** The channel's audience (see resolveChannel), once the message may be published at all. */
+  private admit(input: LegacyPublishInput): string | null {
+    const target = this.resolveChannel(input.channel);
+    if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
+    return target;
+  }
+
+  private commit(
+    input: LegacyPublishInput,
+    target: string | null,
+    source: JournalSource,
+  ): LegacyPublishResult {
+    const { queues, hub, users, clock, logger } = this.options;
     this.options.journal?.received(
       {
         source,

@@ -20,6 +20,7 @@ import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
 import type { LegacySimulatorProbe } from './probe';
 import { StompEndpoint } from './stomp/stomp-endpoint';
 import { legacyRaceDaySink } from './race-day-sink';
+import type { YieldTurn } from './xml/well-formed';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
 
 export interface LegacySimulatorDeps extends SimulatorServicesDeps {
@@ -39,6 +40,11 @@ export interface LegacySimulatorDeps extends SimulatorServicesDeps {
   loadRecordings?: () => Promise<unknown>;
   /** Tests and the benchmark only: receives in-process access to the simulator once built. */
   probe?: (probe: LegacySimulatorProbe) => void;
+  /**
+   * How an injection's well-formedness check hands the event loop on between slices of a large
+   * document (the next turn by default); a test holds it to see other requests served meanwhile.
+   */
+  yieldTurn?: YieldTurn;
 }
 
 export function createLegacySimulator(
@@ -69,7 +75,16 @@ export function createLegacySimulator(
     },
     (user, _target, message) => faults.drops(user.key, 'stomp', message.channel),
   );
-  const bus = new LegacyBus({ users, catalog, queues, hub, clock, logger, journal });
+  const bus = new LegacyBus({
+    users,
+    catalog,
+    queues,
+    hub,
+    clock,
+    logger,
+    journal,
+    yieldTurn: deps.yieldTurn,
+  });
   const stompOptions: StompOptions = {
     ...DEFAULT_STOMP_OPTIONS,
     connectTimeoutMs: settings.wsAuthTimeoutMs,

@@ -1,5 +1,7 @@
 import { isSimError } from '@racedata/core';
-import { assertWellFormedXml } from '../src/xml-check';
+import fc from 'fast-check';
+import { assertWellFormedXml, checkWellFormedXml } from '../src/xml/well-formed';
+import { XmlCheck } from '../src/xml/xml-check';
 
 function codeOf(xml: string): string | undefined {
   try {
@@ -20,6 +22,15 @@ describe('assertWellFormedXml', () => {
     '<a><![CDATA[<!DOCTYPE x> & stray < chars]]></a>',
     '<a b="x>y"/>',
     '\uFEFF<a/>',
+    '\uFEFF<?xml version="1.0"?><a/>',
+    '<?xml-stylesheet href="s.xsl"?><a/><!-- after -->\n',
+    '<a:b xmlns:a="urn:x" c:d=\'1\'><é·ü/></a:b>',
+    '<\u{10000}\u{10001}>\u{1F600}</\u{10000}\u{10001}>',
+    '<a>x]]>y<!-- a -- b --></a>',
+    '<a b = "1"\n\tc="&lt;&#x10FFFF;"></a >',
+    `<a>${'x'.repeat(100_000)}&amp;${'y'.repeat(100_000)}</a>`,
+    `<a v="${'v'.repeat(100_000)}&quot;"/>`,
+    `<a ${Array.from({ length: 50 }, (_, i) => `n${i}="${i}"`).join(' ')}/>`,
   ])('accepts %j', (xml) => {
     expect(codeOf(xml)).toBeUndefined();
   });
@@ -44,11 +55,124 @@ describe('assertWellFormedXml', () => {
       'XML_DOCTYPE_FORBIDDEN',
     ],
     ['<!ENTITY x "y"><a/>', 'INVALID_XML'],
+    ['<a/><?xml version="1.0"?>', 'INVALID_XML'],
+    [' <?xml version="1.0"?><a/>', 'INVALID_XML'],
+    ['<a b="1"c="2"/>', 'INVALID_XML'],
+    ['<a b="1" b="2"/>', 'INVALID_XML'],
+    [`<a ${Array.from({ length: 50 }, (_, i) => `n${i}="${i}"`).join(' ')} n42="again"/>`, 'INVALID_XML'],
+    ['<a b/>', 'INVALID_XML'],
+    ['< a/>', 'INVALID_XML'],
+    ['<1a/>', 'INVALID_XML'],
+    ['<a></ a>', 'INVALID_XML'],
+    ['</a>', 'INVALID_XML'],
+    ['<a><!--- </a>', 'INVALID_XML'],
+    ['<a><![CDATA[x</a>', 'INVALID_XML'],
+    ['<a><?pi</a>', 'INVALID_XML'],
+    ['<a>&amp</a>', 'INVALID_XML'],
+    ['<a>&#;</a>', 'INVALID_XML'],
+    ['<a>&#xZZ;</a>', 'INVALID_XML'],
+    ['<a>\uD800</a>', 'INVALID_XML'],
+    ['<a>\uDC00x</a>', 'INVALID_XML'],
+    ['<a b="\uFFFF"/>', 'INVALID_XML'],
+    [`<a>${'x'.repeat(100_000)}\u0001</a>`, 'INVALID_XML'],
+    [`<a v="${'v'.repeat(100_000)}&nbsp;"/>`, 'INVALID_XML'],
+    [`<a><!-- ${'c'.repeat(100_000)}\u0000 --></a>`, 'INVALID_XML'],
   ])('rejects %j with %s', (xml, code) => {
     expect(codeOf(xml)).toBe(code);
   });
 
   it('names where the document breaks', () => {
-    expect(() => assertWellFormedXml('<a>\n<b></a>')).toThrow(/line 2/);
+    expect(() => assertWellFormedXml('<a>\n<b></a>')).toThrow(/line 2, column 4/);
+    expect(() => assertWellFormedXml('<a>\n  <b>\n</b>')).toThrow(/<a> is never closed \(line 1, column 1\)/);
+    expect(() => assertWellFormedXml(`<a>${'x'.repeat(70_000)}\u0000</a>`)).toThrow(
+      'body contains U+0000 at character 70003, which XML 1.0 does not allow',
+    );
+  });
+
+  it('quotes long names only in part', () => {
+    const name = 'Z'.repeat(10_000);
+    expect(() => assertWellFormedXml(`<${name}></b>`)).toThrow(/^(?!.*Z{65}).{0,300}$/s);
+  });
+});
+
+/** Documents, most of them broken somewhere, from pieces of XML and of mistakes. */
+const pieces = fc.constantFrom(
+  '<a>',
+  '</a>',
+  '<b x="1" y=\'&amp;\'>',
+  '</b>',
+  '<c/>',
+  '<c x="1" x="2"/>',
+  'text',
+  ' ',
+  '\n',
+  '&lt;',
+  '&foo;',
+  '&#65;',
+  '&#0;',
+  '&',
+  '<!-- c -->',
+  '<![CDATA[<x>]]>',
+  '<?pi x?>',
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE a>',
+  '<',
+  '>',
+  '"',
+  '=',
+  '/',
+  '<1/>',
+  '\u0000',
+  '\uD800',
+  '\u{1F600}',
+  '<é/>',
+  '\uFEFF',
+  'x'.repeat(70),
+);
+const documents = fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join(''));
+
+function verdictOf(check: () => void): string {
+  try {
+    check();
+    return 'accepted';
+  } catch (err) {
+    if (!isSimError(err)) throw err;
+    return `${err.code}: ${err.message}`;
+  }
+}
+
+describe('XmlCheck a slice at a time', () => {
+  it('gives every document the verdict of one whole check, whatever the slice size', () => {
+    fc.assert(
+      fc.property(documents, fc.integer({ min: 1, max: 64 }), (xml, slice) => {
+        const whole = verdictOf(() => assertWellFormedXml(xml));
+        const sliced = verdictOf(() => {
+          if (xml.trim() === '') return assertWellFormedXml(xml);
+          const check = new XmlCheck(xml);
+          let steps = 0;
+          while (!check.step(slice)) expect(++steps).toBeLessThanOrEqual(xml.length);
+        });
+        expect(sliced).toBe(whole);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('hands the event loop on between slices of a long document, and only then', async () => {
+    let turns = 0;
+    const yieldTurn = () => {
+      turns++;
+      return Promise.resolve();
+    };
+    await checkWellFormedXml(`<a>${'<b>x</b>'.repeat(10_000)}</a>`, yieldTurn, 1000);
+    expect(turns).toBeGreaterThanOrEqual(79);
+    turns = 0;
+    await checkWellFormedXml('<a><b>x</b></a>', yieldTurn, 1000);
+    expect(turns).toBe(0);
+    await expect(
+      checkWellFormedXml(`<a>${'<b>x</b>'.repeat(10_000)}`, yieldTurn, 1000),
+    ).rejects.toMatchObject({
+      code: 'INVALID_XML',
+    });
   });
 });

@@ -7,7 +7,7 @@ import {
 import type { ConsoleAssets } from '@racedata/control';
 import { startCertifyServer, type CertifyServer } from '../server/certify-server';
 import type { ForeignSummary } from '../server/foreign-traffic';
-import type { CertifyTimings, CheckResult, ScenarioContext, SuiteDefinition } from '../types';
+import type { CertifyTimings, CheckResult, Scenario, ScenarioContext, SuiteDefinition } from '../types';
 import { CertificationBoard } from './certification-board';
 import { clientVariables } from './client-variables';
 import type { ProgressEvent } from './progress';
@@ -85,7 +85,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   const onOuter = () => stop.abort(options.signal.reason);
   if (options.signal.aborted) onOuter();
   else options.signal.addEventListener('abort', onOuter, { once: true });
-  const variables = clientVariables(suite, server);
+  const variables = clientVariables(suite, server, options.timings);
+  server.serveVariables(variables);
   const foreign = watchForeign(server, suite, progress);
   progress({
     type: 'suite-start',
@@ -97,6 +98,10 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   });
   let client: ClientProcess | undefined;
   const checks: CheckResult[] = [];
+  // The scenario playing, for a client that ends while one that grades its end is playing.
+  let playing: { readonly scenario: Scenario; readonly done: Promise<unknown> } | undefined;
+  /** Once the client has ended: how the run ended, even if the last scenario finished first. */
+  let ended: (() => NotGraded) | undefined;
   try {
     if (options.client) {
       client = startClient({
@@ -106,9 +111,10 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
         record: (event) => server.traffic.record(event),
         now,
       });
-      void client.exited.then((exit) => {
-        if (!stop.signal.aborted)
-          stop.abort(clientEnded(exit, client?.startedAt ?? exit.at, client?.stderrTail() ?? []));
+      void client.exited.then(async (exit) => {
+        ended = () => clientEnded(exit, client?.startedAt ?? exit.at, client?.stderrTail() ?? []);
+        if (playing?.scenario.gradesClientExit === true) await settledWithin(playing.done, EXIT_GRACE_MS);
+        if (!stop.signal.aborted) stop.abort(ended());
       });
     }
     const silent = await awaitClient(server, { ...options, progress }, stop.signal, client);
@@ -124,9 +130,15 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
         checks: scenario.checks.filter(keep),
       });
       const stoppedBefore = reason();
-      const results = stoppedBefore
-        ? scenario.checks.filter(keep).map((check) => notGraded(check, stoppedBefore))
-        : await playScenario(scenario, ctx, keep, reason);
+      let results: CheckResult[];
+      if (stoppedBefore) {
+        results = scenario.checks.filter(keep).map((check) => notGraded(check, stoppedBefore));
+      } else {
+        const done = playScenario(scenario, ctx, keep, reason);
+        playing = { scenario, done };
+        results = await done;
+        playing = undefined;
+      }
       for (const result of results) {
         const expected = result.status === 'fail' && selection.expected(suite, result.id);
         const shown = { ...result, ...(expected && { expectedFailure: true as const }) };
@@ -136,11 +148,12 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
     }
   } finally {
     options.signal.removeEventListener('abort', onOuter);
-    const ended = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
+    if (!stop.signal.aborted && ended) stop.abort(ended());
+    const why = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
     if (!stop.signal.aborted) stop.abort();
     foreign.end();
     // Before the server closes: the console on its simulator shows how the suite ended.
-    progress({ type: 'suite-end', suite, ...(ended !== undefined && { aborted: ended }) });
+    progress({ type: 'suite-end', suite, ...(why !== undefined && { aborted: why }) });
     await client?.stop();
     await server.close();
   }
@@ -242,6 +255,7 @@ function scenarioContext(
     timings: options.timings,
     traffic: server.traffic,
     control: server.control,
+    frontDoor: server.frontDoor,
     now: options.now,
     wait: (ms) =>
       new Promise<boolean>((resolve) => {
@@ -259,6 +273,23 @@ function scenarioContext(
     echo: options.echo,
     signal,
   };
+}
+
+/**
+ * How long a scenario that grades the client's end (Scenario.gradesClientExit) has to give its
+ * verdict once the client ended, before the run is stopped.
+ */
+export const EXIT_GRACE_MS = 2_000;
+
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    work.then(done, done);
+  });
 }
 
 function clientEnded(

@@ -53,10 +53,26 @@ export function select(
       const named = slash < 0 ? undefined : id.slice(0, slash);
       const check = slash < 0 ? id : id.slice(slash + 1);
       const matches = suites.filter((s) => (named === undefined || named === s) && known.get(s)?.has(check));
-      if (matches.length === 0) throw new CertifyError('UNKNOWN_CHECK', { option, id, known: knownList });
+      if (matches.length === 0) {
+        const elsewhere = ownersOf(check, named);
+        throw new CertifyError('UNKNOWN_CHECK', {
+          option,
+          id,
+          known: knownList,
+          ...(elsewhere !== undefined && { elsewhere }),
+        });
+      }
       for (const s of matches) keys.add(`${s}/${check}`);
     }
     return keys;
+  };
+  // A check of another suite named by mistake: say whose it is.
+  const ownersOf = (check: string, named: string | undefined): string | undefined => {
+    const owners = SUITES.filter((s) => checksOf(definitions[s]).some((c) => c.id === check));
+    if (owners.length === 0) return undefined;
+    const where = (suite === 'all' ? owners.map((s) => `${s}/${check}`) : owners).join(' and ');
+    const not = named ?? (suite === 'all' ? undefined : suite);
+    return `it is a check of ${where}${not === undefined ? '' : `, not of ${not}`}`;
   };
   const onlyKeys = only === undefined ? undefined : resolve('--only', only);
   const expectedKeys = resolve('--expected-failures', expectedFailures);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CertifyError } from '../errors';
-import type { CertifyTimings, ControlCalls } from '../types';
+import type { CertifyTimings, ControlCalls, FrontDoor } from '../types';
 import {
   mountCertifySimulator,
   newCertifiedUser,
@@ -11,6 +11,7 @@ import {
 } from './certify-simulator';
 import { ClientAttribution } from './client-attribution';
 import { controlCalls } from './control-calls';
+import { CertifyFrontDoor } from './front-door';
 import { ForeignTraffic } from './foreign-traffic';
 import { sessionLogger } from './session-logger';
 import { TrafficLog } from './traffic-log';
@@ -39,6 +40,10 @@ export interface CertifyServer {
   /** What was not the certified client's (--attach): counted, sampled, never graded. */
   readonly foreign: ForeignTraffic;
   readonly control: ControlCalls;
+  /** What certify does to the client's connections on top of the simulator. */
+  readonly frontDoor: FrontDoor;
+  /** Serves the client's variables at GET /_sim/certify/variables (for a client started by hand). */
+  serveVariables(variables: Readonly<Record<string, string>>): void;
   /** The QA console's address, when the console's assets were given. */
   readonly console: string | undefined;
   /** Ends the traffic log's waits, the simulator (held polls answered, sockets closed) and the server. */
@@ -74,8 +79,11 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     foreign: foreign.record.bind(foreign),
     now,
   };
-  const server = createServer(recordRequests(mounted.handle, deps));
-  server.on('upgrade', recordUpgrades(mounted.handleUpgrade, deps));
+  const frontDoor = new CertifyFrontDoor(now);
+  const server = createServer(
+    frontDoor.probes(recordRequests(frontDoor.handle(mounted.handle), deps), mounted.handle),
+  );
+  server.on('upgrade', recordUpgrades(frontDoor.handleUpgrade(mounted.handleUpgrade), deps));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -94,6 +102,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
       { cause: err },
     );
   }
+  frontDoor.serve({ server, sockets, port: address.port, host, now });
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const hostPort = `${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
   const base = `http://${hostPort}`;
@@ -108,6 +117,8 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     traffic,
     foreign,
     control: controlCalls({ base, user: user.key, ownCallToken: deps.ownCallToken }),
+    frontDoor,
+    serveVariables: (variables) => frontDoor.serveVariables(variables, hostPort),
     close: () => {
       closing ??= (async () => {
         traffic.stop();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UserTable, type Logger, type SimulatorSettings } from '@racedata/core';
+import { ChannelCatalog, UserTable, type Logger, type SimulatorSettings } from '@racedata/core';
 import type { CertificationSource, ConsoleAssets, MountedSimulator } from '@racedata/control';
 import { createJsonSimulator, jsonChannelCatalog } from '@racedata/json-sim';
 import { createLegacySimulator, legacyChannelCatalog } from '@racedata/legacy-sim';
@@ -14,6 +14,32 @@ export interface CertifiedUser {
 }
 
 export const CERTIFIED_KEY = 'certify-client';
+
+/**
+ * Channels production does not have yet: the certify simulator adds them to its catalog, so
+ * tolerates-unknown can send a message on a channel the client cannot know. The certified user
+ * sees every channel, these included.
+ */
+export const UNKNOWN_CHANNELS = {
+  jsonDurable: 'TrackConditionsTrot',
+  jsonTransient: 'WinOddsTrot',
+  legacy: 'WinOdds',
+} as const;
+
+function withUnknownChannels(
+  catalog: ChannelCatalog,
+  durable: string[],
+  transient: string[],
+): ChannelCatalog {
+  const defs = catalog.list();
+  return ChannelCatalog.fromJSON(
+    {
+      durable: [...defs.filter((d) => d.kind === 'durable').map((d) => d.name), ...durable],
+      transient: [...defs.filter((d) => d.kind === 'transient').map((d) => d.name), ...transient],
+    },
+    'certify channels',
+  );
+}
 
 export function newCertifiedUser(): CertifiedUser {
   return {
@@ -55,13 +81,21 @@ export function mountCertifySimulator(
     { name: 'certified', key: user.key, secret: user.secret, token: user.fixedToken, channels: '*' },
   ];
   if (kind === 'json') {
-    const users = UserTable.fromJSON(spec, jsonChannelCatalog(), 'certify user');
-    return createJsonSimulator(settings, { users, logger, ...consoleDeps(shown) }).mount();
+    const catalog = withUnknownChannels(
+      jsonChannelCatalog(),
+      [UNKNOWN_CHANNELS.jsonDurable],
+      [UNKNOWN_CHANNELS.jsonTransient],
+    );
+    const users = UserTable.fromJSON(spec, catalog, 'certify user');
+    return createJsonSimulator(settings, { users, catalog, logger, ...consoleDeps(shown) }).mount();
   }
-  const users = UserTable.fromJSON(spec, legacyChannelCatalog(), 'certify user');
+  // Legacy delivery is chosen by the injection's URL, not the channel's kind (decisions.md).
+  const catalog = withUnknownChannels(legacyChannelCatalog(), [], [UNKNOWN_CHANNELS.legacy]);
+  const users = UserTable.fromJSON(spec, catalog, 'certify user');
   const beat = timings.stompHeartBeatMs;
   return createLegacySimulator(settings, {
     users,
+    catalog,
     logger,
     ...consoleDeps(shown),
     stomp: { heartBeat: { send: beat, receive: beat } },

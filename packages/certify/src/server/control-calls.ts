@@ -101,6 +101,14 @@ export function controlCalls(options: ControlCallsOptions): ControlCalls {
     async deleteFault(id) {
       await call(`DELETE /_sim/faults/${id}`, 'DELETE', `/_sim/faults/${encodeURIComponent(id)}`);
     },
+    async faultFired(id) {
+      const answer = (await call('GET /_sim/faults', 'GET', '/_sim/faults')) as { rules?: unknown };
+      const rules = Array.isArray(answer?.rules)
+        ? (answer.rules as Array<{ id?: unknown; fired?: unknown }>)
+        : [];
+      const fired = rules.find((rule) => rule.id === id)?.fired;
+      return typeof fired === 'number' ? fired : undefined;
+    },
     async expireTokens() {
       await call('POST /_sim/tokens/expire', 'POST', '/_sim/tokens/expire', json({ user }));
     },

@@ -9,10 +9,10 @@ interface Waiter {
 /** Events kept of each kind; a client that hot-loops for a minute stays within memory, oldest dropped first. */
 export const TRAFFIC_CAP = 50_000;
 /**
- * Lines a client printed (--echo stdout) kept: a client that floods its output keeps the newest
- * this many, and evicts none of its requests, which are kept apart.
+ * The client's echo lines (--echo stdout) are kept apart, under a cap of their own: a client
+ * that floods its output must not push its requests and sessions out of the log the checks grade.
  */
-export const CLIENT_LINES_CAP = 20_000;
+export const LINES_CAP = 10_000;
 
 /**
  * What the certify server saw, in order, and waits for what comes next. stop() ends every wait
@@ -23,15 +23,18 @@ export class TrafficLog implements Traffic {
   private readonly waiters = new Set<Waiter>();
   private stopped = false;
 
-  constructor(private readonly cap = TRAFFIC_CAP) {}
+  constructor(
+    private readonly cap = TRAFFIC_CAP,
+    private readonly linesCap = LINES_CAP,
+  ) {}
 
   record(event: TrafficEvent): void {
     let events = this.byKind.get(event.kind);
     if (events === undefined) this.byKind.set(event.kind, (events = []));
     events.push(event);
-    const cap = event.kind === 'client-line' ? Math.min(this.cap, CLIENT_LINES_CAP) : this.cap;
-    // Trimmed a quarter past the cap at a time: a flood costs O(1) a line, not a shift of the whole log.
-    if (events.length > cap + Math.ceil(cap / 4)) events.splice(0, events.length - cap);
+    const cap = event.kind === 'client-line' ? this.linesCap : this.cap;
+    // Trimmed a tenth past the cap at a time: a flood costs O(1) a line, not a shift of the whole log.
+    if (events.length > cap + Math.ceil(cap / 10)) events.splice(0, events.length - cap);
     if (this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) {
       if (waiter.kind === event.kind && waiter.test(event)) {

@@ -1,7 +1,13 @@
 import { CERTIFY_TIMINGS } from '../../src/timings';
 import type {
+  AnswerChange,
   ControlCalls,
+  FrameChange,
+  FrontDoor,
+  OutageOutcome,
+  OutagePlan,
   ScenarioContext,
+  SilencedSession,
   Traffic,
   TrafficEvent,
   TrafficKind,
@@ -9,6 +15,9 @@ import type {
 } from '../../src/types';
 
 type Scheduled = { readonly at: number; readonly event: TrafficEvent };
+
+/** A wait at least this long is a watch kept beside other waits, not a wait of its own. */
+const WATCH_MS = 60_000;
 type Hook = (fake: FakeContext) => void;
 /** An event as a test schedules it: the time comes from when. */
 type Unscheduled = TrafficEvent extends infer E
@@ -32,6 +41,16 @@ export class FakeContext {
   /** What GET /_sim/journal answers. */
   journalEntries: Array<Record<string, unknown>> = [];
   echo = false;
+  /** What the front door's silence() answers. */
+  silenced: SilencedSession[] = [];
+  /** Connection attempts of an outage's closing half, ms after it began. */
+  outageAttempts: number[] = [];
+  /** The outage does not come back (its port taken), with this error. */
+  outageError: string | undefined;
+  readonly frameChanges = new Set<FrameChange>();
+  /** Waits that only watch (see WATCH_MS): told of each event as time moves on for other reasons. */
+  private readonly watchers = new Set<(event: TrafficEvent) => void>();
+  readonly answerChanges = new Set<AnswerChange>();
 
   /** Schedules an event `afterMs` from now (virtual). */
   after(afterMs: number, event: Unscheduled): this {
@@ -42,8 +61,8 @@ export class FakeContext {
     return this;
   }
 
-  /** What happens when a scenario makes a control call (by method name). */
-  on(call: keyof ControlCalls, hook: Hook): this {
+  /** What happens when a scenario makes a control call or a front-door call (by method name). */
+  on(call: keyof ControlCalls | keyof FrontDoor, hook: Hook): this {
     this.hooks.set(call, hook);
     return this;
   }
@@ -53,11 +72,12 @@ export class FakeContext {
       const next = this.pending.shift() as Scheduled;
       this.time = Math.max(this.time, next.at);
       this.seen.push(next.event);
+      for (const watch of [...this.watchers]) watch(next.event);
     }
     this.time = Math.max(this.time, t);
   }
 
-  private call(name: keyof ControlCalls, detail = ''): void {
+  private call(name: keyof ControlCalls | keyof FrontDoor, detail = ''): void {
     this.calls.push(`${name}${detail}`);
     this.hooks.get(name)?.(this);
   }
@@ -78,6 +98,17 @@ export class FakeContext {
           e.kind === kind && e.at >= since && test(e as TrafficOf<K>);
         const already = this.seen.find(match);
         if (already) return already;
+        if (options.timeoutMs >= WATCH_MS) {
+          // A watch beside the scenario's own waits (the client's exit): it never moves time itself.
+          return new Promise<TrafficOf<K> | undefined>((resolve) => {
+            const watch = (e: TrafficEvent) => {
+              if (!match(e)) return;
+              this.watchers.delete(watch);
+              resolve(e);
+            };
+            this.watchers.add(watch);
+          });
+        }
         const upcoming = this.pending.find((p) => p.at <= until && match(p.event));
         this.advanceTo(upcoming ? upcoming.at : until);
         return upcoming ? (upcoming.event as TrafficOf<K>) : undefined;
@@ -88,9 +119,30 @@ export class FakeContext {
       inject: async (_channel, _durable, _xml, payloadKey) => this.call('inject', ` ${payloadKey ?? ''}`),
       addFault: async (rule) => (this.call('addFault', ` ${JSON.stringify(rule)}`), 'f1'),
       deleteFault: async () => this.call('deleteFault'),
+      faultFired: async () => (this.call('faultFired'), 1),
       expireTokens: async () => this.call('expireTokens'),
       closeConnections: async () => (this.call('closeConnections'), 1),
       journal: async () => (this.call('journal'), this.journalEntries),
+    };
+    const frontDoor: FrontDoor = {
+      silence: (paths) => (this.call('silence', ` ${paths.join(',')}`), this.silenced),
+      inject: (_paths, text) => (this.call('inject', ` frame ${text.slice(0, 60)}`), 1),
+      changeFrames: (change) => {
+        this.frameChanges.add(change);
+        return () => this.frameChanges.delete(change);
+      },
+      changeAnswers: (change) => {
+        this.answerChanges.add(change);
+        return () => this.answerChanges.delete(change);
+      },
+      outage: async (plan: OutagePlan): Promise<OutageOutcome> => {
+        const downAt = this.time;
+        this.call('outage', ` ${plan.refusedMs}+${plan.closingMs}`);
+        this.advanceTo(downAt + plan.refusedMs + plan.closingMs);
+        const attempts = this.outageAttempts.map((ms) => downAt + ms);
+        if (this.outageError !== undefined) return { downAt, dropped: 1, attempts, error: this.outageError };
+        return { downAt, closingAt: downAt + plan.refusedMs, backAt: this.time, dropped: 1, attempts };
+      },
     };
     return {
       suite: 'stream',
@@ -100,6 +152,7 @@ export class FakeContext {
       timings: CERTIFY_TIMINGS,
       traffic,
       control,
+      frontDoor,
       now: () => this.time,
       wait: async (ms) => (this.advanceTo(this.time + ms), true),
       echo: this.echo,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import { anonymiseRecordings, createAnonymiser, isRecorderError } from '@racedata/recorder';
 import type { CliContext } from '../context';
+import { ON_DEMAND_COMMANDS } from '../on-demand-commands';
 import { envValue } from '../env';
 import { EXIT_BAD_CONFIG } from '../errors';
 import { formatAnonymiseReport } from './anonymise-report';
@@ -33,7 +34,7 @@ Exit codes:
 export function registerAnonymiseCommand(program: Command, ctx: CliContext): void {
   program
     .command('anonymise')
-    .description('copy a recordings directory with names replaced by pseudonyms and fields redacted')
+    .description(ON_DEMAND_COMMANDS.anonymise.description)
     .argument('<in>', 'recordings directory to read (IN/json, IN/legacy)')
     .argument('<out>', 'directory to write (OUT/json, OUT/legacy); must differ from IN')
     .addOption(new Option('--salt <salt>', 'salt for the pseudonyms (env ANONYMISE_SALT)'))

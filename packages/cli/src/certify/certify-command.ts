@@ -11,6 +11,7 @@ import {
 } from '@racedata/certify';
 import { consoleAssets } from '@racedata/console';
 import type { CliContext } from '../context';
+import { ON_DEMAND_COMMANDS } from '../on-demand-commands';
 import { EXIT_FAILED } from '../errors';
 import { addCertifyOptions, resolveCertifyOptions } from './certify-options';
 
@@ -24,6 +25,10 @@ const CLIENT_VARIABLES_HELP = [
   '  RACEDATA_STOMP_URL              legacy: the STOMP endpoint',
   '  RACEDATA_STOMP_DESTINATION      legacy: the destination to subscribe to',
   '  RACEDATA_SUITE                  the suite being played',
+  "  RACEDATA_LONG_POLL_MS           the simulator's long-poll limit (production: 60000)",
+  "  RACEDATA_PING_INTERVAL_MS       the simulator's event-stream Ping interval (production: 60000)",
+  'With --attach they are printed, and served as NAME=value lines at',
+  '  GET <RACEDATA_URL>/_sim/certify/variables (for a client in a container).',
 ].join('\n');
 
 export const CERTIFY_EXIT_CODES_HELP = [
@@ -43,9 +48,7 @@ export const CERTIFY_EXIT_CODES_HELP = [
 export function registerCertifyCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('certify')
-    .description(
-      'certify a client: drive it through the ways production misbehaves and grade what it handled',
-    )
+    .description(ON_DEMAND_COMMANDS.certify.description)
     .usage('<suite> [options] -- <command> [args...]')
     .addHelpText('after', `\n${CLIENT_VARIABLES_HELP}\n\n${CERTIFY_EXIT_CODES_HELP}\n`);
   addCertifyOptions(command).action(

@@ -65,6 +65,11 @@ export function resolveCertifyOptions(
     throw usage('--port is for --attach (a started client gets a free port)');
   if (attach && clientArgs.length > 0)
     throw usage('--attach waits for a client started by hand: give no command');
+  if (attach && text('echo') !== undefined)
+    throw usage(
+      '--echo stdout reads the output of a client certify starts; an attached client is graded on what it ' +
+        'sends and receives (checks that need the echo say so)',
+    );
   if (!attach && clientArgs.length === 0)
     throw usage('no client command: racedata-sim certify <suite> -- <command> [args...]');
   let port = 0;

@@ -5,6 +5,7 @@ import { isSimError } from '@racedata/core';
 import { dayRecordingFiles, generateDay, localInstant, addDays, planView } from '@racedata/race-day';
 import type { CliContext } from '../context';
 import { EXIT_BAD_CONFIG, EXIT_FAILED } from '../errors';
+import { ON_DEMAND_COMMANDS } from '../on-demand-commands';
 import { addRaceDayOptions, resolveRaceDayOptions } from './race-day-options';
 
 /** plan.json is the plan at the end of its day, every phase final. */
@@ -20,9 +21,7 @@ export function registerRaceDayCommand(
   ctx: CliContext,
   now: () => number = Date.now,
 ): void {
-  const command = program
-    .command('race-day')
-    .description('write generated race days as recordings (legacy/, json/) and their plan (plan.json)');
+  const command = program.command('race-day').description(ON_DEMAND_COMMANDS['race-day'].description);
   addRaceDayOptions(command).action(async (flags: Record<string, unknown>) => {
     try {
       const options = resolveRaceDayOptions(flags, now());

@@ -10,6 +10,7 @@ import {
   type Anonymiser,
 } from '@racedata/recorder';
 import type { CliContext } from '../context';
+import { ON_DEMAND_COMMANDS } from '../on-demand-commands';
 import { EXIT_BAD_CONFIG, EXIT_FAILED } from '../errors';
 import { cliLogger } from '../log-output';
 import { addRecordOptions, resolveRecordOptions, type RecordCliOptions } from './record-options';
@@ -48,11 +49,7 @@ function transformerFor(
  * to stderr; SIGINT or SIGTERM ends it cleanly.
  */
 export function registerRecordCommand(program: Command, ctx: CliContext, deps: RecordCommandDeps = {}): void {
-  const command = program
-    .command('record')
-    .description(
-      'record a live feed (all four transports) into a recordings directory that --recordings replays',
-    );
+  const command = program.command('record').description(ON_DEMAND_COMMANDS.record.description);
   addRecordOptions(command).action(async (flags: Record<string, unknown>) => {
     let code = 0;
     try {

@@ -4,6 +4,7 @@ export * from './body-budget';
 export * from './ws-constants';
 export * from './ws-send';
 export * from './ws-frame';
+export * from './ws-bursts';
 export * from './pending-io';
 export * from './peer-reset';
 export * from './request-log';

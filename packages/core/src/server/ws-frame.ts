@@ -17,21 +17,21 @@ export function textFrameHeaderLength(payloadBytes: number): number {
   return payloadBytes < 126 ? 2 : payloadBytes < 65_536 ? 4 : 10;
 }
 
-/** Writes that header at the start of `target`; returns its length. */
-export function writeTextFrameHeader(target: Buffer, payloadBytes: number): number {
-  target[0] = FIN_TEXT;
+/** Writes that header into `target` at `at` (its start by default); returns its length. */
+export function writeTextFrameHeader(target: Buffer, payloadBytes: number, at = 0): number {
+  target[at] = FIN_TEXT;
   if (payloadBytes < 126) {
-    target[1] = payloadBytes;
+    target[at + 1] = payloadBytes;
     return 2;
   }
   if (payloadBytes < 65_536) {
-    target[1] = 126;
-    target.writeUInt16BE(payloadBytes, 2);
+    target[at + 1] = 126;
+    target.writeUInt16BE(payloadBytes, at + 2);
     return 4;
   }
-  target[1] = 127;
-  target.writeUInt32BE(Math.floor(payloadBytes / 2 ** 32), 2);
-  target.writeUInt32BE(payloadBytes >>> 0, 6);
+  target[at + 1] = 127;
+  target.writeUInt32BE(Math.floor(payloadBytes / 2 ** 32), at + 2);
+  target.writeUInt32BE(payloadBytes >>> 0, at + 6);
   return 10;
 }
 
@@ -74,4 +74,22 @@ export function prefixedTextFrame(prefix: string, shared: Buffer): FramedText {
   frame.write(prefix, head, prefixBytes, 'utf8');
   frame.set(shared, head + prefixBytes);
   return new ClientTextFrame(frame, head);
+}
+
+/** The payloads of server text frames laid out back to back (as textFrameHeaderLength frames them). */
+export function textFramePayloads(frames: Buffer): Buffer[] {
+  const payloads: Buffer[] = [];
+  for (let at = 0; at < frames.length;) {
+    const mark = frames[at + 1] as number;
+    const header = mark < 126 ? 2 : mark === 126 ? 4 : 10;
+    const bytes =
+      mark < 126
+        ? mark
+        : mark === 126
+          ? frames.readUInt16BE(at + 2)
+          : frames.readUInt32BE(at + 2) * 2 ** 32 + frames.readUInt32BE(at + 6);
+    payloads.push(frames.subarray(at + header, at + header + bytes));
+    at += header + bytes;
+  }
+  return payloads;
 }

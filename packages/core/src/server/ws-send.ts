@@ -1,4 +1,5 @@
 import { CLOSE_GRACE_MS } from './ws-constants';
+import { textFramePayloads } from './ws-frame';
 
 /** The part of a `ws` WebSocket these helpers use (core does not depend on `ws`). */
 export interface WsLike {
@@ -63,30 +64,71 @@ interface WsInternals {
   };
 }
 
+/** The TCP socket of a ws WebSocket that frames may be written to as they are, if there is one. */
+function directSocket(ws: WsLike): WsInternals['_socket'] {
+  const { _socket: socket, _sender: sender } = ws as WsLike & WsInternals;
+  return socket !== undefined && sender?._state === 0 && (sender._queue?.length ?? 0) === 0
+    ? socket
+    : undefined;
+}
+
+/**
+ * Bytes the client has not read yet, read as ws's bufferedAmount reads them (the socket's buffer
+ * and the sender's queue) but without the getter's extra work: at a fan-out to a thousand
+ * sessions this runs per delivery.
+ */
+function unread(ws: WsLike, socket: WsInternals['_socket']): number {
+  if (socket === undefined) return ws.bufferedAmount;
+  return socket.writableLength + ((ws as WsLike & WsInternals)._sender?._bufferedBytes ?? 0);
+}
+
+/**
+ * Whether a client may be handed `more` bytes: false, and the client dropped (its socket
+ * terminated), when what it has not read would pass the limit; false when it is not open.
+ */
+export function admitBytes(ws: WsLike, more: number, limit: SendLimit): boolean {
+  if (ws.readyState !== OPEN) return false;
+  const buffered = unread(ws, directSocket(ws)) + more;
+  if (buffered <= limit.maxBufferedBytes) return true;
+  limit.onDrop(buffered);
+  ws.terminate();
+  return false;
+}
+
 /**
  * sendBounded for a framed text. When the socket's sender has nothing queued (no compression or
  * blob read in progress; this server negotiates neither), the frame is written straight to the
  * TCP socket: the same bytes for every client, no per-client encoding, header or two-part write.
- * Its unsent bytes are read as ws's bufferedAmount reads them (the socket's buffer and the
- * sender's queue), once before and once after the write, without the getter's extra work: at a
- * fan-out to a thousand sessions these run per delivery. Otherwise, and for any other WebSocket
- * implementation, the frame goes through send() as a text message, and counts as queued.
+ * Otherwise, and for any other WebSocket implementation, the frame goes through send() as a
+ * text message, and counts as queued.
  */
 export function sendFrame(ws: WsLike, data: FramedText, limit: SendLimit): FrameSent {
+  return writeFramed(ws, data.frame, () => [data.payload], limit);
+}
+
+/**
+ * sendFrame for several framed texts laid out back to back in `frames` (each a complete server
+ * text frame, ws-frame.ts): one write to the socket when it can take them directly, else each
+ * one's payload through send(), in order.
+ */
+export function sendFrames(ws: WsLike, frames: Buffer, limit: SendLimit): FrameSent {
+  return writeFramed(ws, frames, () => textFramePayloads(frames), limit);
+}
+
+function writeFramed(ws: WsLike, frames: Buffer, payloads: () => Buffer[], limit: SendLimit): FrameSent {
   if (ws.readyState !== OPEN) return 'dropped';
-  const { _socket: socket, _sender: sender } = ws as WsLike & WsInternals;
-  const direct = socket !== undefined && sender?._state === 0 && (sender._queue?.length ?? 0) === 0;
-  const buffered = direct ? socket.writableLength + (sender._bufferedBytes ?? 0) : ws.bufferedAmount;
+  const socket = directSocket(ws);
+  const buffered = unread(ws, socket);
   if (buffered > limit.maxBufferedBytes) {
     limit.onDrop(buffered);
     ws.terminate();
     return 'dropped';
   }
-  if (!direct) {
-    ws.send(data.payload, { binary: false });
+  if (socket === undefined) {
+    for (const payload of payloads()) ws.send(payload, { binary: false });
     return 'queued';
   }
-  socket.write(data.frame);
+  socket.write(frames);
   return socket.writableLength === 0 ? 'written' : 'queued';
 }
 

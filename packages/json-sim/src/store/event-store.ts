@@ -90,14 +90,22 @@ export class EventStore {
    * stored (the store itself keeps only its JSON and filter fields).
    */
   append(input: EventInput, at?: number): StoredEvent {
+    return this.appendJson(input, at).event;
+  }
+
+  /**
+   * append(), and the event's stored JSON (JSON.stringify of the event, byte for byte), for a
+   * caller that needs that text too: a megabyte payload is then serialised once, not again.
+   */
+  appendJson(input: EventInput, at?: number): { event: StoredEvent; json: string } {
     const prepared = prepareEvent(input);
     const created = this.createdNow(at);
     const createdAt = new Date(created).toISOString();
     const eventId = this.nextId;
-    const text = eventJson(prepared, createdAt, eventId);
-    this.checkFits(Buffer.byteLength(text, 'utf8'));
-    this.commit(prepared, text, created);
-    return Object.freeze({
+    const json = eventJson(prepared, createdAt, eventId);
+    this.checkFits(Buffer.byteLength(json, 'utf8'));
+    this.commit(prepared, json, created);
+    const event = Object.freeze({
       channel: input.channel,
       date: input.date,
       ...(input.trackId !== undefined && { trackId: input.trackId }),
@@ -107,6 +115,7 @@ export class EventStore {
       created_at: createdAt,
       eventId,
     });
+    return { event, json };
   }
 
   /**

@@ -2,9 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
+  admitBytes,
+  Bursts,
   closeWithGrace,
-  sendBounded,
+  sendFrame,
+  sendFrames,
   sharedTextFrame,
+  type HeldFrames,
   TransientHub,
   type SendLimit,
   type SharedTextFrame,
@@ -62,12 +66,15 @@ export class EventStream implements TransientFanOut {
     perMessageDeflate: false,
   });
   private readonly cleanups = new Set<() => void>();
+  /** Data frames are written a burst at a time (see Bursts). */
+  private readonly bursts: Bursts;
   /** Authenticated sessions, each seeing only its user's channels. */
   private readonly hub: TransientHub<SharedTextFrame>;
   /** Authenticated connections by user key. */
   private readonly perUser = new Map<string, number>();
 
   constructor(private readonly deps: EventStreamDeps) {
+    this.bursts = new Bursts(deps.logger);
     this.hub = new TransientHub<SharedTextFrame>(
       deps.logger,
       (users, channel) => {
@@ -101,6 +108,8 @@ export class EventStream implements TransientFanOut {
 
   /** Closes every connection (1000, POST /_sim/reset with closeSockets); returns how many. */
   closeAll(): number {
+    // Data handed over before the reset still reaches its clients, before their close.
+    this.bursts.flush();
     const clients = [...this.wss.clients];
     for (const ws of clients) closeWithGrace(ws, WS_CLOSE.NORMAL, 'simulator reset');
     return clients.length;
@@ -120,6 +129,7 @@ export class EventStream implements TransientFanOut {
 
   /** Closes every client (1001) and resolves once they are gone. */
   async close(): Promise<void> {
+    this.bursts.flush();
     for (const cleanup of [...this.cleanups]) cleanup();
     const clients = [...this.wss.clients];
     await Promise.all(
@@ -196,9 +206,14 @@ export class EventStream implements TransientFanOut {
       this.perUser.set(key, open);
       counted = key;
       // Subscribe only now: data raised before authentication is never delivered.
-      unsubscribe = hub.subscribe(user, (message) => this.deliver(ws, message));
+      const connection = new HeldData(ws, this.sendLimit, this.bursts);
+      unsubscribe = hub.subscribe(user, (message) => connection.hold(message));
       ws.send(authenticatedMessage(clock.now(), key));
-      pingTimer = clock.setInterval(() => ws.send(pingMessage(clock.now())), settings.wsPingIntervalMs);
+      pingTimer = clock.setInterval(() => {
+        // A Ping follows the Data handed over before it.
+        connection.flushHeld();
+        ws.send(pingMessage(clock.now()));
+      }, settings.wsPingIntervalMs);
       logger.debug({ user: key }, 'event-stream client authenticated');
       sessions?.opened(key, 'event-stream');
       // Last: a disconnect rule in force closes the session as soon as it is registered.
@@ -206,7 +221,10 @@ export class EventStream implements TransientFanOut {
         user: key,
         transport: 'event-stream',
         path: (req.url ?? '').split('?')[0] as string,
-        close: (code, reason) => closeWithGrace(ws, code, reason),
+        close: (code, reason) => {
+          connection.flushHeld();
+          closeWithGrace(ws, code, reason);
+        },
       });
     };
     // Later messages have no listener: ws reads and drops them (each at most maxPayload).
@@ -219,13 +237,42 @@ export class EventStream implements TransientFanOut {
     else this.perUser.set(key, left);
   }
 
-  // Slow readers are dropped rather than buffered without bound.
-  private deliver(ws: WebSocket, message: SharedTextFrame): boolean {
-    return sendBounded(ws, message, this.sendLimit);
-  }
-
   // One for every delivery: nothing is allocated per client and message.
   private readonly sendLimit: SendLimit;
+}
+
+/**
+ * The Data frames one connection was handed in the current turn, written together when it ends
+ * (Bursts): one frame as it is (the bytes every client shares), several copied into one buffer.
+ */
+class HeldData implements HeldFrames {
+  private held: SharedTextFrame[] = [];
+  private heldBytes = 0;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly limit: SendLimit,
+    private readonly bursts: Bursts,
+  ) {}
+
+  /** False when the client is gone, or dropped for not reading (as a write would drop it). */
+  hold(frame: SharedTextFrame): boolean {
+    // What it holds counts as unread, as it would if each frame had been written at once.
+    if (!admitBytes(this.ws, this.heldBytes, this.limit)) return false;
+    if (this.held.length === 0) this.bursts.hold(this);
+    this.held.push(frame);
+    this.heldBytes += frame.frame.length;
+    return true;
+  }
+
+  flushHeld(): void {
+    const held = this.held;
+    if (held.length === 0) return;
+    this.held = [];
+    this.heldBytes = 0;
+    if (held.length === 1) sendFrame(this.ws, held[0] as SharedTextFrame, this.limit);
+    else sendFrames(this.ws, Buffer.concat(held.map((frame) => frame.frame)), this.limit);
+  }
 }
 
 function rawToText(data: RawData): string {

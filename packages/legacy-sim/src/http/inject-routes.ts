@@ -32,10 +32,11 @@ function payloadKeyOf(req: Request): string | undefined {
 export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): RequestHandler[] {
   return [
     express.raw({ type: () => true, limit: deps.maxBodyBytes }),
-    (req, res) => {
+    async (req, res) => {
       const body: unknown = req.body;
       const xml = Buffer.isBuffer(body) ? decodeXmlBody(body, req.headers['content-type']) : '';
-      const result = deps.bus.publish({
+      // Express 5 hands a rejection to the error middleware, as it does a throw.
+      const result = await deps.bus.publishYielding({
         channel: String(req.params.channelId),
         delivery,
         payloadKey: payloadKeyOf(req),

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { unsupportedCharset } from '@racedata/core';
 import { legacySimError } from '../errors';
@@ -36,7 +37,7 @@ export function decodeXmlBody(body: Buffer, contentType: string | undefined): st
     throw unsupportedCharset(encoding, 'UTF-8 or ISO-8859-1', { cause: err });
   }
   try {
-    return decoder.decode(body);
+    return decoder.encoding === 'utf-8' ? utf8(body) : decoder.decode(body);
   } catch {
     const source = fromHeader
       ? 'charset from the Content-Type header'
@@ -45,4 +46,14 @@ export function decodeXmlBody(body: Buffer, contentType: string | undefined): st
         : 'no charset given, so UTF-8';
     throw legacySimError('INVALID_XML', `body has bytes that are not valid ${decoder.encoding} (${source})`);
   }
+}
+
+/**
+ * What a fatal UTF-8 TextDecoder gives (the text, without a byte-order mark), at a fraction of
+ * its cost on a megabyte body: the validity check runs natively before one plain decode.
+ */
+function utf8(body: Buffer): string {
+  if (!isUtf8(body)) throw new TypeError('not UTF-8');
+  const text = body.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

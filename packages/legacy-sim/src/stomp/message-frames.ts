@@ -44,22 +44,48 @@ export class MessageFrames {
    * buffer comes from `memory` (see FrameMemory: call its keep() if the socket queued the frame).
    */
   frame(head: FrameHead, sequence: number, memory: FrameMemory): FramedText {
-    const tail =
-      head.destination === this.lastDestination ? (this.lastTail as Buffer) : this.tailOf(head.destination);
+    const payload = this.payloadBytes(head, sequence);
+    const frame = memory.take(textFrameHeaderLength(payload) + payload);
+    this.writeFrame(frame, 0, head, sequence);
+    return new ClientTextFrame(frame, textFrameHeaderLength(payload));
+  }
+
+  /** Bytes of the WebSocket frame `head` and `sequence` make (header included). */
+  frameBytes(head: FrameHead, sequence: number): number {
+    const payload = this.payloadBytes(head, sequence);
+    return textFrameHeaderLength(payload) + payload;
+  }
+
+  private payloadBytes(head: FrameHead, sequence: number): number {
+    return head.bytes.length + decimalDigits(sequence) + 1 + this.tailFor(head).length;
+  }
+
+  /**
+   * Writes that frame into `target` at `at` (frameBytes() of room): the WebSocket header, the head
+   * encoded when the session subscribed, the sequence's ASCII digits, then the shared tail copied
+   * in. Returns where the frame ends. A session holding several messages lays their frames out
+   * back to back in one buffer, and writes them in one write.
+   */
+  writeFrame(target: Buffer, at: number, head: FrameHead, sequence: number): number {
+    const tail = this.tailFor(head);
     const digits = decimalDigits(sequence);
     const lines = head.bytes.length + digits + 1;
     const bytes = lines + tail.length;
-    const headerBytes = textFrameHeaderLength(bytes);
-    const frame = memory.take(headerBytes + bytes);
-    writeTextFrameHeader(frame, bytes);
-    frame.set(head.bytes, headerBytes);
-    let at = headerBytes + lines - 1;
-    frame[at] = NEWLINE;
-    for (let n = sequence; at > headerBytes + head.bytes.length; n = Math.floor(n / 10)) {
-      frame[--at] = ZERO + (n % 10);
+    const start = at + writeTextFrameHeader(target, bytes, at);
+    target.set(head.bytes, start);
+    let digit = start + lines - 1;
+    target[digit] = NEWLINE;
+    for (let n = sequence; digit > start + head.bytes.length; n = Math.floor(n / 10)) {
+      target[--digit] = ZERO + (n % 10);
     }
-    frame.set(tail, headerBytes + lines);
-    return new ClientTextFrame(frame, headerBytes);
+    target.set(tail, start + lines);
+    return start + bytes;
+  }
+
+  private tailFor(head: FrameHead): Buffer {
+    return head.destination === this.lastDestination
+      ? (this.lastTail as Buffer)
+      : this.tailOf(head.destination);
   }
 
   /** Everything after the per-session lines, built and encoded once per destination. */

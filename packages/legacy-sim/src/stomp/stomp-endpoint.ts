@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  Bursts,
   rejectUpgrade,
   toSimError,
   type Clock,
@@ -49,8 +50,11 @@ export class StompEndpoint {
   private nextId = 1;
   private closing = false;
   private readonly frameMemory = new FrameMemory();
+  /** The sessions' MESSAGE frames, written a burst at a time (see Bursts). */
+  private readonly bursts: Bursts;
 
   constructor(private readonly deps: StompEndpointOptions) {
+    this.bursts = new Bursts(deps.logger);
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -124,6 +128,7 @@ export class StompEndpoint {
       logger,
       options,
       frameMemory: this.frameMemory,
+      bursts: this.bursts,
       ...(sessions && {
         connected: (version, plan) =>
           sessions.connected(user.key, 'stomp', {

@@ -1,8 +1,11 @@
 import {
+  admitBytes,
   closeWithGrace,
   sendBounded,
-  sendFrame,
+  sendFrames,
   WS_CLOSE,
+  type Bursts,
+  type HeldFrames,
   type Clock,
   type FramedText,
   type SendLimit,
@@ -30,7 +33,7 @@ import {
 } from './stomp-negotiation';
 import type { StompOptions } from './stomp-options';
 import type { FrameMemory } from './frame-memory';
-import { frameHead, messageFrames, type FrameHead } from './message-frames';
+import { frameHead, messageFrames, type FrameHead, type MessageFrames } from './message-frames';
 import { isProblem, StompSubscriptions } from './stomp-subscriptions';
 
 export interface StompSessionContext {
@@ -42,6 +45,8 @@ export interface StompSessionContext {
   readonly options: StompOptions;
   /** Where MESSAGE frames are built, shared by the endpoint's sessions. */
   readonly frameMemory: FrameMemory;
+  /** Holds MESSAGE frames until the turn ends, then writes each session's in one write. */
+  readonly bursts: Bursts;
   /** Told once CONNECT is answered, with what was negotiated (LOG_REQUESTS's `session connected`). */
   readonly connected?: (version: StompVersion, plan: HeartBeatPlan) => void;
 }
@@ -60,7 +65,14 @@ const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
  * subscriptions, and turns hub messages into MESSAGE frames. Any protocol error gets an ERROR
  * frame and a close, never an exception out of here.
  */
-export class StompSession {
+/** A message a session holds until its burst is written: its frames for each head, numbered from `first`. */
+interface HeldMessage {
+  readonly frames: MessageFrames;
+  readonly heads: readonly FrameHead[];
+  readonly first: number;
+}
+
+export class StompSession implements HeldFrames {
   /** Resolves once the socket is closed and everything of this session is released. */
   readonly closed: Promise<void>;
   /** The close code of the closing handshake, once closed (1006: cut without one). */
@@ -75,6 +87,9 @@ export class StompSession {
   private readonly heartBeats: HeartBeatTimers;
   private connectDeadline: TimerHandle | undefined;
   private sent = 0;
+  /** MESSAGE frames handed over in this turn, written together when it ends (flushHeld). */
+  private held: HeldMessage[] = [];
+  private heldBytes = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -282,15 +297,38 @@ export class StompSession {
     this.heads ??= this.subscriptions
       .delivering()
       .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
+    const heads = this.heads;
+    let bytes = 0;
+    for (let k = 0; k < heads.length; k++)
+      bytes += frames.frameBytes(heads[k] as FrameHead, this.sent + 1 + k);
+    // A client that has not read what it was sent (and is held for it) is dropped, as a write
+    // would have dropped it.
+    if (!admitBytes(this.ws, this.heldBytes, this.sendLimit)) return;
+    if (this.held.length === 0) this.ctx.bursts.hold(this);
+    this.held.push({ frames, heads, first: this.sent + 1 });
+    this.heldBytes += bytes;
+    this.sent += heads.length;
+  }
+
+  /**
+   * Writes the MESSAGE frames of this burst, back to back in one buffer and one write (Bursts).
+   * Every other frame this session sends goes out after them (send() and heart-beats flush first).
+   */
+  flushHeld(): void {
+    if (this.held.length === 0) return;
+    const held = this.held;
     const memory = this.ctx.frameMemory;
-    for (const head of this.heads) {
-      this.sent += 1;
-      const framed = frames.frame(head, this.sent, memory);
-      const sent = sendFrame(this.ws, framed, this.sendLimit);
-      if (sent === 'dropped') return;
-      // A queued frame's memory is still to be read by the socket.
-      if (sent === 'queued') memory.keep(framed.frame);
+    const buffer = memory.take(this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
+    if (this.state === 'closed') return;
+    let at = 0;
+    for (const { frames, heads, first } of held) {
+      for (let k = 0; k < heads.length; k++)
+        at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
     }
+    // A queued buffer's memory is still to be read by the socket.
+    if (sendFrames(this.ws, buffer, this.sendLimit) === 'queued') memory.keep(buffer);
   }
 
   private receipt(frame: StompFrame): void {
@@ -320,6 +358,8 @@ export class StompSession {
 
   /** False when the socket is gone or was dropped as a slow consumer. */
   private write(frame: string | FramedText): boolean {
+    // Frames after the MESSAGEs this session holds go after them on the wire.
+    this.flushHeld();
     return sendBounded(this.ws, frame, this.sendLimit);
   }
 
@@ -328,6 +368,8 @@ export class StompSession {
 
   private closeSocket(code: number, reason: string): void {
     if (this.state === 'closed') return;
+    // What the session was handed before it closes still reaches the client, before the close.
+    this.flushHeld();
     this.release();
     if (this.ws.readyState !== WebSocket.OPEN) return;
     closeWithGrace(this.ws, code, reason, this.ctx.options.closeGraceMs);

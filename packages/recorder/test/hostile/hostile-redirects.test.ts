@@ -1,5 +1,4 @@
-/**
- * Issue 30, High 2: a redirect must never carry the key, the secret or the token to another
+/** A redirect must never carry the key, the secret or the token to another
  * origin. The recorder follows no redirect at all (same origin included): a 3xx on
  * authenticate, on a long poll or on a WebSocket upgrade is an upstream error, logged once per
  * cause with its status and target, and waited out like a 5xx.
@@ -10,7 +9,6 @@ import {
   DEFAULT_CREDENTIALS,
   expectQuietOutput,
   logLines,
-  logged,
   recordHostile,
   stopTimed,
   STOP_LIMIT_MS,

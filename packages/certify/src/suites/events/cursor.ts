@@ -4,11 +4,19 @@
  */
 import type { RequestEvent } from '../long-poll/requests';
 
-/** The highest eventId answered to the client by polls that ended at or before `at`. */
-export function highestDelivered(polls: readonly RequestEvent[], at: number): number | undefined {
+/**
+ * The highest eventId answered to the client by polls that ended at or before `at`, `self` left
+ * out: a poll answered at once starts and ends in the same millisecond, and its own answer is
+ * not one it had received before it started.
+ */
+export function highestDelivered(
+  polls: readonly RequestEvent[],
+  at: number,
+  self?: RequestEvent,
+): number | undefined {
   let highest: number | undefined;
   for (const poll of polls) {
-    if (poll.status !== 200 || poll.endedAt > at) continue;
+    if (poll === self || poll.status !== 200 || poll.endedAt > at) continue;
     for (const id of poll.answered?.eventIds ?? []) if (highest === undefined || id > highest) highest = id;
   }
   return highest;
@@ -24,11 +32,7 @@ export function sentLastEventId(poll: RequestEvent): string | undefined {
  * it does (or nothing was delivered yet, when any starting point is the client's choice).
  */
 export function cursorProblem(poll: RequestEvent, earlier: readonly RequestEvent[]): string | undefined {
-  // Not the poll itself: answered within the millisecond it started, it "ended before it began".
-  const highest = highestDelivered(
-    earlier.filter((other) => other !== poll),
-    poll.at,
-  );
+  const highest = highestDelivered(earlier, poll.at, poll);
   if (highest === undefined) return undefined;
   const sent = sentLastEventId(poll);
   if (sent === undefined) return `sent no lastEventId after receiving event ${highest}`;

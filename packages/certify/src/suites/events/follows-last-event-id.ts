@@ -9,14 +9,16 @@ import { isEventsPoll } from './events-kind';
 
 function grade(requests: readonly RequestEvent[], played: readonly Evidence[]): CheckResult {
   const polls = requests.filter(isEventsPoll);
-  const graded = polls.filter((poll) => highestDelivered(polls, poll.at) !== undefined);
+  const graded = polls.filter((poll) => highestDelivered(polls, poll.at, poll) !== undefined);
   if (graded.length === 0) {
     return checkResult(FOLLOWS_LAST_EVENT_ID, 'skip', 'no poll came after an event was delivered', played);
   }
   for (const poll of graded) {
     const problem = cursorProblem(poll, polls);
     if (!problem) continue;
-    const earlier = polls.filter((other) => other.endedAt <= poll.at && other.status === 200);
+    const earlier = polls.filter(
+      (other) => other !== poll && other.endedAt <= poll.at && other.status === 200,
+    );
     const evidence = [...played];
     const lastPage = earlier[earlier.length - 1];
     if (lastPage) evidence.push(requestEvidence(lastPage));

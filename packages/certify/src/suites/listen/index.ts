@@ -8,8 +8,11 @@ import { backoffScenario } from '../long-poll/backoff-scenario';
 import { reauthScenario } from '../long-poll/reauth-scenario';
 import { repollScenario } from '../long-poll/repoll-scenario';
 import { resetScenario } from '../long-poll/reset-scenario';
+import { restartScenario } from '../long-poll/restart-scenario';
+import { stalledScenario } from '../long-poll/stalled-scenario';
 import { wholeRunScenario } from '../long-poll/whole-run-scenario';
 import { listenKind } from './listen-kind';
+import { unknownListenScenario } from './unknown-scenario';
 
 export const LISTEN_SUITE: SuiteDefinition = {
   suite: 'listen',
@@ -20,6 +23,9 @@ export const LISTEN_SUITE: SuiteDefinition = {
     reauthScenario(listenKind),
     backoffScenario(listenKind),
     resetScenario(listenKind),
+    stalledScenario(listenKind),
+    unknownListenScenario,
+    restartScenario(listenKind),
     wholeRunScenario(listenKind),
   ],
 };

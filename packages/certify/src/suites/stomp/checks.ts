@@ -28,6 +28,16 @@ export const STOMP_CHECKS = {
     rule: 'keeps the heart-beats it negotiated in CONNECT: never timed out over three intervals',
     source: 'STOMP 1.2 "Heart-beating" (the CONNECTED frame states the server\'s heart-beat); interface 4.6',
   },
+  detectsSilence: {
+    id: 'detects-silent-session',
+    required: true,
+    rule:
+      'when the server stops heart-beating and sending and leaves the connection open, drops the session and is ' +
+      'subscribed again within 2 of the server heart-beat intervals it negotiated plus 5 s; `warn` when it negotiated none',
+    source:
+      'STOMP 1.2 "Heart-beating": a side that expects heart-beats "can consider the connection dead" when none come; ' +
+      'interface 5.5: after a disconnect "the same process repeats"',
+  },
   reconnectAfterClose: {
     id: 'reconnect-after-close',
     required: true,

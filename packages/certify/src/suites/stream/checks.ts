@@ -38,6 +38,16 @@ export const STREAM_CHECKS = {
     rule: 'while upgrades are refused (503), makes at most 2 connection attempts a second',
     source: "interface 3 and 5.5 (reconnect after a disconnect); the rate is certify's, section 8 shows none",
   },
+  detectsSilence: {
+    id: 'detects-silent-stream',
+    required: true,
+    rule:
+      'when the server stops sending anything (no Ping, no data) and leaves the socket open, notices, closes it and ' +
+      'has a new authenticated session within 3 Ping intervals (RACEDATA_PING_INTERVAL_MS) plus 5 s of the last Ping',
+    source:
+      'interface 3 and 6: the server sends a Ping "every minute" while the connection is open, so a minute and more ' +
+      'without one means the connection is gone; 3: "The client must reconnect and authenticate again"',
+  },
   receivesAll: {
     id: 'receives-all',
     required: true,

@@ -4,11 +4,14 @@ import { pingsScenario } from './pings';
 import { reauthScenario } from './reauth';
 import { reconnectScenario } from './reconnect';
 import { refusedScenario } from './refused';
+import { restartScenario } from './restart';
+import { silentScenario } from './silent';
 import { transientScenario } from './transient';
+import { unknownStreamScenario } from './unknown';
 
 /**
  * The JSON event-stream consumer. Transient messages go first, while nothing is refused; the
- * scenarios that close the session follow, the one that refuses upgrades last.
+ * scenarios that silence or close the session follow, the one that refuses upgrades last.
  */
 export const STREAM_SUITE: SuiteDefinition = {
   suite: 'stream',
@@ -17,8 +20,11 @@ export const STREAM_SUITE: SuiteDefinition = {
     connectScenario,
     pingsScenario,
     transientScenario,
+    unknownStreamScenario,
+    silentScenario,
     reconnectScenario,
     reauthScenario,
+    restartScenario,
     refusedScenario,
   ],
 };
