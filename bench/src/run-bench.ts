@@ -72,13 +72,8 @@ async function profile(ctx: BenchContext, id: string, scenario: Scenario) {
 
 async function runMeasure(measure: Measure, ctx: BenchContext): Promise<MeasureResult> {
   const t0 = Date.now();
-  const [method, comparisons, notes, failures] = [[], [], [], []] as [
-    string[],
-    Comparison[],
-    string[],
-    string[],
-  ];
-  const profiles: ProfileSummary[] = [];
+  const [method, notes, failures]: [string[], string[], string[]] = [[], [], []];
+  const [comparisons, profiles]: [Comparison[], ProfileSummary[]] = [[], []];
   for (const { id, scenario } of measure.scenarios) {
     method.push(...scenario.method(ctx).filter((line) => !method.includes(line)));
     try {

@@ -30,6 +30,8 @@ const CONTROL = (label: string, unit: string, work: string) => [
   [label, unit, 'on / off >= 0.90 (costs at most 10%)'],
   [`${label}: simulator CPU per 1,000 ${work}`, 'ms', '—'],
 ];
+const FLAT = 'GET /customerapi/events page reads, flatness:';
+const DELIVERIES = (label: string) => CONTROL(label, 'msg/s', 'messages');
 const LOGGED =
   'GET /customerapi/events page reads with LOG_REQUESTS=true (a JSON log line a request, to a pipe) over 2,000 stored events';
 const FAN_OUT = (label: string) => [
@@ -53,6 +55,8 @@ const LATENCY = (label: string) => [
   [`${label}, p99`, 'ms', 'p99 <= 2x bare'],
 ];
 const START = 'within 1.3x of bare node and faster than every peer';
+const TESTKIT =
+  'startSimulators() in-process: both simulators, from loading the test kit to both answering /health';
 type Row = [scenario: string, unit: string, target: string | RegExp];
 const BOTH = (row: (kind: string) => Row) => ['json', 'legacy'].map(row);
 /** A per-test cost on both simulators; POST_NAME is the message post of each. */
@@ -77,35 +81,19 @@ const ROWS: Record<string, Row[]> = {
   'read-throughput': [
     ...PER_STORE('2,000'),
     ...PER_STORE('10,000'),
-    [
-      'GET /customerapi/events page reads, flatness: 10,000 stored events against 2,000',
-      'req/s',
-      /\(>= 0\.85x\)$/,
-    ],
+    [`${FLAT} 10,000 stored events against 2,000`, 'req/s', /\(>= 0\.85x\)$/],
     [LOGGED, 'req/s', '—'],
     [`${LOGGED}: simulator CPU per 1,000 requests`, 'ms', 'CPU per request on / off <= 1.3'],
   ] as Row[],
   'control-plane-cost': [
-    ...CONTROL(
-      'JSON: transient POST /api/message -> event-stream WebSocket clients (20 clients)',
-      'msg/s',
-      'messages',
-    ),
-    ...CONTROL(
-      'JSON: durable POST /api/message -> held GET /customerapi/events polls (10 clients)',
-      'msg/s',
-      'messages',
-    ),
-    ...CONTROL('legacy: POST NonDurable -> STOMP subscribers (20 clients)', 'msg/s', 'messages'),
+    ...DELIVERIES('JSON: transient POST /api/message -> event-stream WebSocket clients (20 clients)'),
+    ...DELIVERIES('JSON: durable POST /api/message -> held GET /customerapi/events polls (10 clients)'),
+    ...DELIVERIES('legacy: POST NonDurable -> STOMP subscribers (20 clients)'),
     ...CONTROL(`${PAGE} 2,000 stored events`, 'req/s', 'requests'),
   ] as Row[],
   'start-up': [
     ...BOTH((k) => [`${k} simulator (racedata-sim ${k}), median of 1`, 'ms', START]),
-    [
-      'startSimulators() in-process: both simulators, from loading the test kit to both answering /health, median of 1',
-      'ms',
-      '<= 15x bare Node in-process',
-    ],
+    [`${TESTKIT}, median of 1`, 'ms', '<= 15x bare Node in-process'],
     ...BOTH((k) => [`${k} simulator, first start after a build (no code cache yet)`, 'ms', '—']),
   ] as Row[],
   memory: [

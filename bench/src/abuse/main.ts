@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { flag, numberFlag, runMain, usageUnless } from '../harness/command-line';
-import { requireOpenFiles } from '../harness/proc';
+import { requireOpenFiles } from '../harness/processes';
 import { PHASES, REPO_ROOT, runAbuse, writeAbuseReport } from './run-abuse';
 
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */

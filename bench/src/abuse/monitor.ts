@@ -1,5 +1,5 @@
 import { ourSim, type SimKind } from '../harness/processes';
-import { round } from '../harness/stats';
+import { round } from '../harness/rows';
 import { health, healthCheck, type ProbeResult } from '../harness/watch';
 import { check } from '../types';
 

@@ -1,18 +1,13 @@
 import { sleep, type HttpResult } from '../harness/http';
 import { simState } from '../harness/store';
-import { forkWorker, type Server, type Worker } from '../harness/processes';
-import { monoMs } from '../harness/proc';
+import { forkWorker, monoMs, type Server, type Worker } from '../harness/processes';
 import { onSchedule } from '../harness/schedule';
-import { sorted } from '../harness/stats';
+import { sorted } from '../harness/rows';
 import type { BenchContext } from '../types';
 import type { commands } from './client-worker';
 import { poster, type ClientKind, type SetSpec } from './sets';
 
-/** Client processes (client-worker.ts); each holds its share of every side's clients. */
-export const clientProcesses = (count: number): Promise<Worker[]> =>
-  Promise.all(Array.from({ length: count }, () => forkWorker('clients/client-worker.ts')));
-
-export interface SidesSpec {
+interface SidesSpec {
   /** The side measured and its baseline: our simulator and the bare one, or ours with a switch on and off. */
   readonly servers: readonly [() => Promise<Server>, () => Promise<Server>];
   /** Each side's clients; the baseline's are posted the bytes the first side's received. */
@@ -37,7 +32,11 @@ export async function withSides<T>(
   try {
     servers.push(...(await Promise.all(start.map((server) => server()))));
     const [sim, bare] = servers as [Server, Server];
-    workers = await clientProcesses(ctx.config.clientProcesses);
+    // Each client process (client-worker.ts) holds its share of every side's clients.
+    const forks = Array.from({ length: ctx.config.clientProcesses }, () =>
+      forkWorker('clients/client-worker.ts'),
+    );
+    workers = await Promise.all(forks);
     const ours = await ClientSide.open(workers, { ...spec, kind, port: sim.port });
     await warm(ours);
     // A bare baseline is posted the bytes our clients received.
@@ -96,9 +95,7 @@ export class ClientSide {
     return side;
   }
 
-  private get complete(): number {
-    return Math.min(...this.done);
-  }
+  private complete = () => Math.min(...this.done);
 
   private all<T>(cmd: string, args: object = {}): Promise<T[]> {
     return Promise.all(this.workers.map((w) => w.call<T>(cmd, { name: this.name, ...args })));
@@ -161,7 +158,7 @@ export class ClientSide {
     await this.all('arm', { capacity: 1, notify: true }).then(() => this.done.fill(0));
     const sent = Float64Array.of(monoMs());
     this.send();
-    await this.until(() => this.complete >= 1, 30_000);
+    await this.until(() => this.complete() >= 1, 30_000);
     return (await this.drain(1, sent)).latency;
   }
 
@@ -174,8 +171,8 @@ export class ClientSide {
     const started = monoMs();
     let posted = 0;
     await this.until(() => {
-      for (; monoMs() < started + ms && posted - this.complete < window; posted++) this.send();
-      return posted > 0 && monoMs() >= started + ms && this.complete >= posted;
+      for (; monoMs() < started + ms && posted - this.complete() < window; posted++) this.send();
+      return posted > 0 && monoMs() >= started + ms && this.complete() >= posted;
     }, ms + 30_000);
     const messagesPerSecond = (posted * 1000) / (monoMs() - started);
     await this.drain(0, new Float64Array(0));

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { httpRequest, sleep } from '../harness/http';
-import { monoMs } from '../harness/proc';
+import { monoMs } from '../harness/processes';
 import type { ProbeResult } from '../harness/watch';
 import { openSet, type ClientSet, type SetSpec } from './sets';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import WebSocket from 'ws';
 import { post, type HttpResult } from '../harness/http';
 import { TOKEN, jsonDurableMessage, jsonTransientMessage, postJson, postLegacy } from '../harness/payloads';
-import { monoMs } from '../harness/proc';
+import { monoMs } from '../harness/processes';
 
 /**
  * The clients of every delivery measure (latency, fan-out, control-plane cost: held by the client
@@ -64,9 +64,9 @@ const tokenOf = (spec: SetSpec, i: number) => spec.tokens?.[i % spec.tokens.leng
  */
 const CLIENT_OPTIONS = { perMessageDeflate: false, skipUTF8Validation: true } as const;
 
-function opened(ws: WebSocket): Promise<void> {
+function opened(ws: WebSocket): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve());
+    ws.once('open', () => resolve(ws));
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
   });
@@ -77,11 +77,7 @@ function nextText(ws: WebSocket): Promise<string> {
 }
 
 /** A plain WebSocket client of a bare baseline. */
-async function connectBare(port: number): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/`, CLIENT_OPTIONS);
-  await opened(ws);
-  return ws;
-}
+const connectBare = (port: number) => opened(new WebSocket(`ws://127.0.0.1:${port}/`, CLIENT_OPTIONS));
 
 /** A JSON event-stream client: Connection, then the token, then Authenticated. */
 async function connectEventStream(port: number, token: string): Promise<WebSocket> {
@@ -247,17 +243,10 @@ function pollSet(spec: SetSpec): ClientSet {
 
 /** The clients of `spec`, not yet connected. */
 export function openSet(spec: SetSpec): ClientSet {
-  switch (spec.kind) {
-    case 'event-stream':
-      return wsSet(spec, connectEventStream);
-    case 'stomp':
-      // One byte, not a decoded string: MESSAGE frames are the deliveries.
-      return wsSet(spec, connectStomp, (data) => data[0] === STOMP_MESSAGE);
-    case 'bare-ws':
-      return wsSet(spec, (port) => connectBare(port));
-    default:
-      return pollSet(spec);
-  }
+  if (spec.kind === 'event-stream') return wsSet(spec, connectEventStream);
+  // One byte, not a decoded string: MESSAGE frames are the deliveries.
+  if (spec.kind === 'stomp') return wsSet(spec, connectStomp, (data) => data[0] === STOMP_MESSAGE);
+  return spec.kind === 'bare-ws' ? wsSet(spec, (port) => connectBare(port)) : pollSet(spec);
 }
 
 /** The post that reaches every client of a set: message `seq`, or for a bare baseline `body`. */

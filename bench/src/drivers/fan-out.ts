@@ -1,7 +1,16 @@
 import { withSides, type ClientSide, type OpenLoopRound } from '../clients/client-side';
 import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
-import { compare, count, med, pairedRounds, rounds } from '../harness/rows';
-import { percentile, perRound, round, sorted } from '../harness/stats';
+import {
+  compare,
+  count,
+  med,
+  pairedRounds,
+  percentile,
+  perRound,
+  round,
+  rounds,
+  sorted,
+} from '../harness/rows';
 import type { Comparison, Scenario } from '../types';
 
 export interface FanOutSpec {

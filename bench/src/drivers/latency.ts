@@ -1,8 +1,7 @@
 import { withSides } from '../clients/client-side';
 import type { ClientKind } from '../clients/sets';
 import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
-import { compare } from '../harness/rows';
-import { percentile, sorted } from '../harness/stats';
+import { compare, percentile, sorted } from '../harness/rows';
 import { usersFile } from '../harness/users-file';
 import type { Scenario } from '../types';
 

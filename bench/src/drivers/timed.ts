@@ -1,7 +1,6 @@
 import { httpRequest, type HttpResult } from '../harness/http';
 import { ourSim, withServer, type SimKind } from '../harness/processes';
-import { compare } from '../harness/rows';
-import { percentile, round } from '../harness/stats';
+import { compare, percentile, round } from '../harness/rows';
 import type { Comparison, Scenario } from '../types';
 
 /** Milliseconds `request` took, from the client; an answer of 300 or above is a failure. */

@@ -1,5 +1,5 @@
-import { median } from './stats';
-import { monoMs } from './proc';
+import { median } from './rows';
+import { monoMs } from './processes';
 import { receives, type BenchUser } from './users-file';
 
 /**

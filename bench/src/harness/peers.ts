@@ -5,10 +5,7 @@ import { freePort, waitForHealth } from './http';
 import { stopChild, trackProcess } from './processes';
 
 /** The peer mock servers, installed (pinned) into bench/peers for the benchmark only. */
-export interface PeerTools {
-  readonly bins: Readonly<Record<PeerName, string>>;
-  readonly versions: string;
-}
+export type PeerTools = { readonly bins: Readonly<Record<PeerName, string>>; readonly versions: string };
 
 export type PeerName = 'Mockoon CLI' | 'json-server';
 export const PEER_NAMES: readonly PeerName[] = ['Mockoon CLI', 'json-server'];
@@ -50,11 +47,9 @@ export function ensurePeers(root: string, install: boolean): { peers?: PeerTools
     peers = located(peersDir);
   }
   if (peers) return { peers, note: peers.versions };
-  return {
-    note: install
-      ? 'peer tools not found after install'
-      : 'peer tools not installed (bench/peers/node_modules missing; quick mode does not install them): peers skipped',
-  };
+  const missing =
+    'not installed (bench/peers/node_modules missing; quick mode does not install them): peers skipped';
+  return { note: `peer tools ${install ? 'not found after install' : missing}` };
 }
 
 /**
@@ -78,8 +73,8 @@ export function peerDataFiles(dir: string, body: string): Record<PeerName, strin
     rootChildren: routes.map((r) => ({ type: 'route', uuid: r.uuid })),
   };
   const files = {
-    'Mockoon CLI': path.join(dir, 'mockoon-environment.json'),
-    'json-server': path.join(dir, 'json-server-db.json'),
+    'Mockoon CLI': path.join(dir, 'mockoon-env.json'),
+    'json-server': path.join(dir, 'db.json'),
   };
   writeFileSync(files['Mockoon CLI'], JSON.stringify(environment));
   writeFileSync(files['json-server'], `{"page":${body},"health":{"status":"ok"}}`);

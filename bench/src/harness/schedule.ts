@@ -1,6 +1,6 @@
 import { sleep } from './http';
 import type { PostLog } from './ledger';
-import { monoMs } from './proc';
+import { monoMs } from './processes';
 
 /**
  * Open loop: calls `fire(k)` for k = 0..count-1 at `rate` a second, call k due at t0 + k / rate

@@ -2,17 +2,11 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { httpRequest, post } from './http';
 import { layoutDays, storedEvent } from './payloads';
-import { chargedTo, rssBytes } from './proc';
-import { MEASURED, ourSim, type Server, type ServerOptions } from './processes';
+import { chargedTo, MEASURED, ourSim, rssBytes, type Server, type ServerOptions } from './processes';
 
 /**
- * The JSON store of the read and memory measures: events 1..N of payloads.storedEvent (start-list
- * entries of about 340 bytes of JSON spread over race days and all eight durable channels), filled
- * the way a user fills it in bulk, over HTTP (POST /_sim/events) or at start (--seed FILE).
- */
-
-/**
- * Events per POST. The simulator holds a body's checked events until it ends (about as much
+ * The JSON store of the read and memory measures (events 1..N of payloads.storedEvent, filled the
+ * way a user fills it in bulk: over HTTP, or at start with --seed FILE). Events per POST. The simulator holds a body's checked events until it ends (about as much
  * memory again as the body): 25,000 events (about 10 MB) a body keeps that transient small next
  * to a 1,000,000-event store, and far under SEED_MAX_BODY_BYTES and MAX_INFLIGHT_BODY_BYTES.
  */
@@ -75,44 +69,43 @@ export async function seedStore(sim: Server, count: number) {
   return { seeded, lastEventId, bytes, wallMs: performance.now() - started, serverCpuMs: cpuMs };
 }
 
-/** GET /_sim/state of a running simulator. */
-export async function simState(port: number) {
-  const answer = await httpRequest({ port, path: '/_sim/state', timeoutMs: 10_000 });
-  if (answer.status !== 200) throw new Error(`GET /_sim/state: HTTP ${answer.status}`);
-  type State = {
-    users: Record<string, { heldPolls: number; queueDepth: number }>;
-    store?: { events: number };
-  };
-  return JSON.parse(answer.body.toString()) as State;
+/** GET `path` of a running simulator, answered 200: its body. */
+async function got(port: number, path: string): Promise<string> {
+  const answer = await httpRequest({ port, path, timeoutMs: 10_000 });
+  if (answer.status !== 200) throw new Error(`GET ${path}: HTTP ${answer.status}`);
+  return answer.body.toString();
 }
 
-/** RSS from /proc and the heap from GET /metrics, after two full GCs (the memory measures, the abuse run). */
+type State = { users: Record<string, { heldPolls: number; queueDepth: number }>; store?: { events: number } };
+export const simState = async (port: number) => JSON.parse(await got(port, '/_sim/state')) as State;
+
+/**
+ * RSS from /proc after two full GCs (the memory measures, the abuse run), then the simulator's own
+ * view of its heap from GET /metrics: as a whole and without its young generation.
+ */
 export async function reading(server: Server) {
   await server.gc();
   // RSS first: answering /metrics allocates a little.
   const rss = rssBytes(server.pid);
-  return { rss, ...(await heapReading(server.port)) };
-}
-
-/** The simulator's own view of its heap, from GET /metrics: as a whole and without its young generation. */
-export async function heapReading(port: number) {
-  const answer = await httpRequest({ port, path: '/metrics', timeoutMs: 10_000 });
-  if (answer.status !== 200) throw new Error(`GET /metrics: HTTP ${answer.status}`);
-  const text = answer.body.toString();
-  const [heapUsed, heapTotal] = [
-    gauge(text, 'nodejs_heap_size_used_bytes'),
-    gauge(text, 'nodejs_heap_size_total_bytes'),
-  ];
+  const text = await got(server.port, '/metrics');
+  const heap = (kind: 'total' | 'used') => gauge(text, `nodejs_heap_size_${kind}_bytes`);
   // The young generation is a reserve V8 sizes to the allocation rate (up to 2 x 16 MB
   // semi-spaces), whatever the store holds; what outlives it is the rest of the heap.
   const young = (kind: 'total' | 'used') =>
     gauge(text, `nodejs_heap_space_size_${kind}_bytes{space="new"}`) +
     gauge(text, `nodejs_heap_space_size_${kind}_bytes{space="new_large_object"}`);
-  return { heapUsed, heapTotal, oldUsed: heapUsed - young('used'), oldTotal: heapTotal - young('total') };
+  const old = (kind: 'total' | 'used') => heap(kind) - young(kind);
+  return {
+    rss,
+    heapUsed: heap('used'),
+    heapTotal: heap('total'),
+    oldUsed: old('used'),
+    oldTotal: old('total'),
+  };
 }
 
 /** A prom-client gauge's value; `name` may carry its labels (`name{label="value"}`) to pick one series. */
-export function gauge(metrics: string, name: string): number {
+function gauge(metrics: string, name: string): number {
   const pattern = name.includes('{') ? name.replace(/[{}"]/g, (c) => `\\${c}`) : `${name}(?:\\{[^}]*\\})?`;
   const match = new RegExp(`^${pattern} (\\S+)$`, 'm').exec(metrics);
   if (!match) throw new Error(`GET /metrics has no ${name}`);

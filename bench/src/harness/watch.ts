@@ -1,6 +1,5 @@
-import { forkWorker, type Server } from './processes';
-import { rssKb } from './proc';
-import { distribution } from './stats';
+import { forkWorker, rssKb, type Server } from './processes';
+import { distribution } from './rows';
 import { check } from '../types';
 
 /** Each simulator's GET /health samples: latency (ms), when each was sent (Date.now()), failures. */

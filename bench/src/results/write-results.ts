@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { round } from '../harness/stats';
+import { round } from '../harness/rows';
 import type { BenchReport, Check, MeasureResult, ProfileSummary } from '../types';
 
 /**

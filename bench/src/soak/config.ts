@@ -1,12 +1,9 @@
 import { JSON_CHANNELS } from '@racedata/json-sim';
 import { LEGACY_CHANNELS } from '@racedata/legacy-sim';
 
-export interface SoakOptions {
-  readonly quick?: boolean;
-  readonly minutes?: number;
-  readonly hangUpShare?: number;
+export type SoakOptions = Partial<{ quick: boolean; minutes: number; hangUpShare: number }> & {
   readonly hangUpStyle?: 'close' | 'reset';
-}
+};
 
 /** Sizes and rates of one soak run; quick mode is the smoke run `npm test` drives in seconds. */
 export function soakConfig(options: SoakOptions = {}) {

@@ -1,6 +1,6 @@
 import type { ClientSet } from '../clients/sets';
 import { spread, type ReceiptLedger } from '../harness/ledger';
-import { distribution, round } from '../harness/stats';
+import { distribution, round } from '../harness/rows';
 import { health, healthCheck, type ProbeResult } from '../harness/watch';
 import { checksTable, machineInfo, machineLine, table, writeReportFiles } from '../results/write-results';
 import { check } from '../types';
@@ -68,11 +68,8 @@ export function soakReport(config: SoakConfig, ledgers: Transports, seen: Observ
     `${sum(key, from)} (${from.map(([name, t]) => `${name} ${t[key]}`).join(', ')})`;
   const totals = {
     ...{ posted: sum('posted'), failed: sum('failed'), lost: sum('missing', durable) },
-    ...{
-      duplicated: sum('duplicated'),
-      foreign: sum('foreign'),
-      transientMissing: sum('missing', transient),
-    },
+    ...{ duplicated: sum('duplicated'), foreign: sum('foreign') },
+    transientMissing: sum('missing', transient),
   };
   const simulators = Object.fromEntries(
     Object.entries(seen.pids).map(([kind, pid]) => {

@@ -1,5 +1,4 @@
-import { cpuMs, rssBytes } from '../../harness/proc';
-import { withServer } from '../../harness/processes';
+import { cpuMs, rssBytes, withServer } from '../../harness/processes';
 import { absoluteRow, count } from '../../harness/rows';
 import { startStore } from '../../harness/store';
 import type { BenchContext, Scenario } from '../../types';

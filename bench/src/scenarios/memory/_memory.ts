@@ -1,6 +1,5 @@
 import { compare } from '../../harness/rows';
-import { startBare, withServer } from '../../harness/processes';
-import { rssBytes } from '../../harness/proc';
+import { rssBytes, startBare, withServer } from '../../harness/processes';
 
 export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 

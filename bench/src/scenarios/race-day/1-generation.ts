@@ -1,6 +1,5 @@
 import { addDays, dayTimeline, generateDay, type DayOptions } from '@racedata/race-day';
-import { absoluteRow } from '../../harness/rows';
-import { median } from '../../harness/stats';
+import { absoluteRow, median } from '../../harness/rows';
 import type { Scenario } from '../../types';
 
 /** A day of two trot meetings and a gallop one (or the calendar's, with meetings 'auto'). */

@@ -1,6 +1,5 @@
 import { generateDay, planView } from '@racedata/race-day';
-import { absoluteRow } from '../../harness/rows';
-import { round } from '../../harness/stats';
+import { absoluteRow, round } from '../../harness/rows';
 import type { Scenario } from '../../types';
 
 export default {
