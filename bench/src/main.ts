@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { flag, runMain, usageUnless } from './harness/command-line';
+import { flag, runMain, usageCheck, usageUnless } from './harness/command-line';
 import { cliBuilt } from './harness/processes';
 import { beforeAfterRows } from './results/write-results';
 import { runBench, selectMeasures } from './run-bench';
@@ -17,18 +17,11 @@ import { runBench, selectMeasures } from './run-bench';
 runMain('bench', async () => {
   const args = process.argv.slice(2);
   const resultsName = flag(args, '--results');
-  const name = /^[a-z0-9][a-z0-9-]*$/;
-  usageUnless(
-    resultsName === undefined || name.test(resultsName),
-    `--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`,
-  );
+  const name = resultsName === undefined || /^[a-z0-9][a-z0-9-]*$/.test(resultsName);
+  usageUnless(name, `--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
   const quick = args.includes('--quick');
   const only = flag(args, '--only')?.split(',').filter(Boolean);
-  try {
-    selectMeasures(only);
-  } catch (err) {
-    usageUnless(false, (err as Error).message);
-  }
+  usageCheck(() => selectMeasures(only));
   const beforeArg = flag(args, '--before');
   const before = beforeArg === undefined ? undefined : path.resolve(beforeArg);
   const built = before === undefined || (beforeArg !== '' && cliBuilt(before));
@@ -36,23 +29,19 @@ runMain('bench', async () => {
     built,
     `--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`,
   );
-  if (only && !quick && resultsName === undefined && beforeArg === undefined)
-    console.warn(
-      'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
-    );
+  const replaces =
+    'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead';
+  if (only && !quick && resultsName === undefined && beforeArg === undefined) console.warn(replaces);
   const report = await runBench({ quick, profileAll: args.includes('--profile'), only, resultsName, before });
-  for (const row of before ? beforeAfterRows(report) : []) {
+  for (const row of before ? beforeAfterRows(report) : [])
     console.log(
       `${row.measure}: ${row.scenario}: before ${row.before} ${row.unit}, after ${row.after} ${row.unit} (after / before ${row.change}; ratio to the baseline ${row.beforeRatio} -> ${row.afterRatio})`,
     );
-  }
-  for (const m of report.measures) {
-    for (const row of m.comparisons.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS')) {
+  for (const m of report.measures)
+    for (const row of m.comparisons.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS'))
       console.log(
         `${row.verdict.padEnd(4)}  ${m.title}: ${row.scenario} (ours ${row.ours} ${row.unit}, ratio ${row.ratio})`,
       );
-    }
-  }
   const failed = report.measures.flatMap((m) => m.failures ?? []);
   for (const f of failed) console.log(`FAILED  ${f}`);
   console.log(`total ${(report.durationMs / 1000).toFixed(1)} s`);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { flag, numberFlag, runMain, usageUnless } from '../harness/command-line';
+import { flag, numberFlag, runMain, usageCheck, usageUnless } from '../harness/command-line';
 import { requireOpenFiles } from '../harness/processes';
 import { PHASES, REPO_ROOT, runAbuse, writeAbuseReport } from './run-abuse';
 
@@ -28,11 +28,7 @@ runMain('abuse run', async () => {
   const written = flag(args, '--write-results');
   const committed = 'the full run only: quick figures are not the committed ones';
   usageUnless(written === undefined || mode === 'full', `--write-results is for ${committed}`);
-  try {
-    requireOpenFiles(4096);
-  } catch (err) {
-    usageUnless(false, (err as Error).message);
-  }
+  usageCheck(() => requireOpenFiles(4096));
   const report = await runAbuse({
     ...{ mode, only: only.length > 0 ? (only as number[]) : undefined },
     listenStorm: Object.fromEntries(sizes.filter(([, value]) => value !== undefined)),
@@ -43,9 +39,8 @@ runMain('abuse run', async () => {
       ? [results, written || 'abuse']
       : [path.join(results, 'raw', 'abuse'), `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`];
   const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
-  console.log(
-    report.failures.length === 0 ? '\nevery target met' : `\n${report.failures.length} targets missed:`,
-  );
+  const missed = report.failures.length;
+  console.log(missed === 0 ? '\nevery target met' : `\n${missed} targets missed:`);
   for (const f of report.failures) console.log(`  MISS  ${f}`);
   console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
   return mode === 'full' && !report.pass ? 1 : 0;

@@ -22,25 +22,18 @@ export function jsonTraffic(port: number, rate: number, ms: number) {
   const reader = checkedClients({ kind: 'json-polls', port, count: 1 }, ledger);
   const send = (seq: number, channel: string) => postJson(port, jsonDurableMessage(seq, channel));
   const posting = reader.then(() => postAtRate(ledger.posts, rate, count, send, () => 'RaceDayTrot'));
-  return {
-    /** Once the posting is over, lets the reader catch up for up to `drainMs`; says what was lost. */
-    async lost(drainMs = 30_000) {
-      await posting;
-      await until(() => ledger.missing() === 0, drainMs);
-      (await reader).close();
-      const { posts } = ledger;
-      const [lost, refused] = [ledger.missing(), posts.failed - posts.errors];
-      const { odd } = ledger;
-      const oddAnswers = odd.last ? `; ${odd.count} odd answers, the last: ${odd.last}` : '';
-      // A network error is the client's race with a keep-alive socket the server closed, not a refusal.
-      const what = `${posts.count} sent at ${rate}/s; ${refused} refused; ${posts.errors} network errors${oddAnswers}`;
-      return check(
-        'messages lost',
-        '0',
-        `${lost} of ${posts.count - posts.failed} posted (${what})`,
-        !lost && !refused,
-      );
-    },
+  /** Once the posting is over, lets the reader catch up for up to 30 s; says what was lost. */
+  return async function lost() {
+    await posting;
+    await until(() => ledger.missing() === 0, 30_000);
+    (await reader).close();
+    const { posts, odd } = ledger;
+    const [lost, refused] = [ledger.missing(), posts.failed - posts.errors];
+    const oddAnswers = odd.last ? `; ${odd.count} odd answers, the last: ${odd.last}` : '';
+    // A network error is the client's race with a keep-alive socket the server closed, not a refusal.
+    const what = `${posts.count} sent at ${rate}/s; ${refused} refused; ${posts.errors} network errors${oddAnswers}`;
+    const value = `${lost} of ${posts.count - posts.failed} posted (${what})`;
+    return check('messages lost', '0', value, !lost && !refused);
   };
 }
 
@@ -83,12 +76,12 @@ export const journalWaits: Phase = {
     const port = sims.json?.port as number;
     const wait = '/_sim/journal/wait?kind=delivered&count=10000&timeout=600000';
     const waiters = Array.from({ length: c.waiters }, () => nonReader(port, wait));
-    const traffic = jsonTraffic(port, c.postsPerSecond, c.durationMs);
+    const lost = jsonTraffic(port, c.postsPerSecond, c.durationMs);
     await sleep(c.durationMs);
     // The abuse ends first; then the reader reads back everything posted (the store is durable).
     for (const w of waiters) w.destroy();
     return {
-      checks: [await traffic.lost()],
+      checks: [await lost()],
       rssBudget: {
         mb: 4,
         why: 'the journal (JOURNAL_MAX, 10,000 entries of ~300 B); held waits are capped by JOURNAL_WAITERS_MAX',
@@ -109,16 +102,14 @@ export const streamNonReaders: Phase = {
     const port = sims.json?.port as number;
     const stuck = Array.from({ length: c.clients }, () => nonReader(port, '/_sim/stream'));
     const reader = streamReader(port);
-    const traffic = jsonTraffic(port, c.postsPerSecond, c.durationMs);
+    const lost = jsonTraffic(port, c.postsPerSecond, c.durationMs);
     await sleep(c.durationMs);
     const bytes = reader.bytes();
     reader.close();
     for (const s of stuck) s.destroy();
+    const served = check('reading stream client served', '> 0 bytes', `${bytes} bytes`, bytes > 0);
     return {
-      checks: [
-        await traffic.lost(),
-        check('reading stream client served', '> 0 bytes', `${bytes} bytes`, bytes > 0),
-      ],
+      checks: [await lost(), served],
       rssBudget: {
         mb: 4 * c.clients,
         why: `${c.clients} stalled clients x 4 MiB (CONSOLE_STREAM_MAX_BUFFERED_BYTES; CONSOLE_STREAMS_MAX refuses the rest)`,

@@ -24,6 +24,15 @@ export function usageUnless(ok: unknown, message: string): void {
   process.exit(2);
 }
 
+/** Runs `check`; what it throws is a usage error (exit 2). */
+export function usageCheck(check: () => unknown): void {
+  try {
+    check();
+  } catch (err) {
+    usageUnless(false, (err as Error).message);
+  }
+}
+
 /**
  * Runs a harness and exits with the code it returns. Ctrl-C (or a kill) takes every process it
  * started with it; a harness that throws exits 2, its processes killed.

@@ -5,11 +5,9 @@ import { round } from '../harness/rows';
 import type { BenchReport, Check, MeasureResult, ProfileSummary } from '../types';
 
 /**
- * The one report writer of the bench, the soak and the abuse run: markdown tables, the machine
- * line, verdict tables, and `<name>.md` with `<name>.json` beside it.
+ * The one report writer of the bench, the soak and the abuse run: markdown tables (every cell's
+ * `|` escaped), the machine line, verdict tables, and `<name>.md` with `<name>.json` beside it.
  */
-
-/** A markdown table, every cell's `|` escaped. */
 export const table = (header: readonly string[], rows: ReadonlyArray<readonly unknown[]>) => [
   line(header),
   `|${'---|'.repeat(header.length)}`,
@@ -22,12 +20,9 @@ const line = (cells: readonly unknown[]) =>
 export function machineInfo() {
   const cpus = os.cpus();
   return {
-    cores: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    date: new Date().toISOString(),
+    ...{ cores: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown' },
+    ...{ memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    ...{ platform: `${os.platform()} ${os.release()} ${os.arch()}`, date: new Date().toISOString() },
   };
 }
 
@@ -115,8 +110,10 @@ function beforeAfterMarkdown(report: BenchReport): string[] {
 export function renderMarkdown(report: BenchReport): string {
   const m = report.machine;
   const verdicts = report.measures.flatMap(({ title, comparisons }) =>
-    comparisons.filter((c) => c.verdict === 'PASS' || c.verdict === 'MISS').map((c) => [title, c]),
-  ) as Array<[string, BenchReport['measures'][number]['comparisons'][number]]>;
+    comparisons
+      .filter((c) => c.verdict === 'PASS' || c.verdict === 'MISS')
+      .map((c) => [title, c.scenario, `**${c.verdict}**`]),
+  );
   const lines = [
     `# Benchmark results (${report.mode} run)`,
     '',
@@ -133,10 +130,7 @@ export function renderMarkdown(report: BenchReport): string {
     ...beforeAfterMarkdown(report),
     '## Summary',
     '',
-    ...table(
-      ['Measure', 'Scenario', 'Result'],
-      verdicts.map(([title, row]) => [title, row.scenario, `**${row.verdict}**`]),
-    ),
+    ...table(['Measure', 'Scenario', 'Result'], verdicts),
   ];
   for (const measure of report.measures) {
     lines.push('', `## ${measure.title}`, '', ...measure.method.map((method) => `- ${method}`));

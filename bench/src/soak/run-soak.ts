@@ -17,11 +17,8 @@ import { soakReport, writeSoakReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
-export interface RunSoakOptions extends SoakOptions {
-  /** Where the JSON and markdown reports go (default bench/results/raw/soak, git-ignored). */
-  readonly outDir?: string;
-  readonly log?: (message: string) => void;
-}
+/** `outDir`: where the JSON and markdown reports go (default bench/results/raw/soak, git-ignored). */
+export type RunSoakOptions = SoakOptions & { readonly outDir?: string; readonly log?: (m: string) => void };
 
 /** Message `seq` of a transport's kind to `target`; legacy documents carry their kind and channel. */
 const post = ({ kind }: (typeof TRANSPORTS)[number], port: number, target: string, seq: number) =>
@@ -50,10 +47,8 @@ export async function runSoak(options: RunSoakOptions = {}) {
     };
     sims.push(...(await Promise.all([start('legacy'), start('json')])));
     const port = (kind: SimKind) => (sims.find((s) => s.kind === kind) as { sim: Server }).sim.port;
-    log(
-      `soak (${config.quick ? 'quick' : 'full'}): ${sims.map((s) => `${s.kind} pid ${s.sim.pid} port ${s.sim.port}`).join(', ')}`,
-    );
-
+    const running = sims.map((s) => `${s.kind} pid ${s.sim.pid} port ${s.sim.port}`);
+    log(`soak (${config.quick ? 'quick' : 'full'}): ${running.join(', ')}`);
     let hangingUp = true;
     const hangsUp = (i: number) =>
       Math.floor((i + 1) * config.hangUpShare) > Math.floor(i * config.hangUpShare);
@@ -100,16 +95,12 @@ export async function runSoak(options: RunSoakOptions = {}) {
     // Final drain: no more hang-ups; wait until every delivery is in or the drain time is up.
     hangingUp = false;
     const drainStart = performance.now();
-    const drainComplete = await until(
-      () => transports.every(([, l]) => l.missing() === 0),
-      config.drainMs,
-      250,
-    );
+    const drained = () => transports.every(([, l]) => l.missing() === 0);
+    const drainComplete = await until(drained, config.drainMs, 250);
     const drainMs = performance.now() - drainStart;
     loadDelay.disable();
-    log(
-      `  drain ${drainComplete ? 'complete' : 'stopped at its limit'} after ${(drainMs / 1000).toFixed(1)} s`,
-    );
+    const how = drainComplete ? 'complete' : 'stopped at its limit';
+    log(`  drain ${how} after ${(drainMs / 1000).toFixed(1)} s`);
     for (const set of sets.splice(0)) set.close();
     const { rss, probes } = await watcher.stop();
     for (const { kind, sim } of sims)
@@ -119,11 +110,8 @@ export async function runSoak(options: RunSoakOptions = {}) {
       ...{ warmUpEndWall, loadEndMs, loadEventLoopP99Ms: round(loadDelay.percentile(99) / 1e6) },
       ...{ drainMs, drainComplete, durationMs: Date.now() - started },
     });
-    const files = writeSoakReport(
-      options.outDir ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'soak'),
-      report,
-    );
-    return { report, files };
+    const outDir = options.outDir ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'soak');
+    return { report, files: writeSoakReport(outDir, report) };
   } finally {
     for (const timer of timers) clearTimeout(timer);
     for (const set of sets) set.close();

@@ -1,7 +1,7 @@
 import { withServer } from '../../harness/processes';
 import { absoluteRow, count } from '../../harness/rows';
 import { reading, SEED_CHUNK_EVENTS, seedStore, startStore } from '../../harness/store';
-import type { BenchContext, Comparison, Scenario } from '../../types';
+import type { BenchContext, Scenario } from '../../types';
 import { bareIdleRss, GC_METHOD, idleRow, mb } from './_memory';
 
 /** The JSON simulator idle, then filled with `events` over POST /_sim/events. */
@@ -13,10 +13,7 @@ const seeded = (ctx: BenchContext, events: number) =>
   });
 
 /** RSS and heap per stored event, and the seeding rate, of one store size (targets from the second size up). */
-function rows(
-  { events, idle, full, seeding }: Awaited<ReturnType<typeof seeded>>,
-  targeted: boolean,
-): Comparison[] {
+function rows({ events, idle, full, seeding }: Awaited<ReturnType<typeof seeded>>, targeted: boolean) {
   const label = `JSON simulator (racedata-sim json) with ${count(events)} events seeded over POST /_sim/events`;
   const perEvent = (full.rss - idle.rss) / events;
   const rate = (events * 1000) / seeding.wallMs;
@@ -33,8 +30,11 @@ function rows(
       note: `old generation (every heap space but the young one) ${mb(full.oldUsed)} MB used of ${mb(full.oldTotal)} MB after GC (idle: ${mb(idle.oldUsed)} / ${mb(idle.oldTotal)} MB), from GET /metrics`,
     }),
     absoluteRow({
-      ...{ scenario: `${label}: heapTotal / heapUsed, whole heap`, unit: 'x' },
-      ...{ ours: full.heapTotal / full.heapUsed },
+      ...{
+        scenario: `${label}: heapTotal / heapUsed, whole heap`,
+        unit: 'x',
+        ours: full.heapTotal / full.heapUsed,
+      },
       note: `heapUsed ${mb(full.heapUsed)} MB, heapTotal ${mb(full.heapTotal)} MB after GC (idle: ${mb(idle.heapUsed)} / ${mb(idle.heapTotal)} MB); the difference is mostly the young generation's reserve, ${mb(full.heapTotal - full.oldTotal)} MB, which V8 sizes to the allocation rate of the seeding, not to what is stored`,
     }),
     absoluteRow({
@@ -60,12 +60,7 @@ export default {
       ctx.log(`  ${events} durable events seeded into racedata-sim json`);
       runs.push(await seeded(ctx, events));
     }
-    const idle = runs[0]?.idle.rss ?? Number.NaN;
-    return {
-      rows: [
-        idleRow('JSON simulator (racedata-sim json) idle RSS', idle, bare),
-        ...runs.flatMap((run) => rows(run, run.events > Math.min(...storeSizes))),
-      ],
-    };
+    const idle = idleRow('JSON simulator (racedata-sim json) idle RSS', runs[0]?.idle.rss ?? NaN, bare);
+    return { rows: [idle, ...runs.flatMap((run) => rows(run, run.events > Math.min(...storeSizes)))] };
   },
 } satisfies Scenario;

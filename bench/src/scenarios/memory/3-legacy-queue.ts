@@ -31,18 +31,8 @@ export default {
       },
     );
     const perMessage = `${Math.round((full.rss - idle.rss) / n)} B RSS / ${Math.round((full.heapUsed - idle.heapUsed) / n)} B heap per queued message`;
-    return {
-      rows: [
-        idleRow('legacy simulator idle RSS', idle.rss, bare),
-        compare({
-          ...{
-            scenario: `legacy simulator RSS with ${count(n)} queued messages`,
-            unit: 'MB',
-            better: 'lower',
-          },
-          ...{ ours: mb(full.rss), bare: null, note: perMessage },
-        }),
-      ],
-    };
+    const scenario = `legacy simulator RSS with ${count(n)} queued messages`;
+    const queue = compare({ scenario, unit: 'MB', better: 'lower', ours: mb(full.rss), bare: null });
+    return { rows: [idleRow('legacy simulator idle RSS', idle.rss, bare), { ...queue, note: perMessage }] };
   },
 } satisfies Scenario;
