@@ -85,9 +85,7 @@ export interface Scenario {
   /** How it measures, for the measure's method list (lines shared by scenarios appear once). */
   method(ctx: BenchContext): readonly string[];
   /** Its rows of the measure's table, and notes. */
-  run(
-    ctx: BenchContext,
-  ): Promise<{ readonly rows: readonly Comparison[]; readonly notes?: readonly string[] }>;
+  run(ctx: BenchContext): Promise<{ rows: readonly Comparison[]; notes?: readonly string[] }>;
   /** It compares with the peer mock servers (installed for it in a full run). */
   readonly peers?: boolean;
 }

@@ -76,10 +76,8 @@ export function processFigures(
   };
 }
 
-export type ProcessFigures = ReturnType<typeof processFigures>;
-
 /** The targets every phase holds each simulator to: /health p99, RSS within the budget, log lines, alive. */
-export function processChecks(p: ProcessFigures, budgetMb: number) {
+export function processChecks(p: ReturnType<typeof processFigures>, budgetMb: number) {
   const { simulator: name, rss, logs } = p;
   const topCause = logs.topCause ? `; most: ${logs.topCause}` : '';
   return [

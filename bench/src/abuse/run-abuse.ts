@@ -50,15 +50,13 @@ async function runPhase(phase: Phase, config: AbuseConfig) {
   }
 }
 
-export type PhaseResult = Awaited<ReturnType<typeof runPhase>>;
-
 /** Runs the phases one after the other, each against fresh simulator processes. */
 export async function runAbuse(options: RunAbuseOptions) {
   const log = options.log ?? ((m: string) => console.log(m));
   const started = Date.now();
   const base = abuseConfig(options.mode);
   const config = { ...base, listenStorm: { ...base.listenStorm, ...options.listenStorm } };
-  const phases: PhaseResult[] = [];
+  const phases: Array<Awaited<ReturnType<typeof runPhase>>> = [];
   try {
     for (const phase of PHASES.filter((p) => !options.only || options.only.includes(p.id))) {
       log(`phase ${phase.id}: ${phase.title} (${phase.simulators.join(' + ')})`);
@@ -86,6 +84,7 @@ export async function runAbuse(options: RunAbuseOptions) {
 export type AbuseReport = Awaited<ReturnType<typeof runAbuse>>;
 
 export function abuseMarkdown(report: AbuseReport, title = 'Abuse run'): string {
+  const missed = report.failures;
   const lines = [
     `# ${title} (${report.mode})`,
     '',
@@ -93,18 +92,12 @@ export function abuseMarkdown(report: AbuseReport, title = 'Abuse run'): string 
     'Each phase runs against fresh simulator processes (the built CLI on loopback, LOG_LEVEL info).',
     `\`/health\` is probed every ${report.config.probeEveryMs} ms from a separate process; RSS is read from /proc/<pid>/status every ${report.config.rssEveryMs} ms; log lines are the simulator's stdout and stderr lines, counted per second, and warn-or-worse lines per cause (the log line's \`msg\`) per second.`,
     '',
-    report.failures.length === 0
-      ? '**Every target met.**'
-      : `**${report.failures.length} targets missed:** ${report.failures.join('; ')}.`,
+    report.pass ? '**Every target met.**' : `**${missed.length} targets missed:** ${missed.join('; ')}.`,
     '',
     ...table(
-      [
-        'Phase',
-        'Simulator',
-        '/health p99 (max)',
-        'RSS start / peak / end',
-        'Log lines (total, max/s, max/s one cause)',
-      ],
+      'Phase|Simulator|/health p99 (max)|RSS start / peak / end|Log lines (total, max/s, max/s one cause)'.split(
+        '|',
+      ),
       report.phases.flatMap((p) =>
         p.processes.map(({ simulator, health: h, rss, logs }) => [
           ...[`${p.id}. ${p.title}`, simulator, `${h.p99} ms (${h.max} ms)`],

@@ -1,4 +1,4 @@
-import { withSides } from '../clients/client-side';
+import { withSides, type ClientSide } from '../clients/client-side';
 import type { ClientKind } from '../clients/sets';
 import { MEASURED, ourSim, startBare, type SimKind } from '../harness/processes';
 import { compare, percentile, sorted } from '../harness/rows';
@@ -32,7 +32,7 @@ export const latency = (spec: LatencySpec): Scenario => ({
     const users = spec.userPerClient ? usersFile(ctx.rawDir, spec.kind, count) : undefined;
     const env = users ? { ...MEASURED, USERS_FILE: users.file } : MEASURED;
     const chunks = { ours: [] as Float64Array[], bare: [] as Float64Array[] };
-    const warm = async (side: { deliverOne(): Promise<unknown> }) => {
+    const warm = async (side: ClientSide) => {
       for (let i = 0; i < warmup; i++) await side.deliverOne();
     };
     const servers = [() => ourSim(ctx, spec.kind, { env }), startBare] as const;
@@ -41,24 +41,18 @@ export const latency = (spec: LatencySpec): Scenario => ({
       // Alternating which goes first, so drift in the machine's speed falls on both sides alike.
       for (let r = 0; r < rounds; r++) {
         for (const side of r % 2 === 0 ? [ours, bare] : [bare, ours]) {
-          for (let i = 0; i < Math.ceil(messages / rounds); i++) {
+          for (let i = 0; i < Math.ceil(messages / rounds); i++)
             chunks[side === ours ? 'ours' : 'bare'].push(await side.deliverOne());
-          }
         }
       }
     });
     const [o, b] = [sorted(chunks.ours), sorted(chunks.bare)];
     const mean = (all: Float64Array) => (all.reduce((sum, v) => sum + v, 0) / all.length).toFixed(2);
     const note = `${o.length} / ${b.length} deliveries (ours / bare); means ${mean(o)} / ${mean(b)} ms`;
-    const row = { unit: 'ms', better: 'lower' } as const;
-    return {
-      rows: [
-        compare({ ...row, scenario: `${spec.label}, p50`, ours: percentile(o, 50), bare: percentile(b, 50) }),
-        compare({
-          ...{ ...row, scenario: `${spec.label}, p99`, ours: percentile(o, 99), bare: percentile(b, 99) },
-          ...{ bound: 2, target: 'p99 <= 2x bare', note },
-        }),
-      ],
-    };
+    const row = (p: number) => ({
+      ...({ unit: 'ms', better: 'lower', scenario: `${spec.label}, p${p}` } as const),
+      ...{ ours: percentile(o, p), bare: percentile(b, p) },
+    });
+    return { rows: [compare(row(50)), compare({ ...row(99), bound: 2, target: 'p99 <= 2x bare', note })] };
   },
 });

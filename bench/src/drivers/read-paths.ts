@@ -14,9 +14,7 @@ function walk(path: (lastEventId: number) => string, span: number) {
   return { next: () => path(((i++ * 7919) % span) + 1), sample: path(Math.floor(span / 2)) };
 }
 
-function firstIdOfDay(day: number, layout: StoreLayout): number {
-  return Math.ceil((day * layout.count) / layout.days) + 1;
-}
+const firstIdOfDay = (day: number, layout: StoreLayout) => Math.ceil((day * layout.count) / layout.days) + 1;
 
 export const PAGING = (events: number): ReadScenario => ({
   label: `GET /customerapi/events?lastEventId=..&limit=100 over ${count(events)} stored events`,

@@ -7,19 +7,14 @@ import { post } from './http';
 export const TOKEN = TOKENS.testuser;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 /** Every durable channel of the JSON catalog; the default user sees the first four. */
-const JSON_DURABLE_CHANNELS =
-  'RaceDayTrot StartListTrot ResultTrot RaceDayGallop StartListGallop ResultGallop ScratchingsTrot ScratchingsGallop'.split(
-    ' ',
-  );
+const bySport = (sport: string) => ['RaceDay', 'StartList', 'Result'].map((channel) => channel + sport);
+const DURABLE_CHANNELS = [...bySport('Trot'), ...bySport('Gallop'), 'ScratchingsTrot', 'ScratchingsGallop'];
 
 export const dayString = (day: number) =>
   new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
 
 /** How stored events are laid out: in time order, spread evenly over `days` race days. */
-export interface StoreLayout {
-  readonly count: number;
-  readonly days: number;
-}
+export type StoreLayout = { readonly count: number; readonly days: number };
 
 export const layoutDays = (count: number) => Math.max(1, Math.min(365, Math.ceil(count / 2000)));
 
@@ -27,7 +22,7 @@ export const layoutDays = (count: number) => Math.max(1, Math.min(365, Math.ceil
 export function storedEvent(i: number, layout: StoreLayout) {
   const [raceNr, startNr] = [(i % 10) + 1, (i % 12) + 1];
   return {
-    channel: JSON_DURABLE_CHANNELS[i % JSON_DURABLE_CHANNELS.length] as string,
+    channel: DURABLE_CHANNELS[i % DURABLE_CHANNELS.length] as string,
     // In time order, spread evenly over the days.
     date: dayString(Math.min(layout.days - 1, Math.floor(((i - 1) * layout.days) / layout.count))),
     ...{ trackId: 900 + (i % 20), raceNr, startNr },
@@ -70,16 +65,8 @@ export const seqOfKey = (key: unknown) => Number(/^bench-(\d+)$/.exec(String(key
 export const postJson = (port: number, body: string) => post(port, '/api/message', body);
 
 /** POST /customerapi/channel/<channel>/Durable|NonDurable of legacyXml(seq, tag), payloadKey bench-<seq>. */
-export const postLegacy = (
-  port: number,
-  kind: 'Durable' | 'NonDurable',
-  seq: number,
-  channel = 'id',
-  tag = '',
-) =>
-  post(
-    port,
-    `/customerapi/channel/${channel}/${kind}?payloadKey=bench-${seq}`,
-    legacyXml(seq, tag),
-    'application/xml',
-  );
+export type LegacyKind = 'Durable' | 'NonDurable';
+export function postLegacy(port: number, kind: LegacyKind, seq: number, channel = 'id', tag = '') {
+  const path = `/customerapi/channel/${channel}/${kind}?payloadKey=bench-${seq}`;
+  return post(port, path, legacyXml(seq, tag), 'application/xml');
+}

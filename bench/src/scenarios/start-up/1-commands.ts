@@ -65,12 +65,11 @@ async function run(ctx: BenchContext) {
   const names = [...subjects.keys()];
   const times = new Map<string, number[]>(names.map((name) => [name, []]));
   ctx.log(`  ${names.join(', ')}: ${repeats} starts each, interleaved`);
-  for (let r = 0; r < repeats; r++) {
+  for (let r = 0; r < repeats; r++)
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + r) % names.length] as string;
       await start(name, (ms) => times.get(name)?.push(ms));
     }
-  }
   const median = (name: string) => med(times.get(name) ?? []);
   const peers: Figure[] = PEER_NAMES.map((name) => ({
     ...{ name, value: median(name) },
@@ -86,7 +85,7 @@ async function run(ctx: BenchContext) {
       target: 'within 1.3x of bare node and faster than every peer',
     }),
   );
-  if (times.has(TESTKIT)) {
+  if (times.has(TESTKIT))
     rows.push(
       compare({
         ...{ ...row, ours: median(TESTKIT), bare: median(BARE_IN_PROCESS), bareName: BARE_IN_PROCESS },
@@ -97,12 +96,9 @@ async function run(ctx: BenchContext) {
         note: `in a fresh process (as a test runner's worker); the baseline loads node:http and starts two servers; ${min(TESTKIT)}`,
       }),
     );
-  }
   const note = 'one start; it writes the code cache every later start uses';
-  for (const [kind, ms] of firstStarts) {
-    const scenario = `${kind} simulator, first start after a build (no code cache yet)`;
-    rows.push(compare({ ...row, scenario, ours: ms, note }));
-  }
+  const first = (kind: string) => `${kind} simulator, first start after a build (no code cache yet)`;
+  for (const [kind, ms] of firstStarts) rows.push(compare({ ...row, scenario: first(kind), ours: ms, note }));
   return { rows, notes };
 }
 
