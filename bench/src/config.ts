@@ -55,11 +55,8 @@ export const QUICK_CONFIG: BenchConfig = {
   startUp: { repeats: 1 },
   perTest: { repeats: 20 },
   memory: {
-    storeSizes: [2_000, 10_000],
-    legacyMessages: 5_000,
-    eventCap: 1_000,
-    legacyCap: 500,
-    capMultiple: 3,
+    ...{ storeSizes: [2_000, 10_000], legacyMessages: 5_000 },
+    ...{ eventCap: 1_000, legacyCap: 500, capMultiple: 3 },
   },
   raceDay: { days: 3, month: 7, repeats: 2 },
 };

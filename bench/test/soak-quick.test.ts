@@ -16,9 +16,7 @@ describe('soak quick mode', () => {
     ({ report, files } = await runSoak({ quick: true, outDir, log: () => undefined }));
   }, 60_000);
 
-  afterAll(() => {
-    rmSync(outDir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it('posts every kind of message and has each accepted', () => {
     const transports = Object.values(report.transports);

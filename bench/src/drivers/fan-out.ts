@@ -13,11 +13,7 @@ import {
 } from '../harness/rows';
 import type { Comparison, Scenario } from '../types';
 
-export interface FanOutSpec {
-  readonly label: string;
-  readonly kind: SimKind;
-  readonly clients: 'event-stream' | 'stomp';
-}
+type FanOutSpec = { label: string; kind: SimKind; clients: 'event-stream' | 'stomp' };
 
 /** Delivered / offered that counts as keeping up. */
 const KEEP_UP = 0.98;
@@ -108,7 +104,7 @@ export function fanOut(spec: FanOutSpec): Scenario {
       const { clients: count, rate, roundMs, rounds: n, warmupMs } = ctx.config.fanOut;
       const processes = ctx.config.clientProcesses;
       ctx.log(
-        `  ${spec.label}: ${count} clients in ${processes} processes, ${rate} msg/s, ${n} paired rounds of ${roundMs} ms`,
+        `  ${spec.label}: ${count} clients in ${processes} processes, ${rate} msg/s, ${n} rounds of ${roundMs} ms`,
       );
       const label = `${spec.label} (${count} clients, ${rate} msg/s offered)`;
       const servers = [() => ourSim(ctx, spec.kind, { env: MEASURED }), startBare] as const;
@@ -128,8 +124,7 @@ export function fanOut(spec: FanOutSpec): Scenario {
           `${label}: the bare baseline did not keep up either (${round(med(b.delivered) ?? 0, 1)} msg/s): the machine or the load generator limits this run, so its ratios say little about the simulator`,
         );
       }
-      const rows = fanOutRows(label, rate, o, b, frame);
-      return { rows, notes };
+      return { rows: fanOutRows(label, rate, o, b, frame), notes };
     },
   };
 }

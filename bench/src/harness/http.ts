@@ -1,11 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 
-export interface HttpResult {
-  readonly status: number;
-  readonly body: Buffer;
-  readonly headers: http.IncomingHttpHeaders;
-}
+export type HttpResult = { status: number; body: Buffer; headers: http.IncomingHttpHeaders };
 
 export interface HttpRequest {
   readonly port: number;

@@ -70,3 +70,11 @@ export function postLegacy(port: number, kind: LegacyKind, seq: number, channel 
   const path = `/customerapi/channel/${channel}/${kind}?payloadKey=bench-${seq}`;
   return post(port, path, legacyXml(seq, tag), 'application/xml');
 }
+
+/** What a test posts first: a durable message of the simulator's kind (seq makes each one new). */
+export const postMessage = (kind: 'json' | 'legacy', port: number, seq: number) =>
+  kind === 'json' ? postJson(port, jsonDurableMessage(seq)) : postLegacy(port, 'Durable', seq);
+export const POST_NAME = {
+  json: 'POST /api/message',
+  legacy: 'POST /customerapi/channel/id/Durable',
+} as const;

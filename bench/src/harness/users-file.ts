@@ -6,11 +6,9 @@ import { LEGACY_USERS } from '@racedata/legacy-sim';
 import type { SimKind } from './processes';
 
 /** A user as the harness knows it: its token and what it may receive (undefined: every channel). */
-export type BenchUser = {
-  readonly key: string;
-  readonly token: string;
-  readonly channels?: ReadonlySet<string>;
-};
+export type BenchUser = { key: string; token: string; channels?: ReadonlySet<string> };
+
+type Subscriptions = ReadonlyArray<readonly string[] | '*'>;
 
 /**
  * A USERS_FILE of the built-in users and generated ones up to `count` in all, which take
@@ -18,12 +16,7 @@ export type BenchUser = {
  * Durable post to `id` then fills a queue each), or a message reaching a user who does not take
  * its channel shows (the soak).
  */
-export function usersFile(
-  dir: string,
-  kind: SimKind,
-  count: number,
-  subscriptions: ReadonlyArray<readonly string[] | '*'> = ['*'],
-) {
+export function usersFile(dir: string, kind: SimKind, count: number, subscriptions: Subscriptions = ['*']) {
   const specs: UserSpec[] = [...(kind === 'json' ? JSON_USERS : LEGACY_USERS)];
   for (let i = specs.length; i < count; i++) {
     const channels = subscriptions[i % subscriptions.length] as readonly string[] | '*';

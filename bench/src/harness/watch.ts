@@ -8,16 +8,14 @@ export type ProbeResult = Record<string, { samples: number[]; sentAt: number[]; 
 /** The soak's and the abuse run's target for every simulator: GET /health p99 under 100 ms. */
 export const HEALTH_P99_LIMIT_MS = 100;
 
+type Watched = { kind: string; sim: Server };
+
 /**
  * Watches simulators from outside while a load runs (the soak, each abuse phase): GET /health from
  * a client process (clients/client-worker.ts) every `probeEveryMs`, and VmRSS from /proc every
  * `rssEveryMs` (and whenever `sample()` is called), each reading at its ms since the watch began.
  */
-export async function watch(
-  sims: ReadonlyArray<{ kind: string; sim: Server }>,
-  probeEveryMs: number,
-  rssEveryMs: number,
-) {
+export async function watch(sims: readonly Watched[], probeEveryMs: number, rssEveryMs: number) {
   const prober = await forkWorker('clients/client-worker.ts');
   const targets = sims.map(({ kind, sim }) => ({ name: kind, port: sim.port }));
   await prober.call('probe', { targets, everyMs: probeEveryMs });

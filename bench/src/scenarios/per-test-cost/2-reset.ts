@@ -1,6 +1,6 @@
 import { health, timed, timedRequests } from '../../drivers/timed';
 import { httpRequest } from '../../harness/http';
-import { POST_NAME, postMessage } from './_post';
+import { POST_NAME, postMessage } from '../../harness/payloads';
 
 export default timedRequests({
   label: (kind, n) => `${kind}: POST /_sim/reset after one ${POST_NAME[kind]}, p50 of ${n}`,

@@ -1,6 +1,6 @@
 import { timed, timedRequests } from '../../drivers/timed';
 import { httpRequest } from '../../harness/http';
-import { POST_NAME, postMessage } from './_post';
+import { POST_NAME, postMessage } from '../../harness/payloads';
 
 export default timedRequests({
   label: (kind, n) => `${kind}: first ${POST_NAME[kind]} after POST /_sim/reset, p50 of ${n}`,

@@ -1,5 +1,5 @@
-import { addDays, dayTimeline, generateDay, type DayOptions } from '@racedata/race-day';
-import { absoluteRow, median } from '../../harness/rows';
+import { addDays, dayTimeline, generateDay, planView, type DayOptions } from '@racedata/race-day';
+import { absoluteRow, median, round } from '../../harness/rows';
 import type { Scenario } from '../../types';
 
 /** A day of two trot meetings and a gallop one (or the calendar's, with meetings 'auto'). */
@@ -16,6 +16,7 @@ function generate(options: DayOptions): { ms: number; messages: number } {
 export default {
   method: () => [
     'Generation: in the harness process (built race-day package), a warm-up day first; a day is its plan and every message of its timeline (the countdowns every second included), not written anywhere.',
+    'Plan size: the JSON of the plan as GET /_sim/race-day answers it and as the simulator holds it.',
   ],
   async run({ config }) {
     const { days, month } = config.raceDay;
@@ -40,6 +41,18 @@ export default {
         ...(month === 31 && { target: ['under 5 s', monthMs < 5000] as const }),
       }),
     ];
-    return { rows };
+    // The largest day: four trot meetings and a gallop one, every edge case.
+    const meetings = { trot: 4, gallop: 1 };
+    const plan = generateDay({ date: '2026-05-13', seed: 1, meetings, edgeCases: { mode: 'all' } });
+    const view = Buffer.byteLength(JSON.stringify(planView(plan, Date.parse('2026-05-13T12:00:00Z'))));
+    const held = Buffer.byteLength(JSON.stringify(plan));
+    const mb = Math.max(view, held) / 1e6;
+    const size = absoluteRow({
+      scenario:
+        'plan of the largest day (4 trot meetings, 1 gallop, every edge case): JSON as GET /_sim/race-day answers, and as held',
+      ...{ unit: 'MB', ours: round(mb, 3), target: ['under 20 MB', mb < 20] },
+      note: `${view} B as answered, ${held} B as held`,
+    });
+    return { rows: [...rows, size] };
   },
 } satisfies Scenario;
