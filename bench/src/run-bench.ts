@@ -70,7 +70,8 @@ async function profile(ctx: BenchContext, id: string, scenario: Scenario) {
   );
 }
 
-async function runMeasure(measure: Measure, ctx: BenchContext): Promise<MeasureResult> {
+/** A measure's scenarios in order; `failures` names those that threw rather than measured (`<id>: <why>`). */
+export async function runMeasure(measure: Measure, ctx: BenchContext) {
   const t0 = Date.now();
   const [method, notes, failures]: [string[], string[], string[]] = [[], [], []];
   const [comparisons, profiles]: [Comparison[], ProfileSummary[]] = [[], []];

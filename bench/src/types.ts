@@ -2,6 +2,7 @@ import type { BenchConfig } from './config';
 import type { PeerTools } from './harness/peers';
 import type { summariseProfile } from './harness/profile';
 import type { machineInfo } from './results/write-results';
+import type { runMeasure } from './run-bench';
 
 /** PASS/MISS against a target; INFO for figures without a target; N/A when not measured. */
 export type Verdict = 'PASS' | 'MISS' | 'INFO' | 'N/A';
@@ -34,17 +35,8 @@ export interface Comparison {
 /** Where a profiled simulator spent its CPU: the largest self times, and self time by area. */
 export type ProfileSummary = ReturnType<typeof summariseProfile>;
 
-export interface MeasureResult {
-  readonly id: string;
-  readonly title: string;
-  readonly method: readonly string[];
-  readonly comparisons: readonly Comparison[];
-  readonly notes: readonly string[];
-  readonly profiles: readonly ProfileSummary[];
-  /** Scenarios that failed (threw) rather than measured: `<scenario id>: <why>`. */
-  readonly failures?: readonly string[];
-  readonly durationMs: number;
-}
+/** A measure's section of the report: its method, rows, notes, profiles and failed scenarios. */
+export type MeasureResult = Awaited<ReturnType<typeof runMeasure>>;
 
 export interface BenchReport {
   readonly mode: 'full' | 'quick';

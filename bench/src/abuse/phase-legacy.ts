@@ -36,12 +36,8 @@ export const listenStorm: Phase = {
     const tag = legacyTag('Durable', 'id');
     for (let first = 1; first <= c.messages; first += c.burst) {
       const burst = Array.from({ length: Math.min(c.burst, c.messages - first + 1) }, () => posts.next('id'));
-      const post = (seq: number) =>
-        postLegacy(port, 'Durable', seq, 'id', tag).then(
-          (r) => r.status,
-          () => 0,
-        );
-      await Promise.all(burst.map(async (seq) => posts.settle(seq, await post(seq))));
+      const post = (seq: number) => postLegacy(port, 'Durable', seq, 'id', tag).catch(() => ({ status: 0 }));
+      await Promise.all(burst.map(async (seq) => posts.settle(seq, (await post(seq)).status)));
     }
     rude.close();
     await until(() => ledger.missing() === 0, c.drainMs);

@@ -31,10 +31,9 @@ async function runPhase(phase: Phase, config: AbuseConfig) {
     for (const kind of phase.simulators) sims.push(await startMonitored(REPO_ROOT, kind, phase.env ?? {}));
     const watcher = await watch(sims, config.probeEveryMs, config.rssEveryMs);
     const from = Date.now();
-    const settled = await phase.run(Object.fromEntries(sims.map((s) => [s.kind, s.sim])), config).then(
-      (outcome) => ({ outcome }),
-      (error: unknown) => ({ error }),
-    );
+    const failed = (error: unknown) => ({ error });
+    const running = phase.run(Object.fromEntries(sims.map((s) => [s.kind, s.sim])), config);
+    const settled = await running.then((outcome) => ({ outcome }), failed);
     const watched = await watcher.stop();
     if ('error' in settled) throw settled.error;
     const { outcome } = settled;

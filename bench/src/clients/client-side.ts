@@ -33,10 +33,8 @@ export async function withSides<T>(
     servers.push(...(await Promise.all(start.map((server) => server()))));
     const [sim, bare] = servers as [Server, Server];
     // Each client process (client-worker.ts) holds its share of every side's clients.
-    const forks = Array.from({ length: ctx.config.clientProcesses }, () =>
-      forkWorker('clients/client-worker.ts'),
-    );
-    workers = await Promise.all(forks);
+    const fork = () => forkWorker('clients/client-worker.ts');
+    workers = await Promise.all(Array.from({ length: ctx.config.clientProcesses }, fork));
     const ours = await ClientSide.open(workers, { ...spec, kind, port: sim.port });
     await warm(ours);
     // A bare baseline is posted the bytes our clients received.
@@ -146,10 +144,8 @@ export class ClientSide {
 
   private send(): void {
     const failed = (why: string | Error) => (this.failure ??= why instanceof Error ? why : new Error(why));
-    this.post(++this.seq).then(
-      (r) => r.status >= 300 && failed(`${this.spec.kind}: HTTP ${r.status}`),
-      failed,
-    );
+    const refused = (r: HttpResult) => r.status >= 300 && failed(`${this.spec.kind}: HTTP ${r.status}`);
+    this.post(++this.seq).then(refused, failed);
   }
 
   /** Posts one message once every client is ready for it; the latency of each of its deliveries. */

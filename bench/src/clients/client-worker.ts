@@ -115,10 +115,8 @@ export const commands = {
           p.samples.push(performance.now() - sent);
           p.sentAt.push(wall);
         };
-        httpRequest({ port, path: '/health', agent, timeoutMs: 10_000 }).then(
-          (res) => answered(res.status),
-          () => answered(0),
-        );
+        const probe = httpRequest({ port, path: '/health', agent, timeoutMs: 10_000 });
+        void probe.catch(() => ({ status: 0 })).then((res) => answered(res.status));
       }
     }, everyMs);
     return true;

@@ -175,10 +175,8 @@ export function readThroughput(kinds: readonly ReadKind[], method: readonly stri
         if (ctx.peers) {
           const files = peerDataFiles(ctx.rawDir, page(reference).sample.toString('utf8'));
           for (const name of PEER_NAMES) {
-            await startPeer(ctx.peers, name, files[name]).then(
-              (p) => peers.push(p),
-              (err: Error) => notes.push(`${name} could not be started: ${err.message}`),
-            );
+            const failed = (err: Error) => notes.push(`${name} could not be started: ${err.message}`);
+            await startPeer(ctx.peers, name, files[name]).then((p) => peers.push(p), failed);
           }
         } else notes.push('peers skipped: not installed (quick mode does not install them)');
         const peerSides = peers.map((p) => side(p.name, p, PEER_PAGE_PATH[p.name]));

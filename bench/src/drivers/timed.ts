@@ -44,12 +44,9 @@ export function timedRequests(spec: TimedSpec): Scenario {
       const rows: Comparison[] = [];
       for (const kind of ['json', 'legacy'] as const) {
         const times = await withServer(ourSim(ctx, kind), async (sim) => {
-          const kept: Array<{ ours: number; baseline: number }> = [];
-          for (let i = -5; i < repeats; i++) {
-            const t = await spec.repeat(sim.port, kind, i);
-            if (i >= 0) kept.push(t);
-          }
-          return kept;
+          const all = [];
+          for (let i = -5; i < repeats; i++) all.push(await spec.repeat(sim.port, kind, i));
+          return all.slice(5);
         });
         const sorted = (k: 'ours' | 'baseline') => times.map((t) => t[k]).sort((x, y) => x - y);
         const [o, b] = [sorted('ours'), sorted('baseline')];

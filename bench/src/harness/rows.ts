@@ -101,10 +101,8 @@ export async function pairedRounds<K extends string, T extends { readonly units:
   turn: (side: K) => Promise<T>,
 ): Promise<Record<K, Array<T & { cpuMsPerUnit: number }>>> {
   const sides = Object.keys(pids) as K[];
-  const results = Object.fromEntries(sides.map((s) => [s, []])) as unknown as Record<
-    K,
-    Array<T & { cpuMsPerUnit: number }>
-  >;
+  type Turn = T & { cpuMsPerUnit: number };
+  const results = Object.fromEntries(sides.map((s) => [s, []])) as unknown as Record<K, Turn[]>;
   for (let r = 0; r < roundsCount; r++) {
     for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
       const before = cpuMs(pids[side]);

@@ -21,26 +21,21 @@ export async function onSchedule(rate: number, count: number, fire: (k: number) 
   return { t0, interval, lagMs: lateMs / Math.max(1, count) };
 }
 
+type Send = (seq: number, target: string) => Promise<{ status: number }>;
+type Target = (k: number) => string;
+
 /**
  * Posts `count` messages at `rate` a second into `posts` (the soak's and the abuse run's
  * messages: message `seq` to `target(k)`), each settled by its answer's status (0: no answer);
  * at most 32 unanswered at once, so a simulator that stops answering piles up nothing.
  */
-export async function postAtRate(
-  posts: PostLog,
-  rate: number,
-  count: number,
-  send: (seq: number, target: string) => Promise<{ status: number }>,
-  target: (k: number) => string,
-): Promise<void> {
+export async function postAtRate(posts: PostLog, rate: number, count: number, send: Send, target: Target) {
   const unanswered = new Set<Promise<void>>();
   await onSchedule(rate, count, (k) => {
     if (posts.count >= posts.max || unanswered.size >= 32) return;
     const seq = posts.next(target(k));
-    const answered = send(seq, target(k)).then(
-      (res) => posts.settle(seq, res.status),
-      () => posts.settle(seq, 0),
-    );
+    const status = send(seq, target(k)).catch(() => ({ status: 0 }));
+    const answered = status.then((res) => posts.settle(seq, res.status));
     unanswered.add(answered);
     void answered.then(() => unanswered.delete(answered));
   });

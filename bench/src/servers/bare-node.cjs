@@ -11,6 +11,9 @@ const { WebSocketServer } = require('ws');
 const held = new Set();
 let page = Buffer.from('{}');
 let authorization;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const answer = (res, status, body) =>
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': body.length }).end(body);
 
 function readBody(req, then) {
   const chunks = [];
@@ -48,16 +51,11 @@ const server = http.createServer((req, res) => {
   }
   const q = url.indexOf('?');
   const query = q < 0 ? {} : querystring.parse(url.slice(q + 1));
-  if (authorization !== undefined && req.headers.authorization !== authorization) {
-    res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
-    return res.end('{"error":"unauthorized"}');
-  }
-  if (query.lastEventId !== undefined && !/^\d+$/.test(String(query.lastEventId))) {
-    res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
-    return res.end('{"error":"lastEventId"}');
-  }
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': page.length });
-  res.end(page);
+  if (authorization !== undefined && req.headers.authorization !== authorization)
+    return answer(res, 401, '{"error":"unauthorized"}');
+  if (query.lastEventId !== undefined && !/^\d+$/.test(String(query.lastEventId)))
+    return answer(res, 400, '{"error":"lastEventId"}');
+  answer(res, 200, page);
 });
 server.requestTimeout = 0;
 const wss = new WebSocketServer({ server, perMessageDeflate: false });

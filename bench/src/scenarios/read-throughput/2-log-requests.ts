@@ -6,13 +6,12 @@ import { count } from '../../harness/rows';
  * a pipe the harness drains (as a terminal, a container runtime or a CI log does), against the same
  * simulator at the same level without request lines. Target: at most 1.3x the CPU per request.
  */
+const LOGS = { LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+
 export default abPair({
   what: 'LOG_REQUESTS',
   kind: 'json',
-  env: {
-    on: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', LOG_REQUESTS: 'true' },
-    off: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', LOG_REQUESTS: 'false' },
-  },
+  env: { on: { ...LOGS, LOG_REQUESTS: 'true' }, off: { ...LOGS, LOG_REQUESTS: 'false' } },
   work: {
     events: (c) => c.read.sizes[Math.max(0, c.read.sizes.length - 2)] as number,
     label: (n) =>
