@@ -43,6 +43,7 @@ export const listenStorm: Phase = {
     await until(() => ledger.missing() === 0, c.drainMs);
     honest.close();
     const [lost, { duplicated, corrupt }] = [ledger.missing(), ledger.counts];
+    const odd = corrupt + ledger.odd.count;
     const accepted = `${lost} of ${posts.count - posts.failed} accepted (${posts.failed} posts refused; ${rude.polls.hangUps} hang-ups)`;
     return {
       checks: [
@@ -50,10 +51,7 @@ export const listenStorm: Phase = {
         check('messages duplicated', '0', String(duplicated), duplicated === 0),
       ],
       rssBudget: { mb: 1, why: `${c.messages} queued messages of ~400 B, far under LEGACY_QUEUE_MAX_BYTES` },
-      notes:
-        corrupt + ledger.odd.count > 0
-          ? [`${corrupt + ledger.odd.count} answers that were not a posted message`]
-          : [],
+      notes: odd > 0 ? [`${odd} answers that were not a posted message`] : [],
     };
   },
 };

@@ -266,10 +266,7 @@ export function rssBytes(pid: number): number {
 }
 
 /** Runs `run`, charging it with the CPU time process `pid` used meanwhile. */
-export async function chargedTo<T>(
-  pid: number,
-  run: () => Promise<T>,
-): Promise<{ result: T; cpuMs: number }> {
+export async function chargedTo<T>(pid: number, run: () => Promise<T>) {
   const before = cpuMs(pid);
   const result = await run();
   return { result, cpuMs: cpuMs(pid) - before };
@@ -283,11 +280,8 @@ export const monoMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** Throws when this process may open fewer than `needed` files (Linux; elsewhere it cannot tell). */
 export function requireOpenFiles(needed: number): void {
-  const limit = /^Max open files\s+(\d+)/m.exec(
-    readFileSync('/proc/self/limits', { encoding: 'utf8', flag: 'r' }),
-  )?.[1];
+  const limit = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+  const raise = 'raise it (ulimit -n 8192)';
   if (Number(limit) < needed)
-    throw new Error(
-      `open-file limit ${limit} is below the ${needed} this run needs: raise it (ulimit -n 8192)`,
-    );
+    throw new Error(`open-file limit ${limit} is below the ${needed} this run needs: ${raise}`);
 }
