@@ -12,7 +12,7 @@ export type Transports = ReadonlyArray<readonly [name: string, ledger: ReceiptLe
 /** What the run saw besides the ledgers. */
 export interface Observed {
   readonly pids: Record<string, number>;
-  readonly rss: Record<string, Array<{ atMs: number; kb: number }>>;
+  readonly rss: Record<string, Samples>;
   readonly probes: ProbeResult;
   /** Date.now() at the end of the warm-up: probes sent before it are left out of the verdict. */
   readonly warmUpEndWall: number;
@@ -26,12 +26,9 @@ export interface Observed {
 /** The target: RSS at the end of the load at most this many times the RSS after warm-up. */
 const RSS_GROWTH_LIMIT = 1.2;
 
-function rssFigures(
-  pid: number,
-  samples: Array<{ atMs: number; kb: number }>,
-  warmUpMs: number,
-  loadMs: number,
-) {
+type Samples = Array<{ atMs: number; kb: number }>;
+
+function rssFigures(pid: number, samples: Samples, warmUpMs: number, loadMs: number) {
   const kb = (s?: { kb: number }) => s?.kb ?? Number.NaN;
   return {
     ...{ pid, samples, startKb: kb(samples[0]) },
