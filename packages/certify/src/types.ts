@@ -224,6 +224,8 @@ export interface OutageOutcome {
   readonly dropped: number;
   /** When each connection attempt of the closing half came (ms since the epoch). */
   readonly attempts: readonly number[];
+  /** With --attach: attempts of the closing half that were not the client's (not in `attempts`). */
+  readonly foreign?: number;
   /** Why it did not come back, when the port could not be taken back. */
   readonly error?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 30, Low: a client that floods its output (with --echo stdout certify reads every line)
+ * A client that floods its output (with --echo stdout certify reads every line)
  * and makes no request is told so, not only that it made no request; one that floods while it
  * polls is still graded on its requests, which a flood of lines no longer evicts.
  */

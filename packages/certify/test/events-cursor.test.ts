@@ -14,7 +14,7 @@ const poll = (at: number, endedAt: number, lastEventId: number, eventIds: number
 });
 
 test('a poll answered within the millisecond it started is not judged against its own answer', () => {
-  // Seen under load with a noisy neighbour (issue 30): "sent lastEventId=356 after receiving event 357".
+  // Seen under load with a noisy neighbour: "sent lastEventId=356 after receiving event 357".
   const before = poll(1000, 1005, 355, [356]);
   const quick = poll(1010, 1010, 356, [357]);
   expect(cursorProblem(quick, [before, quick])).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * Issue 30, "the simulators listen on every interface by default": `racedata-sim json|legacy|all`
+ * `racedata-sim json|legacy|all`
  * (and so `npm start`) listen on 127.0.0.1 unless told otherwise, so nobody on the same network
  * can drive a developer's control plane; the banner says where it listens and how to open it up.
  * The images open it inside the container (docker/*.Dockerfile set HOST=0.0.0.0; the image test

@@ -1,5 +1,5 @@
 /**
- * Issue 30, Medium 9 and the anonymise Lows: `racedata-sim anonymise` as users run it (its own
+ * `racedata-sim anonymise` as users run it (its own
  * process) on inputs built to hurt it. Every refusal is exit 2 with `file:line` (or the path at
  * fault), nothing is written to OUT, and IN is never written to.
  */

@@ -102,7 +102,15 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
       { cause: err },
     );
   }
-  frontDoor.serve({ server, sockets, port: address.port, host, now });
+  const attribution = deps.attribution;
+  frontDoor.serve({
+    server,
+    sockets,
+    port: address.port,
+    host,
+    now,
+    ...(options.attached === true && { attribute: (head) => attribution.attempt(head) }),
+  });
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const hostPort = `${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
   const base = `http://${hostPort}`;

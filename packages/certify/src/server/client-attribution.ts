@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { AttemptHead } from './attempt-head';
 import type { CertifiedUser } from './certify-simulator';
 
 /** The paths a client authenticates on: the production one, and legacy's shortened Basic one. */
@@ -50,6 +51,20 @@ export class ClientAttribution {
     return this.mine(req, address !== undefined && this.addresses.has(address) ? true : undefined);
   }
 
+  /**
+   * Whether a connection attempt made while the simulator is away is the client's, from its
+   * request head alone (outage.ts reads it before closing the connection). Without --attach
+   * every attempt is. An attempt with no credential of the client's cannot be told from
+   * another process's, except an upgrade from the client's own address (as upgrade() decides).
+   */
+  attempt(head: AttemptHead | undefined): boolean {
+    if (!this.attached) return true;
+    if (head === undefined) return false;
+    const credential = this.credentialOf(head.authorization);
+    if (credential !== undefined) return credential;
+    return head.upgrade && head.remoteAddress !== undefined && this.addresses.has(head.remoteAddress);
+  }
+
   /** True (and remembered) when the request is the client's: by `verdict`, else by its connection. */
   private mine(req: IncomingMessage, verdict: boolean | undefined): boolean {
     if (!this.attached) return true;
@@ -64,7 +79,11 @@ export class ClientAttribution {
 
   /** True for the client's credential, false for another one, undefined when there is none. */
   private credentialIsClients(req: IncomingMessage): boolean | undefined {
-    const header = req.headers.authorization?.trim();
+    return this.credentialOf(req.headers.authorization);
+  }
+
+  private credentialOf(authorization: string | undefined): boolean | undefined {
+    const header = authorization?.trim();
     if (header === undefined || header === '') return undefined;
     const [scheme = '', value = ''] = header.split(/\s+/, 2);
     if (scheme.toLowerCase() === 'bearer') return this.tokens.has(value);

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { OutageOutcome, OutagePlan } from '../types';
+import { readAttemptHead, type AttemptHead } from './attempt-head';
 
 export interface OutageTarget {
   readonly server: Server;
@@ -9,6 +10,11 @@ export interface OutageTarget {
   readonly port: number;
   readonly host: string;
   readonly now: () => number;
+  /**
+   * With --attach: whether an attempt is the certified client's, from its request head (read
+   * before the attempt is closed). Without it every attempt is the client's and is closed unread.
+   */
+  readonly attribute?: (head: AttemptHead | undefined) => boolean;
 }
 
 /** The longest wait for the dropped connections to be gone before the port counts as closed. */
@@ -41,13 +47,31 @@ export async function outage(
     for (const socket of [...sockets]) socket.destroy();
   });
   const attempts: number[] = [];
+  let foreign = 0;
+  const reading = new Set<Promise<void>>();
+  const { attribute } = target;
   const refuse = (socket: Socket) => {
-    attempts.push(now());
-    socket.destroy();
+    const at = now();
+    if (attribute === undefined) {
+      attempts.push(at);
+      socket.destroy();
+      return;
+    }
+    // Another process may knock on the same port (--attach): only the client's attempts count.
+    const read = readAttemptHead(socket).then((head) => {
+      socket.destroy();
+      if (attribute(head)) attempts.push(at);
+      else foreign++;
+      reading.delete(read);
+    });
+    reading.add(read);
   };
   if (!(await wait(plan.refusedMs, signal))) return { downAt, dropped, attempts };
-  // Ahead of the server's own listeners: an attempt is closed before HTTP reads a byte of it.
-  server.prependListener('connection', refuse);
+  // In place of the server's own listeners (HTTP's included, restored after): an attempt is
+  // closed without HTTP reading a byte of it, let alone the simulator answering it.
+  const listeners = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  server.on('connection', refuse);
   let closingAt: number | undefined;
   let error: string | undefined;
   const closingEnds = downAt + plan.refusedMs + plan.closingMs;
@@ -64,12 +88,18 @@ export async function outage(
     if (closingAt !== undefined) await wait(Math.max(0, closingEnds - now()), signal);
   } finally {
     server.off('connection', refuse);
+    for (const listener of listeners) server.on('connection', listener);
   }
+  const backAt = now();
+  // The heads still being read (HEAD_WAIT_MS at most) decide the last attempts.
+  await Promise.all([...reading]);
+  attempts.sort((a, b) => a - b);
+  const counted = { dropped, attempts, ...(attribute !== undefined && { foreign }) };
   if (closingAt === undefined) {
-    return { downAt, dropped, attempts, error: error ?? 'the run stopped during the outage' };
+    return { downAt, ...counted, error: error ?? 'the run stopped during the outage' };
   }
-  if (signal.aborted) return { downAt, closingAt, dropped, attempts };
-  return { downAt, closingAt, backAt: now(), dropped, attempts };
+  if (signal.aborted) return { downAt, closingAt, ...counted };
+  return { downAt, closingAt, backAt, ...counted };
 }
 
 function listen(server: Server, port: number, host: string): Promise<string | undefined> {

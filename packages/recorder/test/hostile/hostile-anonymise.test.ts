@@ -1,5 +1,5 @@
 /**
- * Issue 30, Medium 8: with --anonymise or --redact, one upstream XML the anonymiser cannot walk
+ * With --anonymise or --redact, one upstream XML the anonymiser cannot walk
  * safely (a DOCTYPE, which could define an entity that spells a name) is skipped with a logged
  * reason and counted; the recording goes on. (Before: exit 2 after 0.3 s.)
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 30, Medium 6: an upstream answering at once with something that moves nothing (a page
+ * An upstream answering at once with something that moves nothing (a page
  * that is no page, a listen answer without XML, hasMore with a cursor that does not advance,
  * eventIds going backwards) must not be asked again at once. Each is an upstream fault: waited
  * out like a 5xx (0.25 s doubling), logged once per cause per interval.

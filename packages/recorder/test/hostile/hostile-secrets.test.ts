@@ -1,5 +1,5 @@
 /**
- * Issue 30, High 1: an upstream that echoes the key, the secret, the token (or the salt) inside
+ * An upstream that echoes the key, the secret, the token (or the salt) inside
  * the data, in any form secret-encodings.ts lists, on every transport: not one byte of it is
  * written or logged. Each such message is dropped, counted in the summary and logged once per
  * cause with the credential and the form (never the value); the clean messages around them are

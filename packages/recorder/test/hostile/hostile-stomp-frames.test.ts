@@ -1,5 +1,5 @@
 /**
- * Issue 30, Medium 5: one STOMP frame must cost the recorder a bounded amount of memory and
+ * One STOMP frame must cost the recorder a bounded amount of memory and
  * time. A CONNECTED with a 30 MB header (in one WebSocket message, or in 1 MB ones) or with
  * 500,000 headers is refused by the bounded parser (core's, the legacy simulator's own: 64
  * headers, 8 KiB a header line) or by the WebSocket message limit, the session ended and tried

@@ -1,5 +1,5 @@
 /**
- * Issue 30, Medium 4 and 7: every wait on the upstream ends. A long poll never answered, or a
+ * Every wait on the upstream ends. A long poll never answered, or a
  * 200 whose body trickles in a byte a second, is abandoned at the request deadline (1.5 times
  * --long-poll-timeout) and asked again with back-off; a STOMP upstream that never answers
  * DISCONNECT's receipt, or sends garbage after CONNECTED, cannot hold a stop: --duration and

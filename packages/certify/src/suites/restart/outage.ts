@@ -47,6 +47,14 @@ export function outageEvidence(outcome: OutageOutcome): Evidence[] {
       );
     }
   }
+  if (outcome.foreign) {
+    lines.push(
+      note(
+        outcome.closingAt ?? outcome.downAt,
+        `${outcome.foreign} connection attempt(s) while closing were another process's (--attach), not counted`,
+      ),
+    );
+  }
   if (outcome.backAt !== undefined)
     lines.push(note(outcome.backAt, 'the simulator answers again, with its state'));
   return lines;
