@@ -30,18 +30,6 @@ export interface SimProcess {
   close(): Promise<void>;
 }
 
-/** What the benchmark harness (bench/src/lib/simulator-process.ts) needs beyond the tests. */
-export interface SimProcessOptions {
-  /** The root of the checkout whose built CLI runs (a before/after comparison runs two). */
-  readonly root?: string;
-  /** Node's own options, given before the CLI (--expose-gc, --cpu-prof, --require). */
-  readonly nodeArgs?: readonly string[];
-  /** Called with the process as soon as it is spawned, before its banner. */
-  readonly onSpawn?: (child: ChildProcess) => void;
-  /** Its stderr (the logs) to /dev/null: what logging costs must not include a busy reader. */
-  readonly discardStderr?: boolean;
-}
-
 /**
  * Starts `racedata-sim <kind> --port 0 --host 127.0.0.1 ...args` (LOG_LEVEL silent unless `env`
  * says otherwise) and resolves with the port its banner names; registered for closeAll(), so a
@@ -51,16 +39,12 @@ export async function startSimProcess(
   kind: 'json' | 'legacy',
   args: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
-  options: SimProcessOptions = {},
 ): Promise<SimProcess> {
-  const bin = options.root ? path.join(options.root, 'packages', 'cli', 'bin', 'racedata-sim.js') : CLI_BIN;
-  const cliArgs = [bin, kind, '--port', '0', '--host', '127.0.0.1', ...args];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...cliArgs], {
-    ...(options.root && { cwd: options.root }),
+  const cliArgs = [CLI_BIN, kind, '--port', '0', '--host', '127.0.0.1', ...args];
+  const child = spawn(process.execPath, cliArgs, {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', options.discardStderr ? 'ignore' : 'pipe'],
-  }) as ChildProcessByStdio<null, Readable, Readable | null>;
-  options.onSpawn?.(child);
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= stop(child, exited));
@@ -69,7 +53,7 @@ export async function startSimProcess(
   // Kept short and always drained, so a chatty process never blocks on a full pipe.
   const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
   child.stdout.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stderr.on('data', keep);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       void close();

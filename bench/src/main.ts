@@ -1,75 +1,50 @@
-import { flag, runMain, usageError } from './lib/command-line';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cliBuilt } from './lib/simulator-process';
-import { beforeAfterRows } from './results/before-after';
-import { MEASURES, REPO_ROOT, runBench } from './run-bench';
-import { writeResults } from './results/write-results';
-import type { BenchReport } from './types';
+import { flag, runMain, usageCheck, usageUnless } from './harness/command-line';
+import { cliBuilt } from './harness/processes';
+import { beforeAfterRows } from './results/write-results';
+import { runBench, selectMeasures } from './run-bench';
 
 /**
- * `npm run bench [-- --quick] [--only=fan-out,memory] [--results=NAME] [--profile] [--render]`
+ * `npm run bench [-- --quick] [--only=fan-out,memory,per-test-cost/reset] [--results=NAME] [--profile]`
  * `[--before ROOT]`
  *
- * --before ROOT runs every measure against ROOT's simulators too, just before this checkout's,
- * and writes the two side by side into bench/results/raw/before-after/ (never a committed file).
- *
- * --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial (--only) run would
- * otherwise replace the committed full-run results with its few measures.
+ * --only names measures (a folder of bench/src/scenarios) or scenarios (folder/file, without its
+ * number). --before ROOT runs every measure against ROOT's simulators too, just before this
+ * checkout's, and writes the two side by side into bench/results/raw/before-after/ (never a
+ * committed file). --results=NAME writes NAME.md / NAME.json instead of latest.*: a partial
+ * (--only) run would otherwise replace the committed full-run results with its few measures.
  */
-async function main(): Promise<number> {
+runMain('bench', async () => {
   const args = process.argv.slice(2);
   const resultsName = flag(args, '--results');
-  if (resultsName !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) {
-    usageError(`--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
-  }
-  if (args.includes('--render')) {
-    // Re-renders latest.md (or NAME.md) from its .json (after a change to the report layout).
-    const dir = path.join(REPO_ROOT, 'bench', 'results');
-    const name = resultsName ?? 'latest';
-    const report = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')) as BenchReport;
-    writeResults(dir, report, name);
-    return 0;
-  }
+  const name = resultsName === undefined || /^[a-z0-9][a-z0-9-]*$/.test(resultsName);
+  usageUnless(name, `--results takes a file base name (a-z, 0-9, -), not "${resultsName}"`);
   const quick = args.includes('--quick');
   const only = flag(args, '--only')?.split(',').filter(Boolean);
-  const unknown = only?.filter((id) => !MEASURES.some((m) => m.id === id)) ?? [];
-  if (unknown.length > 0) {
-    usageError(`unknown measure(s) ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.id).join(', ')}`);
-  }
+  usageCheck(() => selectMeasures(only));
   const beforeArg = flag(args, '--before');
   const before = beforeArg === undefined ? undefined : path.resolve(beforeArg);
-  if (before !== undefined && (beforeArg === '' || !cliBuilt(before))) {
-    usageError(`--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`);
-  }
-  if (only && !quick && resultsName === undefined && beforeArg === undefined) {
-    console.warn(
-      'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead',
-    );
-  }
-  const profileAll = args.includes('--profile');
-  const report = await runBench({
-    quick,
-    profileAll,
-    ...(only && { only }),
-    ...(resultsName && { resultsName }),
-    ...(before && { before }),
-  });
-  for (const row of before ? beforeAfterRows(report) : []) {
+  const built = before === undefined || (beforeArg !== '' && cliBuilt(before));
+  usageUnless(
+    built,
+    `--before takes the root of another checkout, built (npm run build there): "${beforeArg}"`,
+  );
+  const replaces =
+    'note: this partial run replaces bench/results/latest.md; --results=NAME writes NAME.md instead';
+  if (only && !quick && resultsName === undefined && beforeArg === undefined) console.warn(replaces);
+  const report = await runBench({ quick, profileAll: args.includes('--profile'), only, resultsName, before });
+  for (const row of before ? beforeAfterRows(report) : [])
     console.log(
       `${row.measure}: ${row.scenario}: before ${row.before} ${row.unit}, after ${row.after} ${row.unit} (after / before ${row.change}; ratio to the baseline ${row.beforeRatio} -> ${row.afterRatio})`,
     );
-  }
-  const rows = report.measures.flatMap((m) => m.comparisons.map((c) => ({ measure: m.title, ...c })));
-  for (const row of rows.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS')) {
-    console.log(
-      `${row.verdict.padEnd(4)}  ${row.measure}: ${row.scenario} (ours ${row.ours} ${row.unit}, ratio ${row.ratio})`,
-    );
-  }
-  const failed = report.measures.filter((m) => m.comparisons.length === 0 && m.id !== 'image-sizes');
+  for (const m of report.measures)
+    for (const row of m.comparisons.filter((r) => r.verdict === 'PASS' || r.verdict === 'MISS'))
+      console.log(
+        `${row.verdict.padEnd(4)}  ${m.title}: ${row.scenario} (ours ${row.ours} ${row.unit}, ratio ${row.ratio})`,
+      );
+  const failed = report.measures.flatMap((m) => m.failures ?? []);
+  for (const f of failed) console.log(`FAILED  ${f}`);
   console.log(`total ${(report.durationMs / 1000).toFixed(1)} s`);
-  // A miss is a finding, not a harness failure; a measure that produced nothing is.
+  // A miss is a finding, not a harness failure; a scenario that produced nothing is.
   return failed.length > 0 ? 1 : 0;
-}
-
-runMain('bench', main);
+});

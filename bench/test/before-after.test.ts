@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAfterRows } from '../src/results/before-after';
+import { beforeAfterRows } from '../src/results/write-results';
 import { REPO_ROOT, runBench } from '../src/run-bench';
 import type { BenchReport } from '../src/types';
 
@@ -17,7 +17,7 @@ describe('bench --before ROOT', () => {
     symlinkSync(REPO_ROOT, other);
     report = await runBench({
       quick: true,
-      only: ['sandbox-create'],
+      only: ['per-test-cost/sandboxes'],
       before: other,
       outDir: path.join(dir, 'out'),
       log: () => undefined,
@@ -28,7 +28,7 @@ describe('bench --before ROOT', () => {
 
   it('runs each measure against both builds and pairs their rows', () => {
     expect(report.before?.root).toBe(path.join(dir, 'other-checkout'));
-    expect(report.before?.measures.map((m) => m.id)).toEqual(['sandbox-create']);
+    expect(report.before?.measures.map((m) => m.id)).toEqual(['per-test-cost']);
     const rows = beforeAfterRows(report);
     expect(rows.map((r) => r.scenario)).toEqual(report.measures[0]?.comparisons.map((c) => c.scenario));
     for (const row of rows) {
@@ -42,6 +42,6 @@ describe('bench --before ROOT', () => {
     const markdown = readFileSync(path.join(dir, 'out', 'before-after.md'), 'utf8');
     expect(markdown).toContain('## Before and after');
     for (const row of beforeAfterRows(report))
-      expect(markdown).toContain(`| Sandbox creation | ${row.scenario} |`);
+      expect(markdown).toContain(`| Per-test costs | ${row.scenario} |`);
   });
 });

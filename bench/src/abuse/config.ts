@@ -1,3 +1,6 @@
+import type { Server, SimKind } from '../harness/processes';
+import type { Check } from '../types';
+
 /**
  * Sizes of one abuse run. `full` is the run the committed results come from (a few minutes),
  * `quick` a smoke run under a minute, `smoke` the test suite's even smaller one.
@@ -42,3 +45,28 @@ export function abuseConfig(mode: AbuseMode) {
 }
 
 export type AbuseConfig = ReturnType<typeof abuseConfig>;
+
+/** What a phase's body reports; the runner adds the process figures. */
+export interface PhaseOutcome {
+  readonly checks: readonly Check[];
+  /** RSS growth (peak - start) the documented caps allow during this abuse, in MB, and why. */
+  readonly rssBudget: { readonly mb: number; readonly why: string };
+  readonly notes?: readonly string[];
+}
+
+export interface Phase {
+  readonly id: number;
+  /** What --only may name it by, beside its number. */
+  readonly name: string;
+  readonly title: string;
+  readonly simulators: ReadonlyArray<SimKind>;
+  /** Extra environment of the simulators of this phase. */
+  readonly env?: Record<string, string>;
+  run(sims: Partial<Record<SimKind, Server>>, config: AbuseConfig): Promise<PhaseOutcome>;
+}
+
+/**
+ * RSS growth any phase may show on top of what its documented caps allow: V8's heap growing under
+ * load and socket buffers (the soak's simulators grow 50-80 MB under steady load).
+ */
+export const RSS_HEADROOM_MB = 128;

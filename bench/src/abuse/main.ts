@@ -1,73 +1,47 @@
 import path from 'node:path';
-import { flag, numberFlag, runMain, usageError } from '../lib/command-line';
-import { requireOpenFiles } from '../lib/proc-stats';
-import { writeAbuseReport } from './report';
-import { PHASES, REPO_ROOT, runAbuse } from './run-abuse';
-import type { AbuseConfig, AbuseMode } from './config';
+import { flag, numberFlag, runMain, usageCheck, usageUnless } from '../harness/command-line';
+import { requireOpenFiles } from '../harness/processes';
+import { PHASES, REPO_ROOT, runAbuse, writeAbuseReport } from './run-abuse';
 
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
-function stormSizes(args: readonly string[]): Partial<AbuseConfig['listenStorm']> {
-  const names = { messages: 'messages', pollers: 'hangUpPollers', honest: 'honestPollers', seed: 'seed' };
-  return Object.fromEntries(
-    Object.entries(names)
-      .map(([option, key]) => [key, numberFlag(args, `--${option}`, 0, 1_000_000)])
-      .filter(([, value]) => value !== undefined),
-  ) as Partial<AbuseConfig['listenStorm']>;
-}
+const STORM = { messages: 'messages', pollers: 'hangUpPollers', honest: 'honestPollers', seed: 'seed' };
 
 /**
- * `npm run abuse [-- --quick] [--only=1,listen-storm] [--write-results[=NAME]] [--title=TEXT] [--out=DIR]`
+ * `npm run abuse [-- --quick] [--only=1,listen-storm] [--write-results[=NAME]] [--title=TEXT]`
  * `[--messages=N] [--pollers=N] [--honest=N] [--seed=N]` (the listen storm's sizes)
  *
  * Results go to bench/results/raw/abuse/ (git-ignored); only a full run with --write-results
  * writes the committed bench/results/abuse.md (or NAME.md). A quick run always exits 0: it is a
  * measurement; a full run exits 1 when a target is missed.
  */
-async function main(): Promise<number> {
+runMain('abuse run', async () => {
   const args = process.argv.slice(2);
-  const mode: AbuseMode = args.includes('--quick') ? 'quick' : 'full';
-  const only = flag(args, '--only')
-    ?.split(',')
-    .filter(Boolean)
-    .map((wanted) => PHASES.find((p) => String(p.id) === wanted || p.name === wanted)?.id ?? wanted);
-  const unknown = only?.filter((id) => typeof id === 'string') ?? [];
-  if (unknown.length > 0) {
-    console.error(
-      `unknown phase(s) ${unknown.join(', ')}; known: ${PHASES.map((p) => `${p.id} ${p.name}`).join(', ')}`,
-    );
-    process.exit(2);
-  }
-  const listenStorm = stormSizes(args);
-  const writeResults = flag(args, '--write-results');
-  if (writeResults !== undefined && mode !== 'full') {
-    usageError('--write-results is for the full run only: quick figures are not the committed ones');
-  }
-  try {
-    requireOpenFiles(4096);
-  } catch (err) {
-    usageError((err as Error).message);
-  }
+  const mode = args.includes('--quick') ? 'quick' : 'full';
+  const names = flag(args, '--only')?.split(',').filter(Boolean) ?? [];
+  const only = names.map((n) => PHASES.find((p) => String(p.id) === n || p.name === n)?.id ?? n);
+  const known = PHASES.map((p) => `${p.id} ${p.name}`).join(', ');
+  usageUnless(
+    only.every((id) => typeof id === 'number'),
+    `unknown phase(s) in ${names}; known: ${known}`,
+  );
+  const sizes = Object.entries(STORM).map(([option, key]) => [key, numberFlag(args, `--${option}`, 0, 1e6)]);
+  const written = flag(args, '--write-results');
+  const committed = 'the full run only: quick figures are not the committed ones';
+  usageUnless(written === undefined || mode === 'full', `--write-results is for ${committed}`);
+  usageCheck(() => requireOpenFiles(4096));
   const report = await runAbuse({
-    mode,
-    listenStorm,
-    ...(only && only.length > 0 && { only: only as number[] }),
+    ...{ mode, only: only.length > 0 ? (only as number[]) : undefined },
+    listenStorm: Object.fromEntries(sizes.filter(([, value]) => value !== undefined)),
   });
-  const committed = writeResults !== undefined;
-  const dir = committed
-    ? path.join(REPO_ROOT, 'bench', 'results')
-    : (flag(args, '--out') ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'abuse'));
-  const name = committed
-    ? writeResults || 'abuse'
-    : `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
+  const results = path.join(REPO_ROOT, 'bench', 'results');
+  const [dir, name] =
+    written !== undefined
+      ? [results, written || 'abuse']
+      : [path.join(results, 'raw', 'abuse'), `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`];
   const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
-  console.log('');
-  if (report.failures.length === 0) console.log('every target met');
-  else {
-    console.log(`${report.failures.length} targets missed:`);
-    for (const f of report.failures) console.log(`  FAIL  ${f}`);
-  }
+  const missed = report.failures.length;
+  console.log(missed === 0 ? '\nevery target met' : `\n${missed} targets missed:`);
+  for (const f of report.failures) console.log(`  MISS  ${f}`);
   console.log(`\nresults: ${files.markdown}, ${files.json} (${(report.durationMs / 1000).toFixed(1)} s)`);
   return mode === 'full' && !report.pass ? 1 : 0;
-}
-
-runMain('abuse run', main);
+});

@@ -1,138 +1,99 @@
-import { distribution, round } from '../lib/stats';
-import { rssKb } from '../lib/proc-stats';
-import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
-import { startHealthProbe, type HealthProbe } from '../soak/health-probe';
-
-/** Counts a simulator's output lines by second and by cause (the log line's `msg`). */
-class LogTally {
-  private readonly lines: Array<{ at: number; cause: string; warn: boolean }> = [];
-
-  readonly onLine = (line: string): void => {
-    if (line.trim() === '') return;
-    this.lines.push({ at: Date.now(), ...causeOf(line) });
-  };
-
-  figures(fromMs: number, toMs: number) {
-    const perSecond = new Map<number, number>();
-    const perCause = new Map<string, number>();
-    const totals = new Map<string, number>();
-    let total = 0;
-    for (const { at, cause, warn } of this.lines) {
-      if (at < fromMs || at > toMs) continue;
-      total++;
-      const second = Math.floor(at / 1000);
-      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-      // An info line records one requested action (a sandbox created); a flood is of warnings.
-      if (!warn) continue;
-      const key = `${second} ${cause}`;
-      perCause.set(key, (perCause.get(key) ?? 0) + 1);
-      totals.set(cause, (totals.get(cause) ?? 0) + 1);
-    }
-    const seconds = Math.max(1, (toMs - fromMs) / 1000);
-    const top = [...totals.entries()].sort((a, b) => b[1] - a[1])[0];
-    return {
-      total,
-      perSecondMean: round(total / seconds),
-      maxPerSecond: Math.max(0, ...perSecond.values()),
-      /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
-      maxPerSecondOneCause: Math.max(0, ...perCause.values()),
-      topCause: top ? `${top[0]} (${top[1]})` : '',
-    };
-  }
-}
+import { ourSim, type SimKind } from '../harness/processes';
+import { round } from '../harness/rows';
+import { health, healthCheck, type ProbeResult } from '../harness/watch';
+import { check } from '../types';
 
 /** Levels below warn, as the simulators name them in JSON logs (LOG_FORMAT=json). */
 const BELOW_WARN = new Set(['trace', 'debug', 'info']);
+/** The target on log lines: at most this many warn-or-worse lines of one cause a second. */
+const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
 
+type LogLine = { at: number; cause: string; warn: boolean };
+
+/** A log line's cause (its `msg`) and whether it is warn or worse. */
 function causeOf(line: string): { cause: string; warn: boolean } {
   try {
-    const parsed = JSON.parse(line) as { msg?: unknown; level?: unknown };
-    if (typeof parsed.msg === 'string') {
-      return {
-        cause: parsed.msg.slice(0, 80),
-        warn: typeof parsed.level !== 'string' || !BELOW_WARN.has(parsed.level),
-      };
-    }
+    const { msg, level } = JSON.parse(line) as { msg?: unknown; level?: unknown };
+    if (typeof msg === 'string')
+      return { cause: msg.slice(0, 80), warn: typeof level !== 'string' || !BELOW_WARN.has(level) };
   } catch {
     // Not a JSON log line (a crash trace, a runtime warning): its text without numbers is its cause.
   }
   return { cause: line.replace(/\d+/g, '#').slice(0, 80), warn: true };
 }
 
-export type ProcessFigures = Awaited<ReturnType<Awaited<ReturnType<typeof watchPhase>>['stop']>>[number];
-
-export interface MonitoredSimulator {
-  readonly sim: CliSimulator;
-  readonly logs: LogTally;
-}
-
-/** A simulator started with its lines counted and the GC hook preloaded (phases read the heap). */
-export async function startMonitored(
-  root: string,
-  kind: 'json' | 'legacy',
-  env: Record<string, string>,
-): Promise<MonitoredSimulator> {
-  const logs = new LogTally();
-  // LOG_LEVEL info: what a user runs, so log floods show.
-  const sim = await startCliSimulator(root, kind, {
-    env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
-    gcHook: true,
-    onLine: logs.onLine,
-  });
-  return { sim, logs };
-}
-
-/**
- * Watches simulators for the length of one phase: GET /health from the soak's probe process every
- * `probeEveryMs`, VmRSS every `rssEveryMs`, and the log lines printed meanwhile.
- */
-export async function watchPhase(
-  sims: readonly MonitoredSimulator[],
-  probeEveryMs: number,
-  rssEveryMs: number,
-) {
-  const prober: HealthProbe = await startHealthProbe(
-    sims.map(({ sim }) => sim),
-    probeEveryMs,
-    15 * 60_000,
-  );
-  const startedAt = Date.now();
-  const rss = new Map<string, number[]>(sims.map(({ sim }) => [sim.kind, []]));
-  const sample = () => {
-    for (const { sim } of sims) {
-      const kb = rssKb(sim.pid);
-      if (kb !== undefined) rss.get(sim.kind)?.push(kb);
-    }
-  };
-  sample();
-  const timer = setInterval(sample, rssEveryMs);
+/** A simulator's output lines between two times: per second, and warn-or-worse lines per cause per second. */
+function logFigures(lines: readonly LogLine[], fromMs: number, toMs: number) {
+  const perSecond = new Map<number, number>();
+  const perCause = new Map<string, number>();
+  const totals = new Map<string, number>();
+  const inPhase = lines.filter(({ at }) => at >= fromMs && at <= toMs);
+  for (const { at, cause, warn } of inPhase) {
+    const second = Math.floor(at / 1000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    // An info line records one requested action (a sandbox created); a flood is of warnings.
+    if (!warn) continue;
+    perCause.set(`${second} ${cause}`, (perCause.get(`${second} ${cause}`) ?? 0) + 1);
+    totals.set(cause, (totals.get(cause) ?? 0) + 1);
+  }
+  const top = [...totals.entries()].sort((a, b) => b[1] - a[1])[0];
   return {
-    async stop() {
-      clearInterval(timer);
-      sample();
-      const endedAt = Date.now();
-      const probes = await prober.stop();
-      return sims.map(({ sim, logs }) => {
-        const kbs = rss.get(sim.kind) ?? [];
-        const probe = probes[sim.kind];
-        const d = distribution(probe?.samples ?? []);
-        const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
-        return {
-          simulator: sim.kind,
-          /** GET /health from the probe process, in ms. */
-          health: {
-            count: d.count,
-            failed: probe?.failed ?? 0,
-            p50: round(d.p50),
-            p99: round(d.p99),
-            max: round(d.max),
-          },
-          rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
-          logs: logs.figures(startedAt, endedAt),
-          /** False when the process was gone at the end of the phase. */
-          alive: !sim.exited(),
-        };
-      });
-    },
+    total: inPhase.length,
+    maxPerSecond: Math.max(0, ...perSecond.values()),
+    /** The most warn-or-worse lines of one cause within one second (target: at most 1). */
+    maxPerSecondOneCause: Math.max(0, ...perCause.values()),
+    topCause: top ? `${top[0]} (${top[1]})` : '',
   };
+}
+
+/** A simulator at LOG_LEVEL info (what a user runs, so log floods show), its lines counted. */
+export async function startMonitored(root: string, kind: SimKind, env: Record<string, string>) {
+  const lines: LogLine[] = [];
+  const onLine = (line: string) => line.trim() !== '' && lines.push({ at: Date.now(), ...causeOf(line) });
+  const sim = await ourSim({ simRoot: root }, kind, {
+    env: { LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+    onLine,
+  });
+  return { kind, sim, lines };
+}
+
+/** One simulator over a phase from `fromMs` to now: /health, RSS from /proc and its log lines. */
+export function processFigures(
+  { kind, sim, lines }: Awaited<ReturnType<typeof startMonitored>>,
+  watched: { rss: Record<string, Array<{ kb: number }>>; probes: ProbeResult },
+  fromMs: number,
+) {
+  const kbs = (watched.rss[kind] ?? []).map((s) => s.kb);
+  const mb = (kb: number | undefined) => round((kb ?? Number.NaN) / 1024, 1);
+  return {
+    simulator: kind,
+    /** GET /health from the prober, in ms. */
+    health: health(watched.probes[kind]),
+    rss: { startMb: mb(kbs[0]), peakMb: mb(Math.max(...kbs)), endMb: mb(kbs.at(-1)) },
+    logs: logFigures(lines, fromMs, Date.now()),
+    /** False when the process was gone at the end of the phase. */
+    alive: !sim.exited(),
+  };
+}
+
+/** The targets every phase holds each simulator to: /health p99, RSS within the budget, log lines, alive. */
+export function processChecks(p: ReturnType<typeof processFigures>, budgetMb: number) {
+  const { simulator: name, rss, logs } = p;
+  const topCause = logs.topCause ? `; most: ${logs.topCause}` : '';
+  return [
+    healthCheck(name, p.health),
+    check(
+      `${name} RSS`,
+      `peak - start <= ${budgetMb} MB`,
+      `${rss.startMb} / ${rss.peakMb} / ${rss.endMb} MB (start / peak / end)`,
+      rss.peakMb - rss.startMb <= budgetMb,
+    ),
+    check(
+      `${name} log lines`,
+      `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
+      `${logs.total} lines, max ${logs.maxPerSecond}/s, max ${logs.maxPerSecondOneCause}/s of one cause${topCause}`,
+      logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
+    ),
+    check(`${name} process alive`, 'yes', p.alive ? 'yes' : 'no', p.alive),
+  ];
 }

@@ -1,30 +1,18 @@
 import path from 'node:path';
-import { machineInfo } from '../machine';
-import { killAllChildren } from '../lib/child-server';
-import { abuseConfig, type AbuseConfig, type AbuseMode } from './config';
-import { startMonitored, watchPhase, type MonitoredSimulator, type ProcessFigures } from './monitor';
+import { checksTable, machineInfo, machineLine, table, writeReportFiles } from '../results/write-results';
+import { killAllChildren } from '../harness/processes';
+import { watch } from '../harness/watch';
+import { abuseConfig, RSS_HEADROOM_MB, type AbuseConfig, type AbuseMode, type Phase } from './config';
+import { processChecks, processFigures, startMonitored } from './monitor';
 import { faultBodies, journalWaits, streamNonReaders } from './phase-control';
 import { abandonedRequests, clockAdvances, crossSandbox } from './phase-faults';
-import { legacyFlood } from './phase-legacy-flood';
-import { listenStorm } from './phase-listen-storm';
-import { check, type Check } from '../types';
-import { RSS_HEADROOM_MB, type Phase } from './types';
+import { legacyFlood, listenStorm } from './phase-legacy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const PHASES: readonly Phase[] = [
-  listenStorm,
-  journalWaits,
-  streamNonReaders,
-  faultBodies,
-  abandonedRequests,
-  crossSandbox,
-  clockAdvances,
-  legacyFlood,
+  ...[listenStorm, journalWaits, streamNonReaders, faultBodies],
+  ...[abandonedRequests, crossSandbox, clockAdvances, legacyFlood],
 ];
-
-/** The issue's targets for every abuse. */
-const HEALTH_P99_LIMIT_MS = 100;
-const LOG_LINES_PER_SECOND_PER_CAUSE = 1;
 
 export interface RunAbuseOptions {
   readonly mode: AbuseMode;
@@ -35,63 +23,31 @@ export interface RunAbuseOptions {
   readonly log?: (message: string) => void;
 }
 
-function processChecks(p: ProcessFigures, budgetMb: number): Check[] {
-  const { simulator: name, health, rss, logs } = p;
-  return [
-    check(
-      `${name} /health p99`,
-      `< ${HEALTH_P99_LIMIT_MS} ms, none failed`,
-      `${health.p99} ms (${health.count} probes, ${health.failed} failed, max ${health.max} ms)`,
-      health.p99 < HEALTH_P99_LIMIT_MS && health.failed === 0 && health.count > 0,
-    ),
-    check(
-      `${name} RSS`,
-      `peak - start <= ${budgetMb} MB`,
-      `${rss.startMb} / ${rss.peakMb} / ${rss.endMb} MB (start / peak / end)`,
-      rss.peakMb - rss.startMb <= budgetMb,
-    ),
-    check(
-      `${name} log lines`,
-      `<= ${LOG_LINES_PER_SECOND_PER_CAUSE}/s per cause (warn and worse)`,
-      `${logs.total} lines, max ${logs.maxPerSecond}/s, max ${logs.maxPerSecondOneCause}/s of one cause${logs.topCause ? `; most: ${logs.topCause}` : ''}`,
-      logs.maxPerSecondOneCause <= LOG_LINES_PER_SECOND_PER_CAUSE,
-    ),
-    check(`${name} process alive`, 'yes', p.alive ? 'yes' : 'no', p.alive),
-  ];
-}
-
+/** One phase against fresh simulators, watched from outside while it runs. */
 async function runPhase(phase: Phase, config: AbuseConfig) {
   const started = Date.now();
-  const sims: Record<string, MonitoredSimulator> = {};
+  const sims: Array<Awaited<ReturnType<typeof startMonitored>>> = [];
   try {
-    for (const kind of phase.simulators) sims[kind] = await startMonitored(REPO_ROOT, kind, phase.env ?? {});
-    const monitor = await watchPhase(Object.values(sims), config.probeEveryMs, config.rssEveryMs);
-    const settled = await phase.run(sims, config).then(
-      (outcome) => ({ outcome }),
-      (error: unknown) => ({ error }),
-    );
-    const processes = await monitor.stop();
+    for (const kind of phase.simulators) sims.push(await startMonitored(REPO_ROOT, kind, phase.env ?? {}));
+    const watcher = await watch(sims, config.probeEveryMs, config.rssEveryMs);
+    const from = Date.now();
+    const failed = (error: unknown) => ({ error });
+    const running = phase.run(Object.fromEntries(sims.map((s) => [s.kind, s.sim])), config);
+    const settled = await running.then((outcome) => ({ outcome }), failed);
+    const watched = await watcher.stop();
     if ('error' in settled) throw settled.error;
     const { outcome } = settled;
-    const verdicts = [
-      ...outcome.checks,
-      ...processes.flatMap((p) => processChecks(p, RSS_HEADROOM_MB + outcome.rssBudget.mb)),
-    ];
+    const processes = sims.map((sim) => processFigures(sim, watched, from));
+    const budget = RSS_HEADROOM_MB + outcome.rssBudget.mb;
     return {
-      id: phase.id,
-      title: phase.title,
-      durationMs: Date.now() - started,
-      processes,
-      ...outcome,
+      ...{ id: phase.id, title: phase.title, durationMs: Date.now() - started, processes, ...outcome },
       /** Every check, the process ones (health p99, RSS, log lines) included. */
-      verdicts,
+      verdicts: [...outcome.checks, ...processes.flatMap((p) => processChecks(p, budget))],
     };
   } finally {
-    await Promise.all(Object.values(sims).map(({ sim }) => sim.stop()));
+    await Promise.all(sims.map(({ sim }) => sim.stop()));
   }
 }
-
-export type PhaseResult = Awaited<ReturnType<typeof runPhase>>;
 
 /** Runs the phases one after the other, each against fresh simulator processes. */
 export async function runAbuse(options: RunAbuseOptions) {
@@ -99,14 +55,13 @@ export async function runAbuse(options: RunAbuseOptions) {
   const started = Date.now();
   const base = abuseConfig(options.mode);
   const config = { ...base, listenStorm: { ...base.listenStorm, ...options.listenStorm } };
-  const phases: PhaseResult[] = [];
+  const phases: Array<Awaited<ReturnType<typeof runPhase>>> = [];
   try {
-    for (const phase of PHASES) {
-      if (options.only && !options.only.includes(phase.id)) continue;
+    for (const phase of PHASES.filter((p) => !options.only || options.only.includes(p.id))) {
       log(`phase ${phase.id}: ${phase.title} (${phase.simulators.join(' + ')})`);
       const result = await runPhase(phase, config);
       for (const v of result.verdicts)
-        log(`  ${v.pass ? 'PASS' : 'FAIL'}  ${v.name}: ${v.value} (target ${v.target})`);
+        log(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.name}: ${v.value} (target ${v.target})`);
       for (const note of result.notes ?? []) log(`  note: ${note}`);
       phases.push(result);
     }
@@ -117,10 +72,7 @@ export async function runAbuse(options: RunAbuseOptions) {
     p.verdicts.filter((v) => !v.pass).map((v) => `${p.id}. ${p.title}: ${v.name}`),
   );
   return {
-    mode: options.mode,
-    machine: machineInfo(),
-    config,
-    phases,
+    ...{ mode: options.mode, machine: machineInfo(), config, phases },
     /** "<phase>. <title>: <check>" of every missed target. */
     failures,
     pass: failures.length === 0,
@@ -129,3 +81,39 @@ export async function runAbuse(options: RunAbuseOptions) {
 }
 
 export type AbuseReport = Awaited<ReturnType<typeof runAbuse>>;
+
+export function abuseMarkdown(report: AbuseReport, title = 'Abuse run'): string {
+  const missed = report.failures;
+  const lines = [
+    `# ${title} (${report.mode})`,
+    '',
+    `${machineLine(report.machine)}; ${(report.durationMs / 1000).toFixed(0)} s.`,
+    'Each phase runs against fresh simulator processes (the built CLI on loopback, LOG_LEVEL info).',
+    `\`/health\` is probed every ${report.config.probeEveryMs} ms from a separate process; RSS is read from /proc/<pid>/status every ${report.config.rssEveryMs} ms; log lines are the simulator's stdout and stderr lines, counted per second, and warn-or-worse lines per cause (the log line's \`msg\`) per second.`,
+    '',
+    report.pass ? '**Every target met.**' : `**${missed.length} targets missed:** ${missed.join('; ')}.`,
+    '',
+    ...table(
+      'Phase|Simulator|/health p99 (max)|RSS start / peak / end|Log lines (total, max/s, max/s one cause)'.split(
+        '|',
+      ),
+      report.phases.flatMap((p) =>
+        p.processes.map(({ simulator, health: h, rss, logs }) => [
+          ...[`${p.id}. ${p.title}`, simulator, `${h.p99} ms (${h.max} ms)`],
+          `${rss.startMb} / ${rss.peakMb} / ${rss.endMb} MB`,
+          `${logs.total}, ${logs.maxPerSecond}, ${logs.maxPerSecondOneCause}`,
+        ]),
+      ),
+    ),
+  ];
+  for (const p of report.phases) {
+    const budget = `RSS budget: ${RSS_HEADROOM_MB} MB of headroom for V8 and socket buffers + ${p.rssBudget.mb} MB (${p.rssBudget.why}).`;
+    lines.push('', `## ${p.id}. ${p.title} (${(p.durationMs / 1000).toFixed(1)} s)`, '');
+    lines.push(...checksTable(p.verdicts), '', budget, ...(p.notes ?? []).flatMap((n) => ['', `Note: ${n}`]));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes <name>.md and <name>.json into dir; returns their paths. */
+export const writeAbuseReport = (dir: string, name: string, report: AbuseReport, title?: string) =>
+  writeReportFiles(dir, name, abuseMarkdown(report, title), report);

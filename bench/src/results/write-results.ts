@@ -1,70 +1,119 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { BenchReport, Comparison, MeasureResult, ProfileSummary } from '../types';
-import { beforeAfterMarkdown } from './before-after';
+import { round } from '../harness/rows';
+import type { BenchReport, Check, MeasureResult, ProfileSummary } from '../types';
 
-function cell(value: number | null, unit: string): string {
-  if (value === null) return 'not measured';
-  const text = Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : String(value);
-  return unit === '' ? text : `${text} ${unit}`;
+/**
+ * The one report writer of the bench, the soak and the abuse run: markdown tables (every cell's
+ * `|` escaped), the machine line, verdict tables, and `<name>.md` with `<name>.json` beside it.
+ */
+export const table = (header: readonly string[], rows: ReadonlyArray<readonly unknown[]>) => [
+  line(header),
+  `|${'---|'.repeat(header.length)}`,
+  ...rows.map(line),
+];
+const line = (cells: readonly unknown[]) =>
+  `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+
+/** The machine and the date of a run, which every report states. */
+export function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    ...{ cores: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown' },
+    ...{ memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    ...{ platform: `${os.platform()} ${os.release()} ${os.arch()}`, date: new Date().toISOString() },
+  };
 }
 
-function baselineNames(measure: MeasureResult): string[] {
-  const names: string[] = [];
-  for (const row of measure.comparisons) {
-    for (const b of row.baselines) if (!names.includes(b.name)) names.push(b.name);
-  }
-  return names;
-}
+export const machineLine = (m: ReturnType<typeof machineInfo>) =>
+  `${m.date}; ${m.cores} cores ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
 
-function table(measure: MeasureResult): string[] {
-  const names = baselineNames(measure);
+export const checksTable = (checks: readonly Check[]) =>
+  table(
+    ['Check', 'Target', 'Value', 'Result'],
+    checks.map((c) => [c.name, c.target, c.value, `**${c.pass ? 'PASS' : 'MISS'}**`]),
+  );
+
+const cell = (value: number | null, unit: string) =>
+  value === null
+    ? 'not measured'
+    : `${Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : value}${unit && ` ${unit}`}`;
+
+function measureTable(measure: MeasureResult): string[] {
+  const names = [...new Set(measure.comparisons.flatMap((row) => row.baselines.map((b) => b.name)))];
   const labels = [...new Set(measure.comparisons.map((row) => row.ratioLabel))];
-  const ratioHeader = `Ratio (${labels.length === 1 ? labels[0] : 'ours / bare'})`;
-  const header = ['Scenario', 'Ours', ...names, ratioHeader, 'Target', 'Result', 'Notes'];
-  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
-  for (const row of measure.comparisons) {
-    const byName = new Map(row.baselines.map((b) => [b.name, b]));
-    const baselineCells = names.map((n) => {
-      const b = byName.get(n);
-      if (!b) return '—';
-      return b.note ? `${cell(b.value, row.unit)} (${b.note})` : cell(b.value, row.unit);
+  const header = ['Scenario', 'Ours', ...names, `Ratio (${labels.length === 1 ? labels[0] : 'ours / bare'})`];
+  const rows = measure.comparisons.map((row) => {
+    const baselines = names.map((n) => {
+      const b = row.baselines.find((x) => x.name === n);
+      return !b ? '—' : `${cell(b.value, row.unit)}${b.note ? ` (${b.note})` : ''}`;
     });
     const spread = row.ratioSpread ? ` (${row.ratioSpread[0]}–${row.ratioSpread[1]})` : '';
     const ratio = row.ratio === null ? '—' : `${row.ratio}${spread}`;
-    const cells = [
-      row.scenario,
-      cell(row.ours, row.unit),
-      ...baselineCells,
-      ratio,
-      row.target,
-      `**${row.verdict}**`,
-      row.note ?? '',
-    ];
-    lines.push(`| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
-  }
-  return lines;
+    const result = [row.target, `**${row.verdict}**`, row.note ?? ''];
+    return [row.scenario, cell(row.ours, row.unit), ...baselines, ratio, ...result];
+  });
+  return table([...header, 'Target', 'Result', 'Notes'], rows);
 }
 
-function profileLines(profile: ProfileSummary): string[] {
-  const lines = [
+const profileLines = (p: ProfileSummary) => [
+  '',
+  `Profile of our simulator (V8 CPU profiler as in \`node --cpu-prof\`; ${p.totalMs} ms of CPU samples; \`${p.file}\`): ${p.subject}`,
+  '',
+  `Self time by area: ${p.byArea.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`,
+  '',
+  ...table(
+    ['Self %', 'Self ms', 'Function', 'Location'],
+    p.top.map((e) => [e.selfPercent, e.selfMs, `\`${e.functionName}\``, `\`${e.location}\``]),
+  ),
+];
+
+const text = (value: number | null, unit = ''): string =>
+  value === null ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
+
+/**
+ * Every scenario both builds of a --before run measured: each one's figure and ratio to its
+ * baseline, and the change after / before (below 1: less of the figure, better for times).
+ */
+export const beforeAfterRows = (report: BenchReport) =>
+  report.measures.flatMap((after) =>
+    after.comparisons.map((row) => {
+      const measure = report.before?.measures.find((m) => m.id === after.id);
+      const old = measure?.comparisons.find((c) => c.scenario === row.scenario);
+      const change = old?.ours && row.ours !== null ? round(row.ours / old.ours, 3) : null;
+      const [before, beforeRatio, afterRatio] = [old?.ours ?? null, old?.ratio ?? null, row.ratio];
+      return { ...row, measure: after.title, before, after: row.ours, change, beforeRatio, afterRatio };
+    }),
+  );
+
+function beforeAfterMarkdown(report: BenchReport): string[] {
+  if (!report.before) return [];
+  const rows = beforeAfterRows(report).map((row) => [
+    ...[row.measure, row.scenario, text(row.before, row.unit), text(row.after, row.unit)],
+    ...[text(row.change), text(row.beforeRatio), `${text(row.afterRatio)} (${row.ratioLabel})`],
+  ]);
+  const failed = report.before.measures.filter((m) => m.comparisons.length === 0 && m.notes.length > 0);
+  return [
+    '## Before and after',
     '',
-    profile.heading ??
-      `Profile of our simulator (V8 CPU profiler as in \`node --cpu-prof\`; ${profile.totalMs} ms of CPU samples; \`${profile.file}\`): ${profile.subject}`,
+    `Before: the simulators of \`${report.before.root}\`; after: this checkout's. Each measure ran against the before build and then at once against the after build, with the same harness and baselines; each build's ratio is to the baseline measured beside it.`,
     '',
-    `Self time by area: ${profile.byArea.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`,
-    '',
-    '| Self % | Self ms | Function | Location |',
-    '|---|---|---|---|',
+    ...table(
+      ['Measure', 'Scenario', 'Before', 'After', 'After / before', 'Before ratio', 'After ratio'],
+      rows,
+    ),
+    ...failed.flatMap((m) => ['', `- before, ${m.title}: ${m.notes.join('; ')}`]),
   ];
-  for (const e of profile.top) {
-    lines.push(`| ${e.selfPercent} | ${e.selfMs} | \`${e.functionName}\` | \`${e.location}\` |`);
-  }
-  return lines;
 }
 
 export function renderMarkdown(report: BenchReport): string {
   const m = report.machine;
+  const verdicts = report.measures.flatMap(({ title, comparisons }) =>
+    comparisons
+      .filter((c) => c.verdict === 'PASS' || c.verdict === 'MISS')
+      .map((c) => [title, c.scenario, `**${c.verdict}**`]),
+  );
   const lines = [
     `# Benchmark results (${report.mode} run)`,
     '',
@@ -81,49 +130,26 @@ export function renderMarkdown(report: BenchReport): string {
     ...beforeAfterMarkdown(report),
     '## Summary',
     '',
-    '| Measure | Scenario | Result |',
-    '|---|---|---|',
+    ...table(['Measure', 'Scenario', 'Result'], verdicts),
   ];
   for (const measure of report.measures) {
-    for (const row of measure.comparisons.filter(
-      (c: Comparison) => c.verdict === 'PASS' || c.verdict === 'MISS',
-    )) {
-      lines.push(`| ${measure.title} | ${row.scenario} | **${row.verdict}** |`);
-    }
-  }
-  for (const measure of report.measures) {
-    lines.push('', `## ${measure.title}`, '');
-    for (const method of measure.method) lines.push(`- ${method}`);
-    if (measure.comparisons.length > 0) lines.push('', ...table(measure));
-    if (measure.notes.length > 0) {
-      lines.push('');
-      for (const note of measure.notes) lines.push(`- ${note}`);
-    }
+    lines.push('', `## ${measure.title}`, '', ...measure.method.map((method) => `- ${method}`));
+    if (measure.comparisons.length > 0) lines.push('', ...measureTable(measure));
+    if (measure.notes.length > 0) lines.push('', ...measure.notes.map((note) => `- ${note}`));
     for (const profile of measure.profiles) lines.push(...profileLines(profile));
     lines.push('', `(${(measure.durationMs / 1000).toFixed(1)} s)`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes `<name>.md` and `<name>.json` (latest.* unless a partial run is given another name). */
-export function writeResults(
-  outDir: string,
-  report: BenchReport,
-  name = 'latest',
-): { markdown: string; json: string } {
-  return writeReportFiles(outDir, name, renderMarkdown(report), report);
-}
-
-/** `<name>.md` and `<name>.json` in dir, for the bench, the soak and the abuse run alike. */
-export function writeReportFiles(
-  dir: string,
-  name: string,
-  markdown: string,
-  report: unknown,
-): { markdown: string; json: string } {
+/** `<name>.md` and `<name>.json` in dir, for the bench (latest.* unless named otherwise), the soak and the abuse run. */
+export function writeReportFiles(dir: string, name: string, markdown: string, report: unknown) {
   mkdirSync(dir, { recursive: true });
   const base = path.join(dir, name);
   writeFileSync(`${base}.md`, markdown);
   writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   return { markdown: `${base}.md`, json: `${base}.json` };
 }
+
+export const writeResults = (outDir: string, report: BenchReport, name = 'latest') =>
+  writeReportFiles(outDir, name, renderMarkdown(report), report);

@@ -1,9 +1,9 @@
-export interface SoakOptions {
-  readonly quick?: boolean;
-  readonly minutes?: number;
-  readonly hangUpShare?: number;
+import { JSON_CHANNELS } from '@racedata/json-sim';
+import { LEGACY_CHANNELS } from '@racedata/legacy-sim';
+
+export type SoakOptions = Partial<{ quick: boolean; minutes: number; hangUpShare: number }> & {
   readonly hangUpStyle?: 'close' | 'reset';
-}
+};
 
 /** Sizes and rates of one soak run; quick mode is the smoke run `npm test` drives in seconds. */
 export function soakConfig(options: SoakOptions = {}) {
@@ -17,9 +17,10 @@ export function soakConfig(options: SoakOptions = {}) {
     warmUpMs: quick ? 2000 : Math.min(60_000, Math.round(loadMs / 5)),
     /** The longest the final drain waits for the last deliveries. */
     drainMs: quick ? 6000 : 40_000,
+    /** Clients of each transport. */
     clients: quick
-      ? { legacyPollers: 30, jsonPollers: 30, eventStream: 30, stomp: 20 }
-      : { legacyPollers: 500, jsonPollers: 500, eventStream: 500, stomp: 300 },
+      ? { 'legacy-listens': 30, 'json-polls': 30, stomp: 20, 'event-stream': 30 }
+      : { 'legacy-listens': 500, 'json-polls': 500, stomp: 300, 'event-stream': 500 },
     /** Users of each simulator the clients are spread over (round robin). */
     legacyUsers: quick ? 5 : 50,
     jsonUsers: quick ? 4 : 10,
@@ -41,6 +42,31 @@ export function soakConfig(options: SoakOptions = {}) {
 
 export type SoakConfig = ReturnType<typeof soakConfig>;
 
-/** Every message kind the poster injects; each has its own sequence numbers from 1. */
-export const KINDS = ['legacyDurable', 'legacyNonDurable', 'jsonDurable', 'jsonTransient'] as const;
-export type MessageKind = (typeof KINDS)[number];
+/**
+ * Each kind of message, posted to its targets in turn (the built-in catalogs, so the soak follows
+ * the simulators when a channel is added), and the transport that receives it; durable first.
+ * Legacy posts go to `id` (every user) or to a channel (its subscribers).
+ */
+export const TRANSPORTS = [
+  { name: 'legacy listen', clients: 'legacy-listens', sim: 'legacy', kind: 'Durable' },
+  { name: 'JSON /events', clients: 'json-polls', sim: 'json', kind: 'durable' },
+  { name: 'legacy STOMP', clients: 'stomp', sim: 'legacy', kind: 'NonDurable' },
+  { name: 'JSON event-stream', clients: 'event-stream', sim: 'json', kind: 'transient' },
+] as const;
+export const TARGETS = {
+  ...{ Durable: ['id', ...LEGACY_CHANNELS.durable], NonDurable: ['id', ...LEGACY_CHANNELS.transient] },
+  ...{ durable: JSON_CHANNELS.durable, transient: JSON_CHANNELS.transient },
+};
+
+/** The subscriptions of the users generated beside the built-in ones, taken in turn ('*': every channel). */
+export const SUBSCRIPTIONS = {
+  json: [
+    [...JSON_CHANNELS.durable, ...JSON_CHANNELS.transient].filter((c) => c.endsWith('Gallop')),
+    ['StartListTrot', 'ScratchingsTrot', 'TimeToDefTrot', 'PrelDisqualifiedHorsesTrot'],
+  ],
+  legacy: [
+    ['RaceDay', 'StartList', 'TimeToStart', 'SplitTimes'],
+    ['Result', 'Scratchings', 'TimeToDef', 'Last500Meters', 'PrelDisqualifiedHorses'],
+    '*' as const,
+  ],
+};

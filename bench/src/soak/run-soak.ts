@@ -2,234 +2,120 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { killAllChildren } from '../lib/child-server';
-import { requireOpenFiles, rssKb } from '../lib/proc-stats';
-import { startHealthProbe, type HealthProbe } from './health-probe';
-import { startCliSimulator, type CliSimulator } from '../lib/simulator-process';
-import { sleep, type HttpResult } from '../lib/http-client';
-import { round } from '../lib/stats';
-import { postJson, postLegacy } from '../lib/posts';
-import { jsonPollers, legacyPollers, streamClients } from './clients';
-import type { OddAnswers } from './clients';
-import { KINDS, soakConfig, type MessageKind, type SoakConfig, type SoakOptions } from './config';
-import { soakFigures, verdicts } from './figures';
-import { soakLedgers, type PostLog } from './ledger';
-import { soakJson, soakLegacyMessage } from './messages';
-import { writeSoakReport, type SoakReport } from './report';
-import {
-  JSON_DURABLE,
-  JSON_TRANSIENT,
-  LEGACY_DURABLE_TARGETS,
-  LEGACY_TRANSIENT_TARGETS,
-  writeUsersFiles,
-} from './users';
+import { checkedClients, legacyTag } from '../clients/receipts';
+import { EARLY_HANG_UP_MS, type ClientSet } from '../clients/sets';
+import { until } from '../harness/http';
+import { PostLog, ReceiptLedger } from '../harness/ledger';
+import { jsonDurableMessage, jsonTransientMessage, postJson, postLegacy } from '../harness/payloads';
+import { killAllChildren, ourSim, requireOpenFiles, type Server, type SimKind } from '../harness/processes';
+import { postAtRate } from '../harness/schedule';
+import { round } from '../harness/rows';
+import { usersFile } from '../harness/users-file';
+import { watch } from '../harness/watch';
+import { SUBSCRIPTIONS, TARGETS, TRANSPORTS, soakConfig, type SoakOptions } from './config';
+import { soakReport, writeSoakReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
-export interface RunSoakOptions extends SoakOptions {
-  /** Where the JSON and markdown reports go (default bench/results/raw/soak, git-ignored). */
-  readonly outDir?: string;
-  readonly log?: (message: string) => void;
-}
+/** `outDir`: where the JSON and markdown reports go (default bench/results/raw/soak, git-ignored). */
+export type RunSoakOptions = SoakOptions & { readonly outDir?: string; readonly log?: (m: string) => void };
 
-type Ports = Record<'json' | 'legacy', number>;
-type Post = (ports: Ports, target: string, seq: number) => Promise<HttpResult>;
-const legacyPost =
-  (kind: 'Durable' | 'NonDurable'): Post =>
-  (ports, target, seq) =>
-    postLegacy(ports.legacy, kind, soakLegacyMessage(kind, target, seq));
-const jsonPost: Post = (ports, target, seq) => postJson(ports.json, soakJson(target, seq));
-
-/** Each kind's targets (taken in turn) and its post of message `seq` to `target`. */
-const POSTS: Record<MessageKind, readonly [targets: readonly string[], post: Post]> = {
-  legacyDurable: [LEGACY_DURABLE_TARGETS, legacyPost('Durable')],
-  legacyNonDurable: [LEGACY_TRANSIENT_TARGETS, legacyPost('NonDurable')],
-  jsonDurable: [JSON_DURABLE, jsonPost],
-  jsonTransient: [JSON_TRANSIENT, jsonPost],
-};
-
-/** Posts one message of each kind every 1000/rate ms until the load time or the counts are used up. */
-async function postLoad(
-  config: SoakConfig,
-  ports: Ports,
-  posts: Record<MessageKind, PostLog>,
-): Promise<void> {
-  const pending = new Set<Promise<void>>();
-  const inFlight = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<MessageKind, number>;
-  const send = (kind: MessageKind, tick: number) => {
-    const log = posts[kind];
-    // A simulator that stops answering must not pile up requests without bound.
-    if (log.count >= log.max || inFlight[kind] >= 32) return;
-    const [targets, post] = POSTS[kind];
-    const target = targets[tick % targets.length] as string;
-    const seq = log.next(target, performance.now());
-    inFlight[kind]++;
-    const p = post(ports, target, seq).then(
-      (res) => log.settle(seq, res.status >= 200 && res.status < 300),
-      () => log.settle(seq, false),
-    );
-    const tracked = p.finally(() => {
-      inFlight[kind]--;
-      pending.delete(tracked);
-    });
-    pending.add(tracked);
-  };
-  const interval = 1000 / config.postsPerSecond;
-  const started = performance.now();
-  for (let tick = 0; ; tick++) {
-    const due = started + tick * interval;
-    if (due - started >= config.loadMs) break;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    for (const kind of KINDS) send(kind, tick);
-  }
-  await Promise.all(pending);
-}
+/** Message `seq` of a transport's kind to `target`; legacy documents carry their kind and channel. */
+const post = ({ kind }: (typeof TRANSPORTS)[number], port: number, target: string, seq: number) =>
+  kind === 'durable' || kind === 'transient'
+    ? postJson(port, (kind === 'durable' ? jsonDurableMessage : jsonTransientMessage)(seq, target))
+    : postLegacy(port, kind, seq, target, legacyTag(kind, target));
 
 /** Runs one soak: both simulators as CLI processes, the clients, the poster, the final drain. */
-export async function runSoak(
-  options: RunSoakOptions = {},
-): Promise<{ report: SoakReport; files: { json: string; markdown: string } }> {
+export async function runSoak(options: RunSoakOptions = {}) {
   const started = Date.now();
   const config = soakConfig(options);
   const log = options.log ?? ((m: string) => console.log(m));
-  const c = config.clients;
-  const sockets = c.legacyPollers + c.jsonPollers + c.eventStream + c.stomp;
-  requireOpenFiles(sockets + 256);
+  requireOpenFiles(Object.values(config.clients).reduce((a, b) => a + b, 256));
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'racedata-soak-'));
   const loadDelay = monitorEventLoopDelay({ resolution: 10 });
-  const closers: Array<() => void> = [];
-  let prober: HealthProbe | undefined;
-  const sims: CliSimulator[] = [];
+  const [sets, timers] = [[] as ClientSet[], [] as NodeJS.Timeout[]];
+  const sims: Array<{ kind: SimKind; sim: Server }> = [];
   try {
-    const users = writeUsersFiles(tmp, config.legacyUsers, config.jsonUsers);
-    const common = { LONG_POLL_TIMEOUT_MS: String(config.longPollTimeoutMs) };
-    const [legacy, json] = await Promise.all([
-      startCliSimulator(REPO_ROOT, 'legacy', { env: { ...common, USERS_FILE: users.legacyFile } }),
-      startCliSimulator(REPO_ROOT, 'json', { env: { ...common, USERS_FILE: users.jsonFile } }),
-    ]);
-    sims.push(legacy, json);
-    log(
-      `soak (${config.quick ? 'quick' : 'full'}): legacy pid ${legacy.pid} port ${legacy.port}, json pid ${json.pid} port ${json.port}`,
-    );
-
-    const maxPosts = Math.ceil((config.postsPerSecond * config.loadMs) / 1000) + 1;
-    const ledgers = soakLedgers(maxPosts, users, c);
-    const { posts } = ledgers;
-    const odd: OddAnswers = { count: 0 };
-
-    prober = await startHealthProbe(sims, config.probeEveryMs, config.loadMs + config.drainMs + 120_000);
-    log(`  connecting ${c.stomp} STOMP and ${c.eventStream} event-stream clients`);
-    const stomp = await streamClients('stomp', legacy.port, c.stomp, users.legacy, ledgers.stomp, odd);
-    closers.push(() => stomp.close());
-    const stream = await streamClients(
-      'event-stream',
-      json.port,
-      c.eventStream,
-      users.json,
-      ledgers.stream,
-      odd,
-    );
-    closers.push(() => stream.close());
-    let hangingUp = true;
-    const listen = legacyPollers(legacy.port, config, users.legacy, ledgers.queue, odd, () => hangingUp);
-    const events = jsonPollers(json.port, c.jsonPollers, users.json, ledgers.events, odd);
-    closers.push(
-      () => listen.stop(),
-      () => events.stop(),
-    );
-    listen.start();
-    events.start();
-    for (let i = 0; i < 100 && (listen.written < c.legacyPollers || events.written < c.jsonPollers); i++)
-      await sleep(50);
-    log(
-      `  ${c.legacyPollers} legacy long-pollers (${Math.round(config.hangUpShare * 100)}% hanging up), ${c.jsonPollers} JSON pollers waiting`,
-    );
-
-    const rss: Record<string, Array<{ atMs: number; kb: number }>> = { legacy: [], json: [] };
-    const loadStart = performance.now();
-    const warmUpEndWall = Date.now() + config.warmUpMs;
-    const sampleRss = () => {
-      const atMs = Math.round(performance.now() - loadStart);
-      for (const sim of sims) {
-        const kb = rssKb(sim.pid);
-        if (kb !== undefined) rss[sim.kind]?.push({ atMs, kb });
-      }
+    const users = {
+      legacy: usersFile(tmp, 'legacy', config.legacyUsers, SUBSCRIPTIONS.legacy),
+      json: usersFile(tmp, 'json', config.jsonUsers, SUBSCRIPTIONS.json),
     };
-    sampleRss();
-    const rssTimer = setInterval(sampleRss, config.rssEveryMs);
-    const warmTimer = setTimeout(sampleRss, config.warmUpMs);
-    closers.push(
-      () => clearInterval(rssTimer),
-      () => clearTimeout(warmTimer),
-    );
-    const progress = config.quick
-      ? undefined
-      : setInterval(() => {
-          const s = Math.round((performance.now() - loadStart) / 1000);
-          log(
-            `  ${s} s: posted ${KINDS.map((k) => posts[k].count).join('/')}, legacy deliveries ${ledgers.queue.counts.deliveries}, hang-ups ${listen.hangUps}, JSON events read ${ledgers.events.counts.deliveries}, RSS legacy ${Math.round((rss.legacy?.at(-1)?.kb ?? 0) / 1024)} MB json ${Math.round((rss.json?.at(-1)?.kb ?? 0) / 1024)} MB`,
-          );
-        }, 30_000);
-    if (progress) closers.push(() => clearInterval(progress));
+    const start = async (kind: SimKind) => {
+      const env = { LONG_POLL_TIMEOUT_MS: String(config.longPollTimeoutMs), USERS_FILE: users[kind].file };
+      return { kind, sim: await ourSim({ simRoot: REPO_ROOT }, kind, { plain: true, env }) };
+    };
+    sims.push(...(await Promise.all([start('legacy'), start('json')])));
+    const port = (kind: SimKind) => (sims.find((s) => s.kind === kind) as { sim: Server }).sim.port;
+    const running = sims.map((s) => `${s.kind} pid ${s.sim.pid} port ${s.sim.port}`);
+    log(`soak (${config.quick ? 'quick' : 'full'}): ${running.join(', ')}`);
+    let hangingUp = true;
+    const hangsUp = (i: number) =>
+      Math.floor((i + 1) * config.hangUpShare) > Math.floor(i * config.hangUpShare);
+    // The hang-up share abandon half their polls and poll again at once: half of those 0-20 ms
+    // after sending (before any byte of the answer), half at a random moment before the timeout.
+    const hangUpAfter = (i: number) =>
+      hangingUp && hangsUp(i) && Math.random() < 0.5
+        ? Math.random() * (Math.random() < 0.5 ? EARLY_HANG_UP_MS : config.longPollTimeoutMs)
+        : undefined;
+    // Each transport's receipts: client i is of user i mod users; a legacy queue is its user's.
+    const max = Math.ceil((config.postsPerSecond * config.loadMs) / 1000) + 1;
+    const transports: Array<readonly [string, ReceiptLedger, ClientSet]> = [];
+    for (const t of TRANSPORTS) {
+      const [kind, { users: all, tokens }] = [t.clients, users[t.sim]];
+      const count = config.clients[kind];
+      const ledger = new ReceiptLedger(new PostLog(max), all, t.kind === 'Durable' ? all.length : count);
+      const hangUps = kind === 'legacy-listens' && { hangUpAfter, hangUpStyle: config.hangUpStyle };
+      const clients = await checkedClients({ kind, port: port(t.sim), count, tokens, ...hangUps }, ledger);
+      sets.push(clients);
+      transports.push([t.name, ledger, clients] as const);
+    }
+    await until(() => sets.every((s) => s.waiting() >= s.count), 5000, 50);
+    log(`  ${transports.map(([name, , set]) => `${set.count} ${name} clients`).join(', ')} waiting`);
 
+    const watcher = await watch(sims, config.probeEveryMs, config.rssEveryMs);
+    const warmUpEndWall = Date.now() + config.warmUpMs;
+    timers.push(setTimeout(watcher.sample, config.warmUpMs));
+    const progress = () => transports.map(([name, l]) => `${name} ${l.posts.count} / ${l.counts.deliveries}`);
+    timers.push(setInterval(() => log(`  posted / received: ${progress().join(', ')}`), 30_000));
     loadDelay.enable();
     log(`  posting ${config.postsPerSecond}/s of each kind for ${config.loadMs / 1000} s`);
-    await postLoad(config, { json: json.port, legacy: legacy.port }, posts);
+    const loadStart = performance.now();
+    const ticks = Math.ceil((config.postsPerSecond * config.loadMs) / 1000);
+    await Promise.all(
+      TRANSPORTS.map((t, k) => {
+        const send = (seq: number, target: string) => post(t, port(t.sim), target, seq);
+        const target = (tick: number) => TARGETS[t.kind][tick % TARGETS[t.kind].length] as string;
+        return postAtRate(transports[k]?.[1].posts as PostLog, config.postsPerSecond, ticks, send, target);
+      }),
+    );
     const loadEndMs = performance.now() - loadStart;
-    sampleRss();
+    watcher.sample();
 
     // Final drain: no more hang-ups; wait until every delivery is in or the drain time is up.
     hangingUp = false;
     const drainStart = performance.now();
-    const complete = () =>
-      [ledgers.queue, ledgers.events, ledgers.stomp, ledgers.stream].every((l) => l.missing() === 0);
-    let drained = complete();
-    while (!drained && performance.now() - drainStart < config.drainMs) {
-      await sleep(250);
-      drained = complete();
-    }
+    const drained = () => transports.every(([, l]) => l.missing() === 0);
+    const drainComplete = await until(drained, config.drainMs, 250);
     const drainMs = performance.now() - drainStart;
     loadDelay.disable();
-    log(`  drain ${drained ? 'complete' : 'stopped at its limit'} after ${(drainMs / 1000).toFixed(1)} s`);
-    sampleRss();
-    for (const close of closers.splice(0)) close();
-    const probes = await prober.stop();
-    prober = undefined;
-
-    const figures = soakFigures(config, ledgers, {
-      listen,
-      events,
-      odd,
-      pids: { legacy: legacy.pid, json: json.pid },
-      rss,
-      probes,
-      warmUpEndWall,
-      loadEndMs,
-      loadEventLoopP99Ms: round(loadDelay.percentile(99) / 1e6),
-      drainMs,
-      drainComplete: drained,
+    const how = drainComplete ? 'complete' : 'stopped at its limit';
+    log(`  drain ${how} after ${(drainMs / 1000).toFixed(1)} s`);
+    for (const set of sets.splice(0)) set.close();
+    const { rss, probes } = await watcher.stop();
+    for (const { kind, sim } of sims)
+      if (sim.exited()) throw new Error(`the ${kind} simulator died: ${sim.output()}`);
+    const report = soakReport(config, transports, {
+      ...{ pids: Object.fromEntries(sims.map((s) => [s.kind, s.sim.pid])), rss, probes },
+      ...{ warmUpEndWall, loadEndMs, loadEventLoopP99Ms: round(loadDelay.percentile(99) / 1e6) },
+      ...{ drainMs, drainComplete, durationMs: Date.now() - started },
     });
-    for (const sim of sims) {
-      if (sim.exited()) throw new Error(`the ${sim.kind} simulator died during the run: ${sim.output()}`);
-    }
-    await Promise.all(sims.map((s) => s.stop()));
-    const list = verdicts(figures);
-    const report: SoakReport = {
-      ...figures,
-      verdicts: list,
-      pass: list.every((v) => v.pass),
-      durationMs: Date.now() - started,
-    };
-    const files = writeSoakReport(
-      options.outDir ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'soak'),
-      report,
-    );
-    return { report, files };
+    const outDir = options.outDir ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'soak');
+    return { report, files: writeSoakReport(outDir, report) };
   } finally {
-    for (const close of closers) close();
-    await prober?.stop();
-    await Promise.all(sims.map((s) => s.stop().catch(() => undefined)));
+    for (const timer of timers) clearTimeout(timer);
+    for (const set of sets) set.close();
+    await Promise.all(sims.map(({ sim }) => sim.stop()));
     killAllChildren();
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -1,0 +1,3 @@
+import { deliveries } from './_control-plane';
+
+export default deliveries('legacy', 'stomp', 'legacy: POST NonDurable -> STOMP subscribers');
