@@ -39,7 +39,10 @@ COPY --from=build /app/packages/cli/bin/racedata-sim.js /app/packages/cli/bin/co
 COPY --from=build /app/packages/cli/dist/racedata-sim.cjs /app/packages/cli/dist/racedata-sim.cjs.v8cache ./dist/
 # Bundled recordings; mounting a directory on /recordings replaces them.
 COPY recordings /recordings
+# Every interface inside the container: the port mapping (-p) decides who reaches it. The
+# command's own default is 127.0.0.1, which no mapped port could reach.
 ENV PORT=3000 \
+    HOST=0.0.0.0 \
     RECORDINGS_DIR=/recordings
 EXPOSE 3000
 USER node

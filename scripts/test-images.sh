@@ -243,6 +243,9 @@ fi
 for image in "$json_image" "$legacy_image"; do
   user=$("$rt" image inspect --format '{{.Config.User}}' "$image")
   [ "$user" = node ] && pass "$image Config.User is node" || fail "$image Config.User is '$user' (expected node)"
+  env=$("$rt" image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image")
+  # The command listens on 127.0.0.1 by default; the image opens it to its mapped port.
+  case "$env" in *HOST=0.0.0.0*) pass "$image sets HOST=0.0.0.0" ;; *) fail "$image does not set HOST=0.0.0.0" ;; esac
   hc=$("$rt" image inspect --format '{{if .Config.Healthcheck}}{{.Config.Healthcheck.Test}}{{end}}' "$image" 2>/dev/null)
   case "$hc" in *node*health*) pass "$image has a node HEALTHCHECK" ;; *) fail "$image has no node HEALTHCHECK ('$hc')" ;; esac
 done
@@ -260,6 +263,13 @@ for c in json legacy; do
     const s = new vm.Script(Module.wrap(src), { filename: file, cachedData: data.subarray(cut) });
     console.log(s.cachedDataRejected ? "rejected" : "accepted");' 2>&1)
   [ "$cache" = accepted ] && pass "$c image's code cache is accepted by its node" || fail "$c image's code cache: $cache"
+done
+for c in json legacy; do
+  if "$rt" logs "$name-$c" 2>&1 | grep -q 'bound to 0.0.0.0'; then
+    pass "$c container listens on every interface (its banner says bound to 0.0.0.0)"
+  else
+    fail "$c container's banner does not say bound to 0.0.0.0"
+  fi
 done
 pid1=$("$rt" exec "$name-json" node -e 'console.log(require("fs").readFileSync("/proc/1/cmdline","utf8").split("\0").slice(0,3).join(" "))' 2>&1)
 case "$pid1" in node*racedata-sim*) pass "PID 1 is node ($pid1)" ;; *) fail "PID 1 is '$pid1' (expected node racedata-sim)" ;; esac

@@ -44,6 +44,11 @@ export interface Report {
   readonly failed: number;
   /** Why the run ended early, when it did: `client exited with code 1 after 812 ms`... */
   readonly aborted?: string;
+  /**
+   * Traffic that was not the certified client's (--attach: another process on the port), when
+   * there was some: how much, and the first requests described. Never part of a check.
+   */
+  readonly foreign?: { readonly count: number; readonly sample: readonly Evidence[] };
 }
 
 /** How a request or upgrade authenticated, never the credential itself. */

@@ -33,6 +33,17 @@ const ENDPOINTS: Record<SimulatorKind, (base: string, ws: string) => string[]> =
   ],
 };
 
+/** Who can reach the address: said at start, since the control plane can reset, inject and move the clock. */
+function reachLine(address: string): string | undefined {
+  if (address === '127.0.0.1' || address === '::1') {
+    return `  reachable from this machine only; --host 0.0.0.0 (HOST=0.0.0.0) opens it, control plane /_sim/* included, to the network`;
+  }
+  if (address === '0.0.0.0' || address === '::') {
+    return `  reachable on every interface: anyone who reaches this port can use it, control plane /_sim/* included (CONTROL_TOKEN requires a token there)`;
+  }
+  return undefined;
+}
+
 /** What a user needs at start: where it listens and which users, tokens and channels exist. */
 export function startBanner(
   kind: SimulatorKind,
@@ -43,6 +54,8 @@ export function startBanner(
   const base = displayBase(address);
   const ws = base.replace(/^http/, 'ws');
   const lines = [`racedata-sim: ${TITLES[kind]} listening on ${base} (bound to ${address.address})`];
+  const reach = reachLine(address.address);
+  if (reach !== undefined) lines.push(reach);
   for (const endpoint of ENDPOINTS[kind](base, ws)) lines.push(`  ${endpoint}`);
   lines.push('  users:');
   const all = catalog.names().length;

@@ -81,8 +81,9 @@ afterEach(() => {
 function npmStart(): { child: ChildProcess; output: (pattern: RegExp) => Promise<RegExpExecArray> } {
   const child = spawn(
     'npm',
-    ['start', '--', '--json-port', '0', '--legacy-port', '0', '--host', '127.0.0.1', '--log-level', 'warn'],
-    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    // No --host: npm start listens on 127.0.0.1 by default (checked below).
+    ['start', '--', '--json-port', '0', '--legacy-port', '0', '--log-level', 'warn'],
+    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOST: '' } },
   );
   trees.push(child);
   let text = '';
@@ -130,6 +131,9 @@ describe('npm start', () => {
     async (signal) => {
       const { child, output } = npmStart();
       const [jsonPort, legacyPort] = await portsOf(output);
+      // This machine only, unless --host says otherwise.
+      await output(/JSON simulator listening on http:\/\/127\.0\.0\.1:\d+ \(bound to 127\.0\.0\.1\)/);
+      await output(/legacy XML simulator listening on http:\/\/127\.0\.0\.1:\d+ \(bound to 127\.0\.0\.1\)/);
       const started = Date.now();
       const line = (await output(/^race day: .*$/m))[0];
       expect(line).toMatch(

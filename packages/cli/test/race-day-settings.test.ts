@@ -68,6 +68,9 @@ describe('racedata-sim with RACE_DAY', () => {
     const env = { RACE_DAY: 'today', RACE_DAY_SEED: '5', RACE_DAY_MEETINGS: 'trot:1' };
     const on = await start(['json', '--port', '0', ...LOCAL], env);
     expect((await raceDayOf(bannerPort(on.stdout(), 'JSON simulator'))).seed).toBe(5);
+    // RACE_DAY=off is what docker/compose.yaml passes when no day is asked for.
+    const offByEnv = await start(['json', '--port', '0', ...LOCAL], { ...env, RACE_DAY: 'off' });
+    expect(offByEnv.stdout()).toMatch(/^replay: off/m);
     const off = await start(['json', '--port', '0', ...LOCAL, '--no-race-day'], env);
     expect(off.stdout()).toMatch(/^replay: off/m);
     expect(
@@ -83,7 +86,7 @@ describe('racedata-sim with RACE_DAY', () => {
     [['--race-day', 'today', '--max-delay', '500'], /and MAX_DELAY \(--max-delay\) replays recordings/],
     [
       ['--race-day', '2026-02-30'],
-      /RACE_DAY \(--race-day\): expected today or a real date YYYY-MM-DD, got "2026-02-30"/,
+      /RACE_DAY \(--race-day\): expected today, a real date YYYY-MM-DD or off, got "2026-02-30"/,
     ],
     [
       ['--race-day', 'today', '--race-day-edge-cases', 'dead-heat,nose-bleed'],

@@ -149,6 +149,47 @@ describe('replay: posting to the target', () => {
   });
 });
 
+describe('replay: a redirecting target', () => {
+  /** A target that redirects everything to `to`, and a second server counting what reaches it. */
+  async function redirecting(status: number) {
+    const other = await started();
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(status, { location: `${other.url}${req.url}` }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({
+      close: () => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    });
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, other };
+  }
+
+  it.each([301, 302, 307, 308])(
+    'a %i to a post is not followed: retried like a 5xx, then given up, nothing sent to the Location',
+    async (status) => {
+      const { url, other } = await redirecting(status);
+      const post = createPoster({ target: url, fetch, clock: new ManualClock(), retries: 0 });
+      await expect(post(jsonMsg)).rejects.toThrow(
+        `HTTP ${status} to ${other.url}/api/message (a redirect: not followed) (gave up after 1 attempt)`,
+      );
+      expect(other.seen).toEqual([]);
+    },
+  );
+
+  it('a redirected /health is not healthy, and says why', async () => {
+    const { url, other } = await redirecting(302);
+    const clock = new ManualClock();
+    const waited = waitForTarget(url, { fetch, clock, waitTimeoutMs: 0 });
+    await expect(waited).rejects.toThrow(
+      `HTTP 302 to ${other.url}/health (a redirect: not followed; give the simulator's own URL)`,
+    );
+    expect(other.seen).toEqual([]);
+  });
+});
+
 describe('replay: waiting for the target', () => {
   const answers = (...statuses: Array<number | Error>): FetchFn => {
     const queue = [...statuses];

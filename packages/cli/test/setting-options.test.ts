@@ -13,7 +13,7 @@ describe('resolveCliSettings', () => {
     const legacy = resolveCliSettings('legacy', {}, {});
     expect(json.port).toBe(3000);
     expect(legacy.port).toBe(8080);
-    expect(json.host).toBe('0.0.0.0');
+    expect(json.host).toBe('127.0.0.1');
     expect(json.longPollTimeoutMs).toBe(60000);
     expect(json.wsAuthTimeoutMs).toBe(10000);
     expect(json.wsPingIntervalMs).toBe(60000);

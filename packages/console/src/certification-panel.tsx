@@ -90,6 +90,24 @@ export function CertificationPanel({ certification: c }: { certification: Certif
         <dd>
           {graded} of {c.checks.length} graded
         </dd>
+        {c.foreign !== undefined && c.foreign.count > 0 && (
+          <>
+            <dt>Foreign traffic</dt>
+            <dd id="cert-foreign">
+              {c.foreign.count} request(s) or upgrade(s) not from the certified client, not graded
+              <details class="cert-evidence">
+                <summary>The first {c.foreign.sample.length}</summary>
+                <ol>
+                  {c.foreign.sample.map((e, i) => (
+                    <li key={i}>
+                      <time dateTime={e.at}>{clockTime(e.at)}</time> {e.what}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </dd>
+          </>
+        )}
       </dl>
       <table id="cert-checks">
         <thead>

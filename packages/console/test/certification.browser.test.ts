@@ -54,6 +54,18 @@ browserDescribe('the QA console during a certification', () => {
     expect(await row('auth-key-secret').locator('.cert-sub').textContent()).toMatch(/^required · /);
 
     startClient(start.variables);
+    // Another process on the port (here: this one, without the run's credentials) is foreign:
+    // counted and sampled on the page, graded nowhere.
+    const base = start.variables.RACEDATA_URL ?? '';
+    for (let i = 0; i < 3; i++)
+      await (await fetch(`${base}/customerapi/events?neighbour=${i}`)).arrayBuffer();
+    await page
+      .locator('#cert-foreign', { hasText: '3 request(s) or upgrade(s) not from the certified client' })
+      .waitFor();
+    await page.locator('#cert-foreign summary').click();
+    await page
+      .locator('#cert-foreign li', { hasText: 'GET /customerapi/events?neighbour=0 -> 401' })
+      .waitFor();
     await row('auth-key-secret').and(page.locator('[data-status="pass"]')).waitFor();
     expect(await row('auth-key-secret').locator('.cert-status').textContent()).toBe('pass');
 
@@ -62,6 +74,7 @@ browserDescribe('the QA console during a certification', () => {
       ['auth-key-secret', 'pass'],
       ['repoll-after-200', 'pass'],
     ]);
+    expect(report.foreign?.count).toBe(3);
     // The simulator has closed: the page keeps the last state it was sent, the end included.
     await page.locator('#cert-state', { hasText: 'finished: 2 passed, 0 failed' }).waitFor();
     await page.locator('#feed-status', { hasText: 'ended' }).waitFor();

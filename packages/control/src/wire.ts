@@ -327,6 +327,16 @@ export interface CertificationState {
   readonly failed: number;
   /** Why the suite ended early: `client exited with code 3 after 812 ms`, `interrupted`... */
   readonly aborted?: string;
+  /**
+   * Requests and upgrades that were not the certified client's (--attach: another process on
+   * the port): how many, and the first few. Never graded.
+   */
+  readonly foreign?: CertificationForeign;
+}
+
+export interface CertificationForeign {
+  readonly count: number;
+  readonly sample: ReadonlyArray<{ readonly at: string; readonly what: string }>;
 }
 
 /** GET /_sim/state's `certification`: where it is, without the checks. */

@@ -21,3 +21,5 @@ export * from './allowed-hosts';
 export * from './server/index';
 export * from './replay/index';
 export * from './docs/index';
+export * from './stomp/index';
+export * from './shown-name';

@@ -38,3 +38,26 @@ export function jsonDepthExceeds(bytes: Uint8Array, limit: number = MAX_JSON_DEP
   }
   return false;
 }
+
+/**
+ * jsonDepthExceeds for JSON already decoded to a string (a recording line, a WebSocket message):
+ * the same single pass over UTF-16 code units, which never take a surrogate for a bracket.
+ */
+export function jsonTextDepthExceeds(text: string, limit: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && depth > 0) {
+      depth--;
+    }
+  }
+  return false;
+}

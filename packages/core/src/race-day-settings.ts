@@ -23,10 +23,13 @@ export interface RaceDaySettings {
 
 class SettingValueError extends Error {}
 
-const parseRaceDay: Parser<string> = (raw) => {
+// `off` exists for compose files: podman-compose 1.0 leaves an empty default (`${RACE_DAY:-}`)
+// uninterpolated, so docker/compose.yaml says `${RACE_DAY:-off}`.
+const parseRaceDay: Parser<string | undefined> = (raw) => {
   const text = raw.trim();
+  if (text === 'off') return undefined;
   if (text === 'today' || isCalendarDate(text)) return text;
-  throw new SettingValueError(`expected today or a real date YYYY-MM-DD, got "${raw.slice(0, 40)}"`);
+  throw new SettingValueError(`expected today, a real date YYYY-MM-DD or off, got "${raw.slice(0, 40)}"`);
 };
 
 const parseSpeed: Parser<number> = (raw) => {
@@ -69,7 +72,7 @@ export const RACE_DAY_SETTINGS: readonly OptionSpec<Key, unknown>[] = [
     key: 'raceDay',
     flag: '--race-day',
     env: 'RACE_DAY',
-    description: 'play a generated race day live: today or YYYY-MM-DD (off when unset; not with replay)',
+    description: 'play a generated race day live: today, YYYY-MM-DD or off (off when unset; not with replay)',
     defaultFor: always(undefined),
     parse: parseRaceDay,
   },

@@ -93,8 +93,9 @@ export const SETTINGS: readonly SettingSpec[] = [
     key: 'host',
     flag: '--host',
     env: 'HOST',
-    description: 'listen address',
-    defaultFor: always('0.0.0.0'),
+    description:
+      'listen address: 127.0.0.1 is this machine only; 0.0.0.0 opens the simulator, control plane included, to the network (the images set it)',
+    defaultFor: always('127.0.0.1'),
     parse: parseText,
   },
   {

@@ -25,7 +25,7 @@ function configError(fn: () => unknown): SimError {
 const spec = (key: SettingKey): SettingSpec => SETTINGS.find((s) => s.key === key) as SettingSpec;
 
 const COMMON_DEFAULTS = {
-  host: '0.0.0.0',
+  host: '127.0.0.1',
   longPollTimeoutMs: 60_000,
   wsAuthTimeoutMs: 10_000,
   wsPingIntervalMs: 60_000,
@@ -273,7 +273,7 @@ describe('resolveSettings', () => {
 
   test('keeps given typed values, fills the rest, freezes the result', () => {
     const settings = resolveSettings('json', { port: 0, longPollTimeoutMs: 50, tokenMode: 'jwt' });
-    expect(settings).toMatchObject({ port: 0, longPollTimeoutMs: 50, tokenMode: 'jwt', host: '0.0.0.0' });
+    expect(settings).toMatchObject({ port: 0, longPollTimeoutMs: 50, tokenMode: 'jwt', host: '127.0.0.1' });
     expect(Object.isFrozen(settings)).toBe(true);
   });
 

@@ -177,13 +177,18 @@ describe('auto replay (AUTO_REPLAY_MESSAGE_INTERVAL)', () => {
   });
 
   it('runs on real timers and wakes held long polls', async () => {
-    const s = await startSim(
-      { autoReplayIntervalMs: 30, initialDelayMs: 300, longPollTimeoutMs: 5000 },
-      { recordings: RECORDINGS },
-    );
+    // Started from the control plane once the poll is held: a start timed by initialDelayMs raced
+    // the poll on a loaded machine (the first event stored before the poll arrived).
+    const s = await startSim({ longPollTimeoutMs: 5000 }, { recordings: RECORDINGS });
     const poll = get(s.base, `${EVENTS_PATH}?lastEventId=0`, TOKENS.alluser);
     await waitFor(() => s.probe.polls.size === 1, 'the poll to be held before the first replay');
     expect(s.probe.store.size).toBe(0);
+    const started = await fetch(`${s.base}/_sim/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'start', intervalMs: 30 }),
+    });
+    expect(started.status).toBe(200);
     const res = await poll;
     expect(res.status).toBe(200);
     expect(res.body.data?.events[0]?.payload).toEqual({ seq: 1 });

@@ -18,4 +18,4 @@ export {
   type StompOptions,
 } from './stomp/stomp-options';
 export type { HeartBeatOffer } from './stomp/stomp-negotiation';
-export type { StompParserLimits } from './stomp/stomp-parser';
+export type { StompParserLimits } from '@racedata/core';

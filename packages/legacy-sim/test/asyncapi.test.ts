@@ -1,6 +1,6 @@
 import { asyncApiProblems, AsyncMessages } from '@racedata/test-support/api-docs';
 import { PUBLISH_DESTINATIONS, STOMP_PATHS } from '../src';
-import type { StompFrame } from '../src/stomp/stomp-frame';
+import type { StompFrame } from '@racedata/core';
 import { RawStomp, closeAll, post, startSim } from './support';
 
 // Real STOMP frames held against the header and body schemas GET /_sim/asyncapi.json declares.

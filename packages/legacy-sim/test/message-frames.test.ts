@@ -1,6 +1,6 @@
 import { FrameMemory } from '../src/stomp/frame-memory';
 import { frameHead, messageFrames, MessageFrames } from '../src/stomp/message-frames';
-import { escapeHeader, serializeFrame, type StompVersion } from '../src/stomp/stomp-frame';
+import { escapeHeader, serializeFrame, type StompVersion } from '@racedata/core';
 import { messageFrame, type Subscription } from '../src/stomp/stomp-subscriptions';
 import { closeAll, post, RawStomp, startSim } from './support';
 

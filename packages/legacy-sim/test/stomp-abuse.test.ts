@@ -1,4 +1,4 @@
-import type { StompFrame } from '../src/stomp/stomp-frame';
+import type { StompFrame } from '@racedata/core';
 import { closeAll, post, RawStomp, startSim, waitFor } from './support';
 
 afterEach(closeAll);

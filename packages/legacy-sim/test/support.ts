@@ -1,11 +1,9 @@
 import type { Client as StompJsClient, IMessage } from '@stomp/stompjs' with { 'resolution-mode': 'import' };
-import type { SimulatorSettings } from '@racedata/core';
+import { type SimulatorSettings, type StompFrame, StompParser } from '@racedata/core';
 import type { Simulator } from '@racedata/control';
 import { closeAfterTest, createProbed as probed, TOKENS } from '@racedata/test-support';
 import WebSocket from 'ws';
 import { createLegacySimulator, type LegacySimulatorDeps, type LegacySimulatorProbe } from '../src';
-import type { StompFrame } from '../src/stomp/stomp-frame';
-import { StompParser } from '../src/stomp/stomp-parser';
 
 export { closeAll, waitFor } from '@racedata/test-support';
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Backoff, pause, retryAfterMs } from './backoff';
-import { failureReason, requestSignal, requestText } from './http-client';
-import type { TransportContext } from './transport-context';
+import { retryAfterMs } from './backoff';
+import { failureReason, requestText } from './http-client';
+import { pollLimits, type TransportContext } from './transport-context';
 import { parseListenBody } from './upstream-messages';
+import { PollFaults } from './upstream-faults';
 import { StoppedError } from './upstream-session';
 import { isRecorderError } from './errors';
 
@@ -20,9 +21,15 @@ function xmlSha(xml: string): string {
  *
  * The answer names no channel and no payloadKey, so its line has channel `id` (every user, the
  * vendor's injection example) and an empty payloadKey: a replay delivers it to every user.
+ *
+ * Everything but a message or a held 204 is an upstream fault waited out with back-off
+ * (upstream-faults.ts): an error status, a redirect, an answer that holds no XML, a 401 right
+ * after authenticating.
  */
 export class ListenPoller {
-  private readonly backoff = new Backoff();
+  private readonly faults: PollFaults;
+  /** A 401 since the last message: another one waits before authenticating again. */
+  private refusedSinceProgress = false;
   /** The XML of the last line written, while the run since it is unbroken or not. */
   private last: { sha: string; broken: boolean } | undefined;
 
@@ -31,6 +38,7 @@ export class ListenPoller {
     resumeSha: string | undefined,
   ) {
     if (resumeSha !== undefined) this.last = { sha: resumeSha, broken: true };
+    this.faults = new PollFaults(ctx, 'listen');
   }
 
   async run(): Promise<void> {
@@ -41,38 +49,40 @@ export class ListenPoller {
       } catch (err) {
         if (err instanceof StoppedError || signal.aborted) return;
         if (isRecorderError(err)) throw err;
-        this.broken(failureReason(err));
-        await pause(this.ctx.clock, this.backoff.next(), signal);
+        await this.broken(failureReason(err), {});
       }
     }
   }
 
-  private broken(reason: string, status?: number): void {
+  /** The connection broke or the upstream failed: the next identical answer may be the same message. */
+  private broken(cause: string, fields: Record<string, unknown>, retryAfter?: number): Promise<void> {
     if (this.last) this.last.broken = true;
-    this.ctx.stats.retries++;
-    this.ctx.logger.warn({ transport: 'listen', reason, status }, 'listen request failed; retrying');
+    return this.faults.fault(cause, fields, retryAfter);
   }
 
   private async listenOnce(): Promise<void> {
-    const { session, fetch, signal, clock, sink } = this.ctx;
+    const { session, fetch, clock, sink } = this.ctx;
     const token = await session.token();
     const answer = await requestText(
       fetch,
       `${session.base}/customerapi/channels/listen`,
-      {
-        headers: { authorization: `Bearer ${token}` },
-        signal: requestSignal(signal, this.ctx.requestTimeoutMs),
-      },
-      this.ctx.maxMessageBytes,
+      { headers: { authorization: `Bearer ${token}` } },
+      pollLimits(this.ctx),
     );
-    if (answer.status === 204) return;
+    if (answer.status === 204) {
+      await this.faults.empty(answer.ms);
+      return;
+    }
     if (answer.status === 200) {
-      this.backoff.reset();
       const xml = parseListenBody(answer.body);
       if (!xml.ok) {
-        sink.malformed('listen', xml.reason);
+        sink.malformed('listen', xml.reason, false);
+        // The answer was read whole, so the upstream may take the message off its queue: no break.
+        await this.faults.fault('malformed listen answer', { detail: xml.reason });
         return;
       }
+      this.faults.progressed();
+      this.refusedSinceProgress = false;
       const sha = xmlSha(xml.value);
       if (this.last?.broken && this.last.sha === sha) {
         sink.counts.duplicates++;
@@ -95,10 +105,12 @@ export class ListenPoller {
       this.ctx.stats.reauthentications++;
       if (this.last) this.last.broken = true;
       session.refused(token);
+      if (this.refusedSinceProgress)
+        await this.broken('HTTP 401 again right after authenticating', { status: 401 });
+      this.refusedSinceProgress = true;
       return;
     }
-    const wait = this.backoff.next(retryAfterMs(answer.headers.get('retry-after'), clock.now()));
-    this.broken(`HTTP ${answer.status}`, answer.status);
-    await pause(clock, wait, signal);
+    const retryAfter = retryAfterMs(answer.headers.get('retry-after'), clock.now());
+    await this.broken(`HTTP ${answer.status}`, { status: answer.status }, retryAfter);
   }
 }

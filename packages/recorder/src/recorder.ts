@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@racedata/core';
+import { CauseLog } from './cause-log';
 import { Checkpoint } from './checkpoint';
 import { DayFiles } from './day-files';
 import { RecorderError } from './errors';
@@ -32,6 +33,12 @@ export interface RecorderOptions {
   readonly transformer?: Anonymiser | undefined;
   /** Further strings that must never be written or logged (the salt). */
   readonly secrets?: readonly string[];
+  /**
+   * How long the upstream holds a long poll before it answers 204 (the interface's 60 s by
+   * default). Every request and handshake ends by 1.5 times this (requestTimeoutMs).
+   */
+  readonly longPollTimeoutMs?: number;
+  /** The deadline of one request or handshake; default 1.5 times longPollTimeoutMs. */
   readonly requestTimeoutMs?: number;
   readonly maxMessageBytes?: number;
 }
@@ -52,6 +59,19 @@ export interface Recording {
 }
 
 const SYNC_INTERVAL_MS = 1000;
+export const DEFAULT_LONG_POLL_TIMEOUT_MS = 60_000;
+/**
+ * The most one answer (an events page, a listen answer) or WebSocket message may hold. Every
+ * line is searched for credentials in all their forms before it is written, which costs about a
+ * second for a line this large; a larger events page is read one event at a time instead.
+ */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * After a stop, how long the transports get to end by themselves (a DISCONNECT's receipt, a close
+ * handshake) before their sockets are cut; the files are closed and the summary given right
+ * after, so a stop ends within 5 s whatever the upstream does.
+ */
+export const STOP_GRACE_MS = 3000;
 
 function upstreamUrl(options: RecorderOptions, transport: Transport): string {
   const url = UPSTREAM_OF[transport] === 'json' ? options.jsonUrl : options.legacyUrl;
@@ -73,9 +93,14 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
     throw new RecorderError('OPTIONS_INVALID', { detail: 'no transport to record' });
   const urls = new Map(options.transports.map((t) => [t, upstreamUrl(options, t)]));
   const guard = new SecretGuard();
-  for (const secret of [options.key, options.secret, ...(options.secrets ?? [])]) guard.add(secret);
+  guard.add(options.key, 'key');
+  guard.add(options.secret, 'secret');
+  for (const secret of options.secrets ?? []) guard.add(secret, 'salt');
   const logger = guardedLogger(deps.logger, guard);
   const { clock } = deps;
+  const causes = new CauseLog(logger, clock);
+  const requestTimeoutMs =
+    options.requestTimeoutMs ?? Math.ceil(1.5 * (options.longPollTimeoutMs ?? DEFAULT_LONG_POLL_TIMEOUT_MS));
   const fetchFn = deps.fetch ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
   await prepareOutDir(options.outDir, logger);
   const checkpoint = await Checkpoint.open(options.outDir, logger);
@@ -86,6 +111,7 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
     guard,
     transformer: options.transformer,
     logger,
+    causes,
     clock,
   });
   const abort = new AbortController();
@@ -100,7 +126,9 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
         clock,
         logger,
         guard,
+        causes,
         signal: abort.signal,
+        requestTimeoutMs,
       });
       sessions.set(base, session);
     }
@@ -115,15 +143,18 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
       fetch: fetchFn,
       clock,
       logger,
+      causes,
       signal: abort.signal,
-      requestTimeoutMs: options.requestTimeoutMs ?? 180_000,
-      maxMessageBytes: options.maxMessageBytes ?? 32 * 1024 * 1024,
+      requestTimeoutMs,
+      maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
       stats: stat,
     };
   };
 
   let poller: EventsPoller | undefined;
   const loops: Array<() => Promise<void>> = [];
+  /** The socket transports' last resort, for a stop the upstream stalls. */
+  const cutters: Array<() => void> = [];
   for (const transport of options.transports) {
     const ctx = contextFor(transport);
     if (transport === 'events') {
@@ -148,9 +179,11 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
     } else if (transport === 'stream') {
       const stream = new EventStreamClient(ctx);
       loops.push(() => stream.run());
+      cutters.push(() => stream.terminate());
     } else {
       const stomp = new StompRecorderClient(ctx);
       loops.push(() => stomp.run());
+      cutters.push(() => stomp.terminate());
     }
   }
 
@@ -184,7 +217,7 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
         }, options.durationMs);
 
   logger.info({ transports: options.transports, out: options.outDir }, 'recording');
-  const finished = Promise.all(
+  const running = Promise.all(
     loops.map((loop) =>
       loop().catch((err: unknown) => {
         if (failure === undefined) failure = err;
@@ -192,7 +225,11 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
         abort.abort();
       }),
     ),
-  ).then(() => {
+  );
+  const stall = stalledStop(abort.signal, clock, logger, cutters);
+  const finished = Promise.race([running, stall.stalled]).then(() => {
+    stall.cancel();
+    sink.close();
     syncTimer.cancel();
     durationTimer?.cancel();
     files.close();
@@ -208,6 +245,43 @@ export async function startRecording(options: RecorderOptions, deps: RecorderDep
     stop: () => {
       abort.abort();
       return finished;
+    },
+  };
+}
+
+/**
+ * `stalled` resolves once a stop has taken STOP_GRACE_MS and then half a second more: at the
+ * grace the sockets still open are cut, and whatever is still winding down after that (nothing
+ * should be) no longer holds the recording's end. `cancel` once the recording ended by itself.
+ */
+function stalledStop(
+  signal: AbortSignal,
+  clock: Clock,
+  logger: Logger,
+  cutters: ReadonlyArray<() => void>,
+): { stalled: Promise<void>; cancel: () => void } {
+  let timer: { cancel(): void } | undefined;
+  let cancelled = false;
+  const onStop = (resolve: () => void) => () => {
+    if (cancelled) return;
+    timer = clock.setTimeout(() => {
+      logger.warn({ graceMs: STOP_GRACE_MS }, 'the upstream did not let go in time; its sockets were cut');
+      for (const cut of cutters) cut();
+      timer = clock.setTimeout(resolve, 500);
+    }, STOP_GRACE_MS);
+  };
+  let listener: (() => void) | undefined;
+  const stalled = new Promise<void>((resolve) => {
+    listener = onStop(resolve);
+    if (signal.aborted) listener();
+    else signal.addEventListener('abort', listener, { once: true });
+  });
+  return {
+    stalled,
+    cancel: () => {
+      cancelled = true;
+      timer?.cancel();
+      if (listener) signal.removeEventListener('abort', listener);
     },
   };
 }

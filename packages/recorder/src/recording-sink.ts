@@ -3,6 +3,8 @@ import { parseRecordingLine, type Clock, type Logger } from '@racedata/core';
 import type { Checkpoint } from './checkpoint';
 import type { DayFiles, RecordingFolder } from './day-files';
 import type { Anonymiser } from './anonymise';
+import type { CauseLog } from './cause-log';
+import { isRecorderError } from './errors';
 import { RecentSet } from './recent-set';
 import type { RecordingLineJson, RecordingLineLegacy } from './recording-line-types';
 import type { SecretGuard } from './secret-guard';
@@ -18,7 +20,10 @@ export interface SinkCounts {
   readonly written: Map<Transport, Map<string, number>>;
   duplicates: number;
   malformed: number;
+  /** Held a credential in some form (secret-guard.ts): not written. */
   withheld: number;
+  /** The anonymiser could not walk it safely (a DOCTYPE, nesting too deep): not written. */
+  untransformable: number;
 }
 
 export interface SinkDeps {
@@ -27,6 +32,8 @@ export interface SinkDeps {
   readonly guard: SecretGuard;
   readonly transformer: Anonymiser | undefined;
   readonly logger: Logger;
+  /** Skipped messages, logged once per cause per interval. */
+  readonly causes: CauseLog;
   readonly clock: Clock;
 }
 
@@ -38,15 +45,28 @@ function fingerprint(message: Record<string, unknown>): string {
  * Where every received message goes: deduplicated across the transports of one upstream,
  * transformed (anonymised, redacted), checked to be a valid recording line with no credential in
  * it, then written, durable ones behind a checkpoint entry. Each step that refuses a message
- * counts it and logs why, never its content.
+ * counts it and logs why (once per cause per interval), never its content. Once closed, nothing
+ * more is written: a transport still winding down after a forced stop cannot touch the files.
  */
 export class RecordingSink {
-  readonly counts: SinkCounts = { written: new Map(), duplicates: 0, malformed: 0, withheld: 0 };
+  readonly counts: SinkCounts = {
+    written: new Map(),
+    duplicates: 0,
+    malformed: 0,
+    withheld: 0,
+    untransformable: 0,
+  };
+  private closed = false;
   private readonly recentDurable = new RecentSet(RECENT_DURABLE);
   private readonly durableChannels = new RecentSet(MAX_CHANNELS);
   private channelNames = 0;
 
   constructor(private readonly deps: SinkDeps) {}
+
+  /** No line is written after this. */
+  close(): void {
+    this.closed = true;
+  }
 
   /** The arrival time every line carries as `at`. */
   arrival(): string {
@@ -70,7 +90,8 @@ export class RecordingSink {
       this.deps.logger.debug({ transport, channel }, 'skipped a durable message the event stream sent too');
       return false;
     }
-    const out = this.deps.transformer ? this.deps.transformer.jsonLine(line) : line;
+    const out = this.transform(transport, channel, line, (t) => t.jsonLine(line));
+    if (out === undefined) return false;
     const text = JSON.stringify({ at: out.at, delivery: out.delivery, ...out.message });
     const written = this.write('json', transport, channel, out.at, text, (place) => {
       if (durable) this.deps.checkpoint.record({ kind: 'events', ...durable, ...place });
@@ -88,7 +109,8 @@ export class RecordingSink {
     line: RecordingLineLegacy,
     durable?: { readonly xmlSha: string; readonly source: string },
   ): boolean {
-    const out = this.deps.transformer ? this.deps.transformer.legacyLine(line) : line;
+    const out = this.transform(transport, line.channel, line, (t) => t.legacyLine(line));
+    if (out === undefined) return false;
     const text = JSON.stringify({
       at: out.at,
       delivery: out.delivery,
@@ -101,10 +123,45 @@ export class RecordingSink {
     });
   }
 
-  /** Upstream data that is no message: logged (the reason, not the data) and skipped. */
-  malformed(transport: Transport, reason: string): void {
+  /**
+   * Upstream data that is no message: counted and skipped, and logged (the reason, not the data)
+   * unless the caller logs it as a fault of its own.
+   */
+  malformed(transport: Transport, reason: string, log = true): void {
     this.counts.malformed++;
-    this.deps.logger.warn({ transport, reason }, 'malformed upstream data skipped');
+    if (log) {
+      this.deps.causes.warn(
+        `${transport}: malformed: ${reason}`,
+        { transport, reason },
+        'malformed upstream data skipped',
+      );
+    }
+  }
+
+  /**
+   * The line through the anonymiser, or undefined when it refused it (XML with a DOCTYPE, JSON
+   * nested too deep): that message is skipped with its reason and the recording goes on.
+   */
+  private transform<T>(
+    transport: Transport,
+    channel: string,
+    line: T,
+    run: (t: Anonymiser) => T,
+  ): T | undefined {
+    const { transformer } = this.deps;
+    if (transformer === undefined) return line;
+    try {
+      return run(transformer);
+    } catch (err) {
+      if (!isRecorderError(err)) throw err;
+      this.counts.untransformable++;
+      this.deps.causes.warn(
+        `${transport}: not anonymised: ${err.code}`,
+        { transport, channel, reason: err.message },
+        'a message the anonymiser cannot walk safely was not written',
+      );
+      return undefined;
+    }
   }
 
   private write(
@@ -115,14 +172,20 @@ export class RecordingSink {
     text: string,
     before: Parameters<DayFiles['append']>[3],
   ): boolean {
+    if (this.closed) return false;
     const checked = parseRecordingLine(folder, text, transport);
     if (!checked.ok) {
       this.malformed(transport, `not a valid recording line: ${checked.error}`);
       return false;
     }
-    if (this.deps.guard.contains(text)) {
+    const found = this.deps.guard.find(text);
+    if (found !== undefined) {
       this.counts.withheld++;
-      this.deps.logger.warn({ transport, channel }, 'a message holding a credential was not written');
+      this.deps.causes.warn(
+        `${transport}: holds the ${found.credential} (${found.form})`,
+        { transport, channel, credential: found.credential, form: found.form },
+        'a message holding a credential was not written',
+      );
       return false;
     }
     this.deps.files.append(folder, at, text, before);

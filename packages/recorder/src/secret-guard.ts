@@ -1,34 +1,81 @@
 import type { Logger } from '@racedata/core';
+import { scrubSecrets } from './secrets/find-secrets';
+import { secretNeedles, type SecretNeedles } from './secrets/secret-forms';
+import { compileMatcher, matchSecrets, type SecretMatcher } from './secrets/secret-matcher';
 
 /** Shorter strings occur in ordinary data by chance; no real key, secret or token is this short. */
 const MIN_GUARDED_LENGTH = 4;
-const REDACTED = '[redacted]';
+/**
+ * Tokens remembered: an upstream that issues a new token on every authentication (or a hostile
+ * one) must not grow the guard without bound; a token this many authentications old is long dead.
+ */
+const MAX_TOKENS = 64;
+
+/** What a guarded string is, for the log line that says why a message was not written. */
+export type CredentialKind = 'key' | 'secret' | 'key:secret' | 'token' | 'salt';
+
+interface Guarded {
+  readonly kind: CredentialKind;
+  readonly needles: SecretNeedles;
+}
+
+/** Which credential a text holds and in which form (never the credential itself). */
+export interface CredentialFound {
+  readonly credential: CredentialKind;
+  readonly form: string;
+}
 
 /**
- * Everything the recorder must never write: the key, the secret, the salt and every token an
- * upstream issued. Lines and log records are checked against it as they leave the process, so
- * no code path (an upstream echoing a token in an error, a payload that holds one) can leak one.
+ * Everything the recorder must never write: the key, the secret, `key:secret` (what a Basic
+ * header encodes), the salt and the tokens an upstream issued. Lines and log records are checked
+ * against it as they leave the process, in every form secrets/secret-forms.ts defines (escaped in
+ * JSON or XML, URL-encoded, base64, case-changed where that tells), so no code path (an upstream
+ * echoing a secret in a payload, an error, a header) can leak one.
  */
 export class SecretGuard {
-  private readonly secrets = new Set<string>();
+  private readonly fixed = new Map<string, Guarded>();
+  private readonly tokens = new Map<string, Guarded>();
+  /** Rebuilt after a change: one scan a reading finds every credential at once. */
+  private compiled: { guarded: Guarded[]; matcher: SecretMatcher } | undefined;
 
-  add(secret: string | undefined): void {
+  add(secret: string | undefined, kind: CredentialKind = 'secret'): void {
     if (secret === undefined || secret.length < MIN_GUARDED_LENGTH) return;
-    this.secrets.add(secret);
-    // A token or key also travels as Basic credentials and URL-encoded; both forms are guarded too.
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) this.secrets.add(encoded);
+    const into = kind === 'token' ? this.tokens : this.fixed;
+    if (this.fixed.has(secret)) return;
+    into.delete(secret);
+    into.set(secret, { kind, needles: secretNeedles(secret) });
+    if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.keys().next().value as string);
+    this.compiled = undefined;
+  }
+
+  /** The first credential `text` holds, in any form; undefined when it holds none. */
+  find(text: string): CredentialFound | undefined {
+    const { guarded, matcher } = this.matcher();
+    if (guarded.length === 0) return undefined;
+    const [match] = matchSecrets(text, matcher, true);
+    if (match === undefined) return undefined;
+    return { credential: (guarded[match.secret] as Guarded).kind, form: match.form };
   }
 
   contains(text: string): boolean {
-    for (const secret of this.secrets) if (text.includes(secret)) return true;
-    return false;
+    return this.find(text) !== undefined;
   }
 
+  /** `text` with every credential cut out (the whole text when one is there only escaped). */
   scrub(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
+    if (!this.contains(text)) return text;
+    return scrubSecrets(
+      text,
+      this.matcher().guarded.map((g) => g.needles),
+    ).replace(/\[secret\]/g, '[redacted]');
+  }
+
+  private matcher(): { guarded: Guarded[]; matcher: SecretMatcher } {
+    if (this.compiled === undefined) {
+      const guarded = [...this.fixed.values(), ...this.tokens.values()];
+      this.compiled = { guarded, matcher: compileMatcher(guarded.map((g) => g.needles)) };
+    }
+    return this.compiled;
   }
 }
 

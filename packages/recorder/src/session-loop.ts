@@ -2,6 +2,13 @@ import { Backoff, pause } from './backoff';
 import type { TransportContext } from './transport-context';
 import { StoppedError } from './upstream-session';
 
+/**
+ * A session that got going (authenticated, subscribed) resets the back-off only when it also
+ * lasted this long: one that an upstream ends right after accepting it, again and again, is a
+ * fault like any other and must not become a reconnect loop.
+ */
+export const HEALTHY_SESSION_MS = 5000;
+
 /** How one WebSocket session ended: whether it got going, and what the upstream asked us to wait. */
 export interface SessionEnd {
   /** Authenticated (event stream) or subscribed (STOMP): the back-off starts over. */
@@ -29,6 +36,7 @@ export async function keepSessionOpen(
   try {
     while (!signal.aborted) {
       let ended: SessionEnd;
+      const began = clock.now();
       try {
         ended = await options.session();
       } catch (err) {
@@ -36,7 +44,7 @@ export async function keepSessionOpen(
         throw err;
       }
       if (signal.aborted) return;
-      if (ended.gotGoing) backoff.reset();
+      if (ended.gotGoing && clock.now() - began >= HEALTHY_SESSION_MS) backoff.reset();
       const wait = backoff.next(ended.retryAfter);
       ctx.stats.retries++;
       logger.info({ transport: options.transport, retryInMs: wait }, options.closedMessage);

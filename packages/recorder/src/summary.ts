@@ -28,6 +28,8 @@ export interface RecordSummary {
   readonly malformed: number;
   /** Messages not written because they held a credential. */
   readonly withheld: number;
+  /** Messages not written because the anonymiser could not walk them safely (a DOCTYPE, too deep). */
+  readonly untransformable: number;
   /** Files written by this run, relative to --out. */
   readonly files: readonly string[];
   /** Where /customerapi/events stands: the last eventId recorded or passed. */
@@ -66,6 +68,7 @@ export function summarise(p: {
     duplicates: counts.duplicates,
     malformed: counts.malformed,
     withheld: counts.withheld,
+    untransformable: counts.untransformable,
     files: p.files,
     lastEventId: typeof p.lastEventId === 'number' ? p.lastEventId : undefined,
     anonymised: p.transformer?.summary(),
@@ -81,7 +84,7 @@ export function progressLine(s: RecordSummary): string {
     if (t.channels.length > CHANNELS_ON_PROGRESS) top.push('…');
     return `${t.transport} ${t.messages}${top.length ? ` (${top.join(', ')})` : ''}`;
   });
-  const skipped = s.duplicates + s.malformed + s.withheld;
+  const skipped = s.duplicates + s.malformed + s.withheld + s.untransformable;
   return `record: ${s.messages} messages in ${Math.round(s.durationMs / 1000)} s: ${parts.join('; ')}${skipped ? `; skipped ${skipped}` : ''}`;
 }
 
@@ -98,7 +101,7 @@ export function summaryText(s: RecordSummary): string {
     );
   }
   lines.push(
-    `  skipped: ${s.duplicates} duplicates, ${s.malformed} malformed, ${s.withheld} holding a credential`,
+    `  skipped: ${s.duplicates} duplicates, ${s.malformed} malformed, ${s.withheld} holding a credential${s.untransformable ? `, ${s.untransformable} the anonymiser could not walk safely` : ''}`,
   );
   if (s.lastEventId !== undefined)
     lines.push(`  events: last eventId ${s.lastEventId} (a re-run with the same --out continues after it)`);

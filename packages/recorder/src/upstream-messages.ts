@@ -1,9 +1,21 @@
+import { jsonTextDepthExceeds, MAX_JSON_DEPTH } from '@racedata/core';
+
 /**
  * What the upstream sends, turned into the body of POST /api/message (JSON) or an XML document
  * (legacy), or into the reason it cannot be: malformed data is reported and skipped, never written.
  */
 export type Parsed<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+/**
+ * A message may nest as deep as POST /api/message accepts (MAX_JSON_DEPTH); checked before
+ * parsing, because writing a deeper one (serialising it again) recurses once per level.
+ */
+function tooDeep(text: string, envelope: number): boolean {
+  return jsonTextDepthExceeds(text, MAX_JSON_DEPTH + envelope);
+}
+
+const DEEP = `nests deeper than ${MAX_JSON_DEPTH} levels`;
 
 const MESSAGE_FIELDS = ['channel', 'date', 'trackId', 'raceNr', 'startNr', 'payload'] as const;
 
@@ -28,6 +40,8 @@ export interface UpstreamEvent {
 
 /** The event page of /customerapi/events (interface 2.6): its events, each parsed on its own. */
 export function parseEventPage(body: string): Parsed<{ events: unknown[]; hasMore: boolean }> {
+  // The page, data and events around each event.
+  if (tooDeep(body, 3)) return { ok: false, reason: `event page ${DEEP}` };
   let page: unknown;
   try {
     page = JSON.parse(body);
@@ -68,6 +82,8 @@ export type StreamFrame =
 
 /** A message of /customerapi/event-stream (interface 2.7). */
 export function parseStreamFrame(text: string): Parsed<StreamFrame> {
+  // The frame around the Data message.
+  if (tooDeep(text, 1)) return { ok: false, reason: `event-stream message ${DEEP}` };
   let frame: unknown;
   try {
     frame = JSON.parse(text);
@@ -108,6 +124,7 @@ export interface TrackSignal {
 
 /** A STOMP MESSAGE body: `{"channel", "payloadKey", "payload": "<xml…>", "timestamp"}` (decisions). */
 export function parseTrackSignal(body: string): Parsed<TrackSignal> {
+  if (tooDeep(body, 0)) return { ok: false, reason: `STOMP message body ${DEEP}` };
   let value: unknown;
   try {
     value = JSON.parse(body);

@@ -1,7 +1,8 @@
 import type { Clock, Logger } from '@racedata/core';
 import { Backoff, pause, retryAfterMs } from './backoff';
 import { RecorderError } from './errors';
-import { failureReason, requestSignal, requestText, type FetchFn } from './http-client';
+import type { CauseLog } from './cause-log';
+import { failureReason, RedirectRefusedError, requestText, type FetchFn } from './http-client';
 import type { SecretGuard } from './secret-guard';
 
 export interface Credentials {
@@ -14,9 +15,13 @@ export interface SessionDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly guard: SecretGuard;
+  readonly causes: CauseLog;
   readonly signal: AbortSignal;
+  /** The deadline of one request (the recorder's, derived from the long-poll limit). */
+  readonly requestTimeoutMs: number;
 }
 
+/** Authentication is no long poll: it gets this long at most, or less when requests get less. */
 const AUTH_TIMEOUT_MS = 30_000;
 const AUTH_BODY_MAX = 64 * 1024;
 
@@ -31,8 +36,9 @@ export class StoppedError extends Error {
 /**
  * The bearer token for one upstream (interface 4.1, 5): authenticated once and shared by its
  * transports; after a 401 the transport hands the token back and the next caller gets a fresh
- * one. A 5xx or a network failure is retried with back-off; 400, 401 or 403 means the key and
- * secret will never work, which ends the recording.
+ * one. A 5xx, a redirect (never followed: the secret goes to the URL it was given, and nowhere
+ * else), a deadline passed or a network failure is retried with back-off; 400, 401 or 403 means
+ * the key and secret will never work, which ends the recording.
  */
 export class UpstreamSession {
   private current: Promise<string> | undefined;
@@ -46,9 +52,9 @@ export class UpstreamSession {
     private readonly credentials: Credentials,
     private readonly deps: SessionDeps,
   ) {
-    deps.guard.add(credentials.key);
-    deps.guard.add(credentials.secret);
-    deps.guard.add(Buffer.from(`${credentials.key}:${credentials.secret}`).toString('base64'));
+    deps.guard.add(credentials.key, 'key');
+    deps.guard.add(credentials.secret, 'secret');
+    deps.guard.add(`${credentials.key}:${credentials.secret}`, 'key:secret');
   }
 
   token(): Promise<string> {
@@ -67,7 +73,13 @@ export class UpstreamSession {
   }
 
   private async authenticate(): Promise<string> {
-    const { fetch, clock, logger, guard, signal } = this.deps;
+    const { fetch, clock, logger, guard, signal, causes } = this.deps;
+    const limits = {
+      maxBytes: AUTH_BODY_MAX,
+      deadlineMs: Math.min(AUTH_TIMEOUT_MS, this.deps.requestTimeoutMs),
+      clock,
+      signal,
+    };
     for (;;) {
       if (signal.aborted) throw new StoppedError();
       let wait: number;
@@ -79,29 +91,30 @@ export class UpstreamSession {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'application/json' },
             body: JSON.stringify({ key: this.credentials.key, secret: this.credentials.secret }),
-            signal: requestSignal(signal, AUTH_TIMEOUT_MS),
           },
-          AUTH_BODY_MAX,
+          limits,
         );
         if (answer.status === 200) {
           const token = /^Bearer\s+(\S+)\s*$/i.exec(answer.headers.get('authorization') ?? '')?.[1];
           if (token) {
-            guard.add(token);
+            guard.add(token, 'token');
             this.authentications++;
             this.backoff.reset();
             logger.info({ upstream: this.name }, 'authenticated');
             return token;
           }
-          logger.warn(
-            { upstream: this.name },
+          wait = this.backoff.next();
+          causes.warn(
+            `${this.name}: authentication without a token`,
+            { upstream: this.name, retryInMs: wait },
             'authentication answered 200 without a bearer token; retrying',
           );
-          wait = this.backoff.next();
         } else if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
           throw new RecorderError('CREDENTIALS_REFUSED', { upstream: this.base, status: answer.status });
         } else {
           wait = this.backoff.next(retryAfterMs(answer.headers.get('retry-after'), clock.now()));
-          logger.warn(
+          causes.warn(
+            `${this.name}: authentication HTTP ${answer.status}`,
             { upstream: this.name, status: answer.status, retryInMs: wait },
             'authentication failed; retrying',
           );
@@ -110,8 +123,11 @@ export class UpstreamSession {
         if (err instanceof RecorderError) throw err;
         if (signal.aborted) throw new StoppedError();
         wait = this.backoff.next();
-        logger.warn(
-          { upstream: this.name, reason: failureReason(err), retryInMs: wait },
+        const reason = failureReason(err);
+        const status = err instanceof RedirectRefusedError ? { status: err.status, target: err.target } : {};
+        causes.warn(
+          `${this.name}: authentication ${reason}`,
+          { upstream: this.name, reason, ...status, retryInMs: wait },
           'authentication failed; retrying',
         );
       }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ManualClock, silentLogger } from '@racedata/core';
+import { CauseLog } from '../src/cause-log';
 import { Checkpoint } from '../src/checkpoint';
 import { DayFiles } from '../src/day-files';
 import { ListenPoller } from '../src/listen-poller';
@@ -38,14 +39,14 @@ async function run(steps: Step[], resumeSha?: string): Promise<string[]> {
   const guard = new SecretGuard();
   const checkpoint = await Checkpoint.open(dir, logger);
   const files = new DayFiles(dir);
-  const sink = new RecordingSink({ files, checkpoint, guard, transformer: undefined, logger, clock });
-  const deps = { fetch, clock, logger, guard, signal: abort.signal };
+  const causes = new CauseLog(logger, clock);
+  const sink = new RecordingSink({ files, checkpoint, guard, transformer: undefined, logger, causes, clock });
+  const deps = { fetch, clock, logger, guard, causes, signal: abort.signal, requestTimeoutMs: 1000 };
   const session = new UpstreamSession('http://up', 'legacy', { key: 'key-1', secret: 'secret-1' }, deps);
   const ctx = {
     session,
     sink,
     ...deps,
-    requestTimeoutMs: 1000,
     maxMessageBytes: 1 << 20,
     stats: newTransportStats(),
   };

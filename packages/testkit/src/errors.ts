@@ -13,6 +13,8 @@ export const testkitErrors = {
   UNEXPECTED_RESPONSE: 'a success status whose body is not the JSON the route promises',
   UNREACHABLE: 'no answer at all: connection refused or reset, unknown host (status 0)',
   REQUEST_TIMEOUT: "no answer within the client's request timeout (status 0)",
+  // The control token would go along to wherever it points, so no redirect is ever followed.
+  REDIRECT_REFUSED: 'a 3xx answer: the kit follows no redirect (status and Location are kept)',
   JOURNAL_WAIT_TIMEOUT: 'GET /_sim/journal/wait answered 408: fewer matching entries than asked for in time',
 } as const;
 

@@ -1,4 +1,10 @@
-import { errorFromAnswer, errorFromFailure, unexpectedAnswer, type RequestTarget } from './errors';
+import {
+  ControlError,
+  errorFromAnswer,
+  errorFromFailure,
+  unexpectedAnswer,
+  type RequestTarget,
+} from './errors';
 
 /** One request as the control client describes it. */
 export interface HttpCall {
@@ -40,7 +46,11 @@ export function urlOf(baseUrl: string, call: Pick<HttpCall, 'path' | 'query'>): 
   return `${baseUrl}${call.path}${query ? `?${query}` : ''}`;
 }
 
-/** Sends the call and reads the whole answer; a missing answer becomes a ControlError. */
+/**
+ * Sends the call and reads the whole answer; a missing answer becomes a ControlError, and so does
+ * a redirect: it is never followed, since the control token would go along to wherever it points
+ * (same origin included: the simplest rule to trust).
+ */
 export async function send(settings: HttpSettings, call: HttpCall): Promise<HttpAnswer> {
   const target = { method: call.method, url: urlOf(settings.baseUrl, call) };
   const headers: Record<string, string> = {};
@@ -54,17 +64,29 @@ export async function send(settings: HttpSettings, call: HttpCall): Promise<Http
     body = call.body;
   }
   const timeoutMs = call.timeoutMs ?? settings.requestTimeoutMs;
+  let res: Response;
   try {
-    const res = await settings.fetch(target.url, {
+    res = await settings.fetch(target.url, {
       method: call.method,
       headers,
       ...(body !== undefined && { body }),
+      redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { status: res.status, statusText: res.statusText, text: await res.text(), target };
+    if (res.status < 300 || res.status >= 400) {
+      return { status: res.status, statusText: res.statusText, text: await res.text(), target };
+    }
+    await res.body?.cancel();
   } catch (err) {
     throw errorFromFailure(target, err, timeoutMs);
   }
+  const location = res.headers.get('location') ?? 'nowhere';
+  throw new ControlError(
+    res.status,
+    'REDIRECT_REFUSED',
+    `${target.method} ${target.url} answered ${res.status} to ${location}: not followed (the control client follows no redirect; give the simulator's own URL)`,
+    target,
+  );
 }
 
 /** The answer's JSON when its status is one of `ok`; the server's error as a ControlError otherwise. */

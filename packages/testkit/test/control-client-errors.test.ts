@@ -65,6 +65,28 @@ describe('ControlClient: errors and where requests go', () => {
     expect(error.body).toBe('<html><body>Bad   gateway</body></html>');
   });
 
+  test('a redirect is never followed: the control token goes nowhere else, and the error says where it pointed', async () => {
+    const elsewhere: Array<string | undefined> = [];
+    const other = await fakeServer((req, res) => {
+      elsewhere.push(req.headers.authorization);
+      sendJson(res, 200, {});
+    });
+    for (const status of [301, 302, 307, 308]) {
+      const base = await fakeServer((req, res) =>
+        res.writeHead(status, { location: `${other}${req.url}` }).end(),
+      );
+      const error = (await new ControlClient(base, { token: 'c0ntrol-t0ken' })
+        .reset()
+        .catch((e: unknown) => e)) as ControlError;
+      expect(error).toBeInstanceOf(ControlError);
+      expect(error).toMatchObject({ status, code: 'REDIRECT_REFUSED' });
+      expect(error.message).toBe(
+        `POST ${base}/_sim/reset answered ${status} to ${other}/_sim/reset: not followed (the control client follows no redirect; give the simulator's own URL)`,
+      );
+    }
+    expect(elsewhere).toEqual([]);
+  });
+
   test('a success answer that is not JSON is UNEXPECTED_RESPONSE', async () => {
     const base = await fakeServer((_req, res) => res.end('ok'));
     await expect(new ControlClient(base).state()).rejects.toMatchObject({

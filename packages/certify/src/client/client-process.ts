@@ -27,9 +27,20 @@ export interface ClientExit {
   readonly error?: string;
 }
 
+/** How much a client printed so far. */
+export interface ClientOutput {
+  readonly stdoutLines: number;
+  /** Characters, line ends included. */
+  readonly stdoutChars: number;
+  readonly stderrLines: number;
+  readonly stderrChars: number;
+}
+
 export interface ClientProcess {
   readonly pid: number | undefined;
   readonly startedAt: number;
+  /** How much it printed: a client that floods its output is told so when it makes no request. */
+  output(): ClientOutput;
   /** Resolves once, when the process has ended (or failed to start). */
   readonly exited: Promise<ClientExit>;
   /** Its last stderr lines, for the report of a client that ended early. */
@@ -49,6 +60,7 @@ const OUTPUT_DRAIN_MS = 250;
 export function startClient(options: ClientProcessOptions): ClientProcess {
   const startedAt = options.now();
   const tail: string[] = [];
+  const printed = { stdoutLines: 0, stdoutChars: 0, stderrLines: 0, stderrChars: 0 };
   const child: ChildProcess = spawn(options.command, [...options.args], {
     env: options.env as NodeJS.ProcessEnv,
     cwd: options.cwd,
@@ -78,6 +90,8 @@ export function startClient(options: ClientProcessOptions): ClientProcess {
   });
   if (child.stdout) {
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+      printed.stdoutLines++;
+      printed.stdoutChars += line.length + 1;
       options.onOutput?.('stdout', line);
       const trimmed = line.trim();
       if (options.echo && trimmed !== '') {
@@ -87,6 +101,8 @@ export function startClient(options: ClientProcessOptions): ClientProcess {
   }
   if (child.stderr) {
     createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+      printed.stderrLines++;
+      printed.stderrChars += line.length + 1;
       options.onOutput?.('stderr', line);
       tail.push(line.slice(0, LINE_MAX));
       if (tail.length > STDERR_LINES) tail.shift();
@@ -105,6 +121,7 @@ export function startClient(options: ClientProcessOptions): ClientProcess {
   return {
     pid: child.pid,
     startedAt,
+    output: () => ({ ...printed }),
     exited,
     stderrTail: () => [...tail],
     stop: () => {

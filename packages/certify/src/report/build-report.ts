@@ -1,4 +1,4 @@
-import type { CheckResult, Report, Suite } from '../types';
+import type { CheckResult, Evidence, Report, Suite } from '../types';
 
 export interface ReportInput {
   readonly suite: Suite | 'all';
@@ -8,6 +8,7 @@ export interface ReportInput {
   readonly durationMs: number;
   readonly checks: readonly CheckResult[];
   readonly aborted?: string;
+  readonly foreign?: { readonly count: number; readonly sample: readonly Evidence[] };
 }
 
 /** The report: `failed` counts required checks that failed and were not expected to. */
@@ -21,6 +22,7 @@ export function buildReport(input: ReportInput): Report {
     passed: input.checks.filter((c) => c.status === 'pass').length,
     failed: input.checks.filter(countsAsFailure).length,
     ...(input.aborted !== undefined && { aborted: input.aborted }),
+    ...(input.foreign !== undefined && { foreign: input.foreign }),
   };
 }
 

@@ -11,6 +11,14 @@ export function markdownReport(report: Report): string {
       `${report.passed} passed, ${report.failed} required failed.`,
   ];
   if (report.aborted !== undefined) out.push('', `**Ended early:** ${cell(report.aborted)}`);
+  if (report.foreign !== undefined) {
+    out.push(
+      '',
+      `**Foreign traffic:** ${report.foreign.count} request(s) or upgrade(s) not from the certified client, not graded. The first:`,
+      '',
+      ...report.foreign.sample.map((e) => `- ${e.at} ${cell(e.what)}`),
+    );
+  }
   out.push('', '| check | status | summary |', '|---|---|---|');
   for (const c of report.checks) out.push(`| \`${c.id}\` | ${statusLabel(c)} | ${cell(c.summary)} |`);
   for (const c of report.checks) {

@@ -24,6 +24,8 @@ export function progressLine(event: ProgressEvent): string | undefined {
       return `  ${event.name} (${event.checks.map((c) => c.id).join(', ')}) ...`;
     case 'check':
       return `    ${statusLabel(event.result).padEnd(16)} ${event.result.id}: ${event.result.summary}`;
+    case 'foreign':
+      return event.final ? `  ${foreignLine(event.count)}${sampleText(event.sample[0])}` : undefined;
     case 'suite-end':
       return event.aborted === undefined ? undefined : `  ${event.suite} ended early: ${event.aborted}`;
   }
@@ -50,7 +52,18 @@ export function reportTable(report: Report): string {
     `${report.suite}: ${counts}; ${report.failed} required failed; ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   if (report.aborted !== undefined) out.push(`ended early: ${report.aborted}`);
+  if (report.foreign !== undefined)
+    out.push(`${foreignLine(report.foreign.count)}${sampleText(report.foreign.sample[0])}`);
   return `${out.join('\n')}\n`;
+}
+
+/** What the terminal says of traffic that was not the certified client's. */
+export function foreignLine(count: number): string {
+  return `foreign traffic: ${count} request(s) or upgrade(s) not from the certified client (another process on the port), not graded`;
+}
+
+function sampleText(first: { readonly what: string } | undefined): string {
+  return first === undefined ? '' : `; the first: ${first.what}`;
 }
 
 function quote(value: string): string {

@@ -89,6 +89,8 @@ export class CertificationBoard implements CertificationSource {
           : [...this.state.checks, graded];
         return this.update({ checks });
       }
+      case 'foreign':
+        return this.update({ foreign: { count: event.count, sample: event.sample } });
       case 'suite-end': {
         const { scenario: _playing, ...rest } = this.state;
         this.state = {

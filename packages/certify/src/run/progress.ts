@@ -1,4 +1,4 @@
-import type { CertifyTimings, CheckInfo, CheckResult, Suite } from '../types';
+import type { CertifyTimings, CheckInfo, CheckResult, Evidence, Suite } from '../types';
 
 /** The variables a client is started with (and, with --attach, printed for one started by hand). */
 export type ClientVariables = Readonly<Record<string, string>>;
@@ -23,4 +23,13 @@ export type ProgressEvent =
       readonly checks: readonly CheckInfo[];
     }
   | { readonly type: 'check'; readonly suite: Suite; readonly result: CheckResult }
+  | {
+      /** Traffic that was not the certified client's (--attach), as it grows and at the suite's end. */
+      readonly type: 'foreign';
+      readonly suite: Suite;
+      readonly count: number;
+      readonly sample: readonly Evidence[];
+      /** The suite's total, sent once before suite-end. */
+      readonly final: boolean;
+    }
   | { readonly type: 'suite-end'; readonly suite: Suite; readonly aborted?: string };

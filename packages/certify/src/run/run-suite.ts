@@ -1,6 +1,12 @@
-import { startClient, type ClientExit, type ClientProcess } from '../client/client-process';
+import {
+  startClient,
+  type ClientExit,
+  type ClientOutput,
+  type ClientProcess,
+} from '../client/client-process';
 import type { ConsoleAssets } from '@racedata/control';
 import { startCertifyServer, type CertifyServer } from '../server/certify-server';
+import type { ForeignSummary } from '../server/foreign-traffic';
 import type { CertifyTimings, CheckResult, ScenarioContext, SuiteDefinition } from '../types';
 import { CertificationBoard } from './certification-board';
 import { clientVariables } from './client-variables';
@@ -41,7 +47,12 @@ export interface SuiteRunOptions {
 export interface SuiteOutcome {
   readonly checks: CheckResult[];
   readonly aborted?: string;
+  /** Traffic that was not the client's, when there was some (--attach). */
+  readonly foreign?: ForeignSummary;
 }
+
+/** How often the console hears that foreign traffic grew. */
+const FOREIGN_UPDATE_MS = 1000;
 
 /**
  * One suite: a fresh certify server, the client started against it (or awaited, with --attach),
@@ -65,7 +76,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   const server = await startCertifyServer({
     simulator: definition.simulator,
     timings: options.timings,
-    ...(options.attach && { port: options.attach.port, host: options.attach.host }),
+    ...(options.attach && { port: options.attach.port, host: options.attach.host, attached: true }),
     now,
     certification: board,
     ...(options.consoleAssets && { consoleAssets: options.consoleAssets }),
@@ -75,6 +86,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   if (options.signal.aborted) onOuter();
   else options.signal.addEventListener('abort', onOuter, { once: true });
   const variables = clientVariables(suite, server);
+  const foreign = watchForeign(server, suite, progress);
   progress({
     type: 'suite-start',
     suite,
@@ -126,13 +138,44 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
     options.signal.removeEventListener('abort', onOuter);
     const ended = stop.signal.aborted ? (stop.signal.reason as NotGraded).summary : undefined;
     if (!stop.signal.aborted) stop.abort();
+    foreign.end();
     // Before the server closes: the console on its simulator shows how the suite ended.
     progress({ type: 'suite-end', suite, ...(ended !== undefined && { aborted: ended }) });
     await client?.stop();
     await server.close();
   }
   const aborted = abortedLine(stop.signal.reason);
-  return { checks, ...(aborted !== undefined && { aborted }) };
+  const seen = server.foreign.summary();
+  return { checks, ...(aborted !== undefined && { aborted }), ...(seen.count > 0 && { foreign: seen }) };
+}
+
+/**
+ * Tells the console (and at the end the terminal) about traffic that was not the client's: at
+ * most once a second while it grows, and its total before the suite ends.
+ */
+function watchForeign(
+  server: CertifyServer,
+  suite: SuiteRunOptions['definition']['suite'],
+  progress: (event: ProgressEvent) => void,
+): { end(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const send = (final: boolean) => {
+    const { count, sample } = server.foreign.summary();
+    if (count > 0) progress({ type: 'foreign', suite, count, sample, final });
+  };
+  const unsubscribe = server.foreign.onChange(() => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      send(false);
+    }, FOREIGN_UPDATE_MS);
+  });
+  return {
+    end: () => {
+      unsubscribe();
+      if (timer !== undefined) clearTimeout(timer);
+      send(true);
+    },
+  };
 }
 
 /** Waits for the client's first request or upgrade: scenarios play against a client that is up. */
@@ -160,11 +203,30 @@ async function awaitClient(
   }
   if (signal.aborted) return undefined;
   const seconds = Math.round(options.startupTimeoutMs / 100) / 10;
+  const flood = client === undefined ? undefined : floodText(client.output());
   return {
     status: 'fail',
-    summary: `not graded: the client made no request within ${seconds} s of its start`,
-    evidence: [{ at: new Date(options.now()).toISOString(), what: `no request or upgrade in ${seconds} s` }],
+    summary: `not graded: the client made no request within ${seconds} s of its start${flood === undefined ? '' : `; it flooded its output instead (${flood})`}`,
+    evidence: [
+      {
+        at: new Date(options.now()).toISOString(),
+        what: `no request or upgrade in ${seconds} s${flood === undefined ? '' : `; printed ${flood}`}`,
+      },
+    ],
   };
+}
+
+/** More than this before a first request, stdout and stderr together, is a flood, not an echo or a log. */
+const FLOOD_LINES = 10_000;
+const FLOOD_CHARS = 1024 * 1024;
+
+/** `1234567 lines (98.8 MB) on stdout`, when what the client printed is a flood; else undefined. */
+function floodText(output: ClientOutput): string | undefined {
+  const lines = output.stdoutLines + output.stderrLines;
+  const chars = output.stdoutChars + output.stderrChars;
+  if (lines < FLOOD_LINES && chars < FLOOD_CHARS) return undefined;
+  const where = output.stdoutChars >= output.stderrChars ? 'stdout' : 'stderr';
+  return `${lines} lines (${(chars / 1e6).toFixed(1)} MB) on ${where}`;
 }
 
 function scenarioContext(

@@ -4,7 +4,8 @@ import { CERTIFY_TIMINGS } from '../timings';
 import { resolveCommand } from '../client/resolve-command';
 import { SUITE_DEFINITIONS } from '../suites';
 import { buildReport } from '../report/build-report';
-import type { CertifyTimings, CheckResult, Report, Suite, SuiteDefinition } from '../types';
+import { FOREIGN_SAMPLE } from '../server/foreign-traffic';
+import type { CertifyTimings, CheckResult, Evidence, Report, Suite, SuiteDefinition } from '../types';
 import type { ProgressEvent } from './progress';
 import { runSuite, type ClientSpec } from './run-suite';
 import { notGraded, type NotGraded } from './scenario-play';
@@ -93,6 +94,7 @@ export async function certify(options: CertifyOptions): Promise<Report> {
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   const checks: CheckResult[] = [];
   let aborted: string | undefined;
+  let foreign: { count: number; sample: Evidence[] } | undefined;
   try {
     for (const suite of selection.suites) {
       const definition = definitions[suite];
@@ -120,6 +122,11 @@ export async function certify(options: CertifyOptions): Promise<Report> {
         ...(options.consoleAssets && { consoleAssets: options.consoleAssets }),
       });
       checks.push(...outcome.checks.map((c) => qualify(suite, selection.qualified, c)));
+      if (outcome.foreign !== undefined) {
+        foreign ??= { count: 0, sample: [] };
+        foreign.count += outcome.foreign.count;
+        foreign.sample.push(...outcome.foreign.sample.slice(0, FOREIGN_SAMPLE - foreign.sample.length));
+      }
       if (outcome.aborted !== undefined) {
         aborted ??= selection.qualified ? `${suite}: ${outcome.aborted}` : outcome.aborted;
       }
@@ -136,6 +143,7 @@ export async function certify(options: CertifyOptions): Promise<Report> {
     durationMs: now() - startedAt,
     checks,
     ...(aborted !== undefined && { aborted }),
+    ...(foreign !== undefined && { foreign }),
   });
 }
 

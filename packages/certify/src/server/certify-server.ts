@@ -9,7 +9,9 @@ import {
   type CertifiedUser,
   type CertifyConsole,
 } from './certify-simulator';
+import { ClientAttribution } from './client-attribution';
 import { controlCalls } from './control-calls';
+import { ForeignTraffic } from './foreign-traffic';
 import { sessionLogger } from './session-logger';
 import { TrafficLog } from './traffic-log';
 import { recordRequests, recordUpgrades } from './traffic-recorder';
@@ -21,6 +23,8 @@ export interface CertifyServerOptions extends CertifyConsole {
   readonly port?: number;
   /** Loopback unless --attach serves a container on another address. */
   readonly host?: string;
+  /** --attach: a client started by hand; traffic is tied to it by the run's credentials. */
+  readonly attached?: boolean;
   /** Real time, ms since the epoch. */
   readonly now?: () => number;
 }
@@ -32,6 +36,8 @@ export interface CertifyServer {
   readonly port: number;
   readonly user: CertifiedUser;
   readonly traffic: TrafficLog;
+  /** What was not the certified client's (--attach): counted, sampled, never graded. */
+  readonly foreign: ForeignTraffic;
   readonly control: ControlCalls;
   /** The QA console's address, when the console's assets were given. */
   readonly console: string | undefined;
@@ -52,6 +58,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
   const user = newCertifiedUser();
   const traffic = new TrafficLog();
   const record = traffic.record.bind(traffic);
+  const foreign = new ForeignTraffic();
   const mounted = mountCertifySimulator(
     options.simulator,
     options.timings,
@@ -63,6 +70,8 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     users: { keys: new Set([user.key]), fixedTokens: new Map([[user.fixedToken, user.key]]) },
     ownCallToken: randomBytes(12).toString('hex'),
     record,
+    attribution: new ClientAttribution(options.attached === true, user),
+    foreign: foreign.record.bind(foreign),
     now,
   };
   const server = createServer(recordRequests(mounted.handle, deps));
@@ -97,6 +106,7 @@ export async function startCertifyServer(options: CertifyServerOptions): Promise
     port: address.port,
     user,
     traffic,
+    foreign,
     control: controlCalls({ base, user: user.key, ownCallToken: deps.ownCallToken }),
     close: () => {
       closing ??= (async () => {

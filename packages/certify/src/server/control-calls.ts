@@ -13,6 +13,13 @@ export interface ControlCallsOptions {
 }
 
 /**
+ * Transports whose requests name their user by bearer token, so a fault rule can be scoped to the
+ * certified user: another process on the port (--attach) then never takes the client's fault (a
+ * reset meant for the client's next poll). The event stream's upgrade carries no token.
+ */
+const USER_SCOPED = new Set(['events', 'filtered-events', 'listen', 'stomp']);
+
+/**
  * The control plane as scenarios use it: plain fetch against /_sim/* and the message routes of
  * the certify server, marked as certify's own so the traffic log leaves them out. Every failure
  * is a CertifyError naming the call, for the scenario to report as its check's failure.
@@ -34,6 +41,8 @@ export function controlCalls(options: ControlCallsOptions): ControlCalls {
           ...(body && { 'content-type': body.type }),
         },
         ...(body && { body: body.text }),
+        // Its own server, on loopback: a redirect can only be wrong, and is never followed.
+        redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
     } catch (err) {
@@ -73,7 +82,12 @@ export function controlCalls(options: ControlCallsOptions): ControlCalls {
       await call(`POST ${path}`, 'POST', path, { type: 'application/xml; charset=utf-8', text: xml });
     },
     async addFault(rule) {
-      const answer = (await call('POST /_sim/faults', 'POST', '/_sim/faults', json(rule))) as {
+      const match = rule.match as { transport?: unknown; user?: unknown } | undefined;
+      const scoped =
+        match !== undefined && match.user === undefined && USER_SCOPED.has(String(match.transport))
+          ? { ...rule, match: { ...match, user } }
+          : rule;
+      const answer = (await call('POST /_sim/faults', 'POST', '/_sim/faults', json(scoped))) as {
         id?: unknown;
       };
       if (typeof answer?.id !== 'string') {

@@ -6,23 +6,33 @@ interface Waiter {
   readonly resolve: (event: TrafficEvent | undefined) => void;
 }
 
-/** Events kept; a client that hot-loops for a minute stays within memory, oldest dropped first. */
+/** Events kept of each kind; a client that hot-loops for a minute stays within memory, oldest dropped first. */
 export const TRAFFIC_CAP = 50_000;
+/**
+ * Lines a client printed (--echo stdout) kept: a client that floods its output keeps the newest
+ * this many, and evicts none of its requests, which are kept apart.
+ */
+export const CLIENT_LINES_CAP = 20_000;
 
 /**
  * What the certify server saw, in order, and waits for what comes next. stop() ends every wait
  * (undefined), so no scenario outlives its run.
  */
 export class TrafficLog implements Traffic {
-  private readonly events: TrafficEvent[] = [];
+  private readonly byKind = new Map<TrafficKind, TrafficEvent[]>();
   private readonly waiters = new Set<Waiter>();
   private stopped = false;
 
   constructor(private readonly cap = TRAFFIC_CAP) {}
 
   record(event: TrafficEvent): void {
-    this.events.push(event);
-    if (this.events.length > this.cap) this.events.splice(0, this.events.length - this.cap);
+    let events = this.byKind.get(event.kind);
+    if (events === undefined) this.byKind.set(event.kind, (events = []));
+    events.push(event);
+    const cap = event.kind === 'client-line' ? Math.min(this.cap, CLIENT_LINES_CAP) : this.cap;
+    // Trimmed a quarter past the cap at a time: a flood costs O(1) a line, not a shift of the whole log.
+    if (events.length > cap + Math.ceil(cap / 4)) events.splice(0, events.length - cap);
+    if (this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) {
       if (waiter.kind === event.kind && waiter.test(event)) {
         this.waiters.delete(waiter);
@@ -32,11 +42,13 @@ export class TrafficLog implements Traffic {
   }
 
   all(): readonly TrafficEvent[] {
-    return [...this.events];
+    // Kinds are kept apart; a stable sort by time puts them back in the order they were seen.
+    return [...this.byKind.values()].flat().sort((a, b) => a.at - b.at);
   }
 
   of<K extends TrafficKind>(kind: K, since = 0): ReadonlyArray<TrafficOf<K>> {
-    return this.events.filter((e): e is TrafficOf<K> => e.kind === kind && e.at >= since);
+    const events = (this.byKind.get(kind) ?? []) as Array<TrafficOf<K>>;
+    return since <= 0 ? [...events] : events.filter((e) => e.at >= since);
   }
 
   next<K extends TrafficKind>(

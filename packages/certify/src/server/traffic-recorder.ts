@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { requestUrl } from '@racedata/control';
 import type { TrafficEvent } from '../types';
 import { captureBody, readEventsPage } from './answer-capture';
+import type { ClientAttribution } from './client-attribution';
 import { nameCredential, safeQuery, type KnownUsers } from './credential-names';
 
 /** The header certify's own calls carry (with a per-run value) so they are not the client's traffic. */
@@ -16,6 +17,9 @@ export interface RecorderDeps {
   /** The value of OWN_CALL_HEADER on certify's own requests. */
   readonly ownCallToken: string;
   readonly record: (event: TrafficEvent) => void;
+  /** Whose each request and upgrade is; what is not the client's goes to `foreign`. */
+  readonly attribution: ClientAttribution;
+  readonly foreign: (event: TrafficEvent) => void;
   readonly now: () => number;
 }
 
@@ -24,7 +28,8 @@ type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => v
 /**
  * Stands in front of the mounted simulator and writes down every request and upgrade the client
  * makes: times, route, query, auth scheme and status, and for long-poll pages what they carried.
- * The simulator itself is unchanged: this only watches what passes.
+ * What another process sends (--attach: client-attribution.ts) goes to `foreign` instead, so no
+ * check ever reads it. The simulator itself is unchanged: this only watches what passes.
  */
 export function recordRequests(inner: RequestListener, deps: RecorderDeps): RequestListener {
   return (req, res) => {
@@ -49,7 +54,8 @@ export function recordRequests(inner: RequestListener, deps: RecorderDeps): Requ
             ? { messages: 1, eventIds: [] }
             : readEventsPage(body())
           : undefined;
-      deps.record({
+      const mine = deps.attribution.request(req, res, route);
+      (mine ? deps.record : deps.foreign)({
         kind: 'request',
         at,
         endedAt: deps.now(),
@@ -71,7 +77,14 @@ export function recordUpgrades(inner: UpgradeListener, deps: RecorderDeps): Upgr
     if (!isOwnCall(req, deps)) {
       const { auth, user } = nameCredential(req, deps.users);
       const path = requestUrl(req).pathname;
-      deps.record({ kind: 'upgrade', at: deps.now(), path, auth, ...(user !== undefined && { user }) });
+      const mine = deps.attribution.upgrade(req);
+      (mine ? deps.record : deps.foreign)({
+        kind: 'upgrade',
+        at: deps.now(),
+        path,
+        auth,
+        ...(user !== undefined && { user }),
+      });
     }
     inner(req, socket, head);
   };

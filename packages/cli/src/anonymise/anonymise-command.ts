@@ -15,15 +15,17 @@ the same name gets the same pseudonym in every message of both simulators' files
 salt gives the same pseudonyms in every run. Ids, numbers, track names and everything else keep
 their bytes. Give IN and OUT first: --redact and --name-field take every value after them.
 
-Every line is checked as the replay checks it; the first bad line stops the run with file:line,
-and nothing is written to OUT. IN is never written to.
+Every line is checked as the replay checks it; the first bad line (not valid JSON or UTF-8,
+nested deeper than 64 levels, XML with a DTD) stops the run with file:line, and nothing is
+written to OUT. IN is never written to: an OUT inside IN is refused, and so is an IN/json or
+IN/legacy that links outside IN. Temporary files a killed run left in OUT are removed.
 
 Settings:
   ANONYMISE_SALT (--salt)   the salt (default: a random one, so names differ in every run)
 
 Exit codes:
   0    done: the summary is on stdout
-  ${EXIT_BAD_CONFIG}    a bad option, IN missing or holding a bad line, OUT equal to IN or holding a file (without --force)
+  ${EXIT_BAD_CONFIG}    a bad option, IN missing or holding a bad line, OUT inside IN or holding a file (without --force)
   1    an unexpected failure (a disk error)
 `;
 

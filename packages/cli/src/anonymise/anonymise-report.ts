@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownName } from '@racedata/core';
 import type { AnonymiseRecordingsResult } from '@racedata/recorder';
 
 function counts(rows: Record<string, number>): string {
@@ -13,9 +14,15 @@ export function formatAnonymiseReport(
   randomSalt: boolean,
 ): string {
   const { files, summary } = result;
-  const lines = [`anonymised ${summary.messages} messages in ${files.length} file(s) into ${outDir}`];
+  // Names are quoted when they hold a line break or another control: a name cannot forge a line.
+  const lines = [
+    `anonymised ${summary.messages} messages in ${files.length} file(s) into ${shownName(outDir)}`,
+  ];
   for (const file of files) {
-    lines.push(`  ${file.kind}/${path.basename(file.output)}: ${file.messages} messages`);
+    lines.push(`  ${shownName(`${file.kind}/${path.basename(file.output)}`)}: ${file.messages} messages`);
+  }
+  for (const temp of result.removedTemps) {
+    lines.push(`  removed ${shownName(temp)}, left by an interrupted run`);
   }
   lines.push(`replaced: ${counts(summary.replaced)}`);
   lines.push(`redacted: ${counts(summary.redacted)}`);

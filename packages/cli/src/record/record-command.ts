@@ -70,6 +70,7 @@ export function registerRecordCommand(program: Command, ctx: CliContext, deps: R
           transports: options.transports,
           fromEventId: options.fromEventId,
           durationMs: options.durationMs,
+          longPollTimeoutMs: options.longPollTimeoutMs,
           transformer,
           secrets: salt === undefined ? [] : [salt],
         },

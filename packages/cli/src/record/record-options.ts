@@ -31,6 +31,8 @@ export interface RecordCliOptions {
   readonly redact: readonly string[];
   /** 0: only the final summary. */
   readonly progressIntervalMs: number;
+  /** How long the upstream holds a long poll; every request ends by 1.5 times this. */
+  readonly longPollTimeoutMs: number;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
 }
@@ -47,6 +49,7 @@ type RecordOptionKey =
   | 'anonymise'
   | 'salt'
   | 'progressInterval'
+  | 'longPollTimeout'
   | 'logLevel'
   | 'logFormat';
 
@@ -184,6 +187,15 @@ export const RECORD_OPTIONS: readonly OptionSpec<RecordOptionKey>[] = [
     defaultFor: always('5000'),
     parse: parseInteger(0, 86_400_000),
   },
+  {
+    key: 'longPollTimeout',
+    flag: '--long-poll-timeout',
+    env: 'RECORD_LONG_POLL_TIMEOUT_MS',
+    description:
+      "ms the upstream holds a long poll before 204 (the interface's 60000); a request or handshake not done within 1.5 times this is abandoned and retried",
+    defaultFor: always('60000'),
+    parse: parseInteger(100, 3_600_000),
+  },
   { ...LOG_LEVEL_OPTION, choices: undefined },
   { ...LOG_FORMAT_OPTION, choices: undefined },
 ];
@@ -215,6 +227,7 @@ export function resolveRecordOptions(
     anonymise: boolean;
     salt?: string;
     progressInterval: number;
+    longPollTimeout: number;
     logLevel: LogLevel;
     logFormat: LogFormat;
   };
@@ -251,6 +264,7 @@ export function resolveRecordOptions(
     salt: o.salt,
     redact,
     progressIntervalMs: o.progressInterval,
+    longPollTimeoutMs: o.longPollTimeout,
     logLevel: o.logLevel,
     logFormat: o.logFormat,
   };

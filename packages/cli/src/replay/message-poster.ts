@@ -63,9 +63,13 @@ export function createPoster(options: PosterOptions): (recorded: RecordedMessage
       try {
         const answer = await request(options.fetch, url, init, timeoutMs, signal);
         if (answer.status < 300) return;
-        if (answer.status < 500)
+        if (answer.status >= 400 && answer.status < 500)
           throw new CliError('POST_REJECTED', { status: answer.status, detail: detailOf(answer.body) });
-        reason = `HTTP ${answer.status}${answer.body ? `: ${detailOf(answer.body)}` : ''}`;
+        // A redirect is an error of the target like a 5xx: retried, never followed.
+        reason =
+          answer.status < 400
+            ? `HTTP ${answer.status} to ${answer.location ?? 'nowhere'} (a redirect: not followed)`
+            : `HTTP ${answer.status}${answer.body ? `: ${detailOf(answer.body)}` : ''}`;
       } catch (err) {
         if (isCliError(err, 'POST_REJECTED') || isCliError(err, 'REPLAY_ABORTED')) throw err;
         reason = (err as Error).message;

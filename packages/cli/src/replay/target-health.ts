@@ -48,7 +48,10 @@ export async function waitForTarget(target: string, options: WaitForTargetOption
         signal,
       );
       if (answer.status === 200) return { simulator: simulatorOf(answer.body) };
-      reason = `HTTP ${answer.status}`;
+      reason =
+        answer.location === undefined
+          ? `HTTP ${answer.status}`
+          : `HTTP ${answer.status} to ${answer.location} (a redirect: not followed; give the simulator's own URL)`;
     } catch (err) {
       if (signal?.aborted) throw err;
       reason = (err as Error).message;

@@ -58,6 +58,21 @@ const STATE = objectSchema(
     passed: COUNT,
     failed: integer(0, undefined, 'Required checks that failed and were not expected to'),
     aborted: { type: 'string', description: 'Why the suite ended early' },
+    foreign: objectSchema(
+      {
+        count: COUNT,
+        sample: {
+          type: 'array',
+          description: 'The first few, described',
+          items: objectSchema({ at: { type: 'string', format: 'date-time' }, what: { type: 'string' } }),
+        },
+      },
+      ['count', 'sample'],
+      {
+        description:
+          'Requests and upgrades that were not the certified client (--attach: another process on the port); never graded',
+      },
+    ),
   },
   ['suite', 'client', 'attached', 'timings', 'startedAt', 'phase', 'checks', 'passed', 'failed'],
 );

@@ -1,4 +1,5 @@
 import { isCalendarDate } from '../dates';
+import { jsonTextDepthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import type { EventInput } from '../event-input';
 import type {
   RecordedJsonMessage,
@@ -112,6 +113,13 @@ export function parseRecordingLine<K extends RecordingKind>(
   text: string,
   source: string,
 ): LineResult<RecordedMessageOf<K>> {
+  // Checked before parsing: every reader of a line (the replay, the anonymiser) recurses per level.
+  if (jsonTextDepthExceeds(text, MAX_JSON_DEPTH)) {
+    return {
+      ok: false,
+      error: `nests deeper than ${MAX_JSON_DEPTH} levels (the simulators refuse such a message)`,
+    };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -68,6 +68,29 @@ function catalogProblem(message: RecordedMessage, catalog: ChannelCatalog): stri
   return undefined;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function strictUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The 1-based line holding the first byte sequence that is not UTF-8. */
+function firstNonUtf8Line(bytes: Buffer): number {
+  let line = 1;
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    if (strictUtf8(bytes.subarray(start, end === -1 ? bytes.length : end)) === undefined || end === -1)
+      return line;
+    line += 1;
+    start = end + 1;
+  }
+}
+
 interface FileResult<M> {
   messages: M[];
   problems: RecordingProblem[];
@@ -80,11 +103,16 @@ export async function readRecordingFile<K extends RecordingKind>(
 ): Promise<FileResult<RecordedMessageOf<K>>> {
   const messages: RecordedMessageOf<K>[] = [];
   const problems: RecordingProblem[] = [];
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await fs.readFile(file, 'utf8');
+    bytes = await fs.readFile(file);
   } catch (err) {
     return { messages, problems: [{ file, message: `cannot be read: ${(err as Error).message}` }] };
+  }
+  const text = strictUtf8(bytes);
+  if (text === undefined) {
+    // Decoding leniently would replay U+FFFD where the recording has other bytes.
+    return { messages, problems: [{ file, line: firstNonUtf8Line(bytes), message: 'not valid UTF-8' }] };
   }
   const name = path.basename(file);
   const lines = text.replace(/^\uFEFF/, '').split('\n');

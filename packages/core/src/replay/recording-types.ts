@@ -1,3 +1,4 @@
+import { shownName } from '../shown-name';
 import type { ChannelKind } from '../channel-catalog';
 import type { EventInput } from '../event-input';
 
@@ -44,7 +45,9 @@ export interface RecordingProblem {
   readonly message: string;
 }
 
+/** `file:line: message`, the file quoted when its name could forge or reorder the output. */
 export function formatProblem(problem: RecordingProblem): string {
-  const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
+  const file = shownName(problem.file);
+  const where = problem.line === undefined ? file : `${file}:${problem.line}`;
   return `${where}: ${problem.message}`;
 }

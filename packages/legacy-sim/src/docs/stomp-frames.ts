@@ -1,5 +1,10 @@
-import { objectSchema, type AsyncMessage, type DocsContext, type JsonSchema } from '@racedata/core';
-import { SUPPORTED_VERSIONS } from '../stomp/stomp-frame';
+import {
+  objectSchema,
+  type AsyncMessage,
+  type DocsContext,
+  type JsonSchema,
+  SUPPORTED_VERSIONS,
+} from '@racedata/core';
 
 // Draft-07 compatible schemas: AsyncAPI reads payloads and headers as draft-07 (AsyncAPI Schema).
 const TEXT: JsonSchema = { type: 'string' };

@@ -3,9 +3,11 @@ import {
   textFrameHeaderLength,
   writeTextFrameHeader,
   type FramedText,
+  escapeHeader,
+  escapesHeaders,
+  type StompVersion,
 } from '@racedata/core';
 import type { FrameMemory } from './frame-memory';
-import { escapeHeader, escapesHeaders, type StompVersion } from './stomp-frame';
 import type { Subscription } from './stomp-subscriptions';
 
 /**

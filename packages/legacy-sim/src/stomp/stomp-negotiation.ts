@@ -1,4 +1,4 @@
-import { SUPPORTED_VERSIONS, type StompHeaders, type StompVersion } from './stomp-frame';
+import { SUPPORTED_VERSIONS, type StompHeaders, type StompVersion } from '@racedata/core';
 
 /**
  * The highest version both sides speak. A CONNECT without `accept-version` is a 1.0 client

@@ -1,6 +1,5 @@
-import { CLOSE_GRACE_MS } from '@racedata/core';
+import { CLOSE_GRACE_MS, DEFAULT_PARSER_LIMITS, type StompParserLimits } from '@racedata/core';
 import type { HeartBeatOffer } from './stomp-negotiation';
-import { DEFAULT_PARSER_LIMITS, type StompParserLimits } from './stomp-parser';
 
 /** Where the STOMP endpoint listens: production path and the vendor simulator's /api/v1 path. */
 export const STOMP_PATHS: readonly string[] = ['/customerapi/channels/connect', '/api/v1/channels/connect'];

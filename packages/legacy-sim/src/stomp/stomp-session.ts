@@ -10,17 +10,16 @@ import {
   type TimerHandle,
   type TransientHub,
   type User,
-} from '@racedata/core';
-import { WebSocket, type RawData } from 'ws';
-import type { TransientXmlMessage } from '../legacy-bus';
-import {
   HEART_BEAT,
   serializeFrame,
   StompFrameError,
   type OutgoingFrame,
   type StompFrame,
   type StompVersion,
-} from './stomp-frame';
+  StompParser,
+} from '@racedata/core';
+import { WebSocket, type RawData } from 'ws';
+import type { TransientXmlMessage } from '../legacy-bus';
 import { HeartBeatTimers } from './stomp-heart-beat';
 import {
   formatHeartBeat,
@@ -30,7 +29,6 @@ import {
   type HeartBeatPlan,
 } from './stomp-negotiation';
 import type { StompOptions } from './stomp-options';
-import { StompParser } from './stomp-parser';
 import type { FrameMemory } from './frame-memory';
 import { frameHead, messageFrames, type FrameHead } from './message-frames';
 import { isProblem, StompSubscriptions } from './stomp-subscriptions';

@@ -1,4 +1,4 @@
-import type { OutgoingFrame, StompHeaders, StompVersion } from './stomp-frame';
+import type { OutgoingFrame, StompHeaders, StompVersion } from '@racedata/core';
 
 export interface Subscription {
   /** Absent for a STOMP 1.0 SUBSCRIBE without id; its MESSAGEs then carry no `subscription`. */

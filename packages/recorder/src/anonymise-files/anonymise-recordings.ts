@@ -1,16 +1,17 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
-  RECORDING_KINDS,
   parseRecordingLine,
   recordingFiles,
+  shownName,
   type Logger,
   type RecordingKind,
 } from '@racedata/core';
 import type { Anonymiser, AnonymiseSummary } from '../anonymise/index';
 import { recorderError } from '../errors';
 import { anonymiseFileLine } from './line-codec';
-import { LineTooLong, readLines } from './line-reader';
+import { checkInOut, realPath, removeStaleTemps, within } from './in-out-paths';
+import { LineTooLong, NotUtf8, readLines } from './line-reader';
 import { TempFile } from './temp-file';
 
 export interface AnonymiseRecordingsOptions {
@@ -34,43 +35,29 @@ export interface AnonymisedFile {
 export interface AnonymiseRecordingsResult {
   readonly files: readonly AnonymisedFile[];
   readonly summary: AnonymiseSummary;
+  /** Temporary files an interrupted earlier run left in OUT, removed (relative to OUT). */
+  readonly removedTemps: readonly string[];
 }
 
 const invalid = (message: string) => recorderError('ANONYMISE_INPUT_INVALID', message);
 
-async function realOrResolved(target: string): Promise<string> {
-  try {
-    return await fs.realpath(target);
-  } catch {
-    return path.resolve(target);
-  }
-}
-
-async function isDirectory(target: string): Promise<boolean> {
-  return (await fs.stat(target).catch(() => undefined))?.isDirectory() === true;
-}
-
-/** The input files, each with where its output goes; refuses anything that would overwrite IN. */
+/** The input files, each with where its output goes; refuses anything that would write into IN. */
 async function plan(options: AnonymiseRecordingsOptions): Promise<Array<Omit<AnonymisedFile, 'messages'>>> {
   const { inDir, outDir } = options;
-  if (!(await isDirectory(inDir))) throw invalid(`recordings directory ${inDir} does not exist`);
-  if ((await realOrResolved(inDir)) === (await realOrResolved(outDir))) {
-    throw invalid(`OUT must differ from IN (${inDir}): anonymise never overwrites its input`);
-  }
+  const { realIn, kinds } = await checkInOut(inDir, outDir);
   const files: Array<Omit<AnonymisedFile, 'messages'>> = [];
-  const inputs = new Set<string>();
-  for (const kind of RECORDING_KINDS) {
-    if (!(await isDirectory(path.join(inDir, kind)))) continue;
+  for (const kind of kinds) {
     for (const input of await recordingFiles(inDir, kind)) {
-      inputs.add(await realOrResolved(input));
       files.push({ kind, input, output: path.join(outDir, kind, path.basename(input)) });
     }
   }
-  if (files.length === 0) throw invalid(`${inDir} holds no json/*.jsonl or legacy/*.jsonl recording`);
+  if (files.length === 0)
+    throw invalid(`${shownName(inDir)} holds no json/*.jsonl or legacy/*.jsonl recording`);
   for (const { output } of files) {
-    if (inputs.has(await realOrResolved(output))) throw invalid(`${output} is an input file`);
-    if (!options.overwrite && (await fs.stat(output).catch(() => undefined)) !== undefined) {
-      throw invalid(`${output} already exists (--force replaces files in OUT)`);
+    // OUT/json may itself be a link into IN.
+    if (within(await realPath(output), realIn)) throw invalid(`${shownName(output)} is inside IN`);
+    if (!options.overwrite && (await fs.lstat(output).catch(() => undefined)) !== undefined) {
+      throw invalid(`${shownName(output)} already exists (--force replaces files in OUT)`);
     }
   }
   return files;
@@ -86,6 +73,10 @@ export async function anonymiseRecordings(
   options: AnonymiseRecordingsOptions,
 ): Promise<AnonymiseRecordingsResult> {
   const planned = await plan(options);
+  const removedTemps = await removeStaleTemps(options.outDir);
+  if (removedTemps.length > 0) {
+    options.logger?.info({ files: removedTemps }, 'removed temporary files an interrupted run left in OUT');
+  }
   const temps: TempFile[] = [];
   const done: AnonymisedFile[] = [];
   try {
@@ -102,7 +93,7 @@ export async function anonymiseRecordings(
     for (const temp of [...temps].reverse()) await temp.discard();
     throw err;
   }
-  return { files: done, summary: options.anonymiser.summary() };
+  return { files: done, summary: options.anonymiser.summary(), removedTemps };
 }
 
 async function anonymiseFile(
@@ -111,11 +102,12 @@ async function anonymiseFile(
   temp: TempFile,
 ): Promise<number> {
   const name = path.basename(file.input);
+  const shown = shownName(file.input);
   let messages = 0;
-  let where = `${file.input}:1`;
+  let where = `${shown}:1`;
   try {
     for await (const { number, text } of readLines(file.input)) {
-      where = `${file.input}:${number}`;
+      where = `${shown}:${number}`;
       if (text.trim() === '') continue;
       const before = parseRecordingLine(file.kind, text, `${name}:${number}`);
       if (!before.ok) throw invalid(`${where}: ${before.error}`);
@@ -126,13 +118,14 @@ async function anonymiseFile(
       messages += 1;
     }
   } catch (err) {
-    if (err instanceof LineTooLong) throw invalid(`${file.input}:${err.line}: ${err.message}`);
+    if (err instanceof LineTooLong || err instanceof NotUtf8)
+      throw invalid(`${shown}:${err.line}: ${err.message}`);
     if ((err as { code?: string }).code?.startsWith('ANONYMISE_')) {
       const message = (err as Error).message;
-      throw message.startsWith(file.input) ? err : invalid(`${where}: ${message}`);
+      throw message.startsWith(shown) ? err : invalid(`${where}: ${message}`);
     }
     throw err;
   }
-  if (messages === 0) throw invalid(`${file.input}: holds no messages`);
+  if (messages === 0) throw invalid(`${shown}: holds no messages`);
   return messages;
 }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 
 /** A line longer than this is refused: the reader holds one line at a time, and no message is near it. */
-export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export interface FileLine {
   /** 1-based, as the loader reports it. */
@@ -10,36 +10,59 @@ export interface FileLine {
   readonly text: string;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const LF = 0x0a;
+
 /**
  * The lines of a UTF-8 file, read in chunks so memory stays bounded by the longest line rather
- * than the file; split the way core's recording loader splits them.
+ * than the file; split the way core's recording loader splits them. A line that is not UTF-8
+ * throws NotUtf8 with its number: decoding it leniently would replace its bytes with U+FFFD and
+ * write them out changed, unseen.
  */
 export async function* readLines(file: string): AsyncGenerator<FileLine> {
-  let rest = '';
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let number = 0;
-  const take = (raw: string): FileLine => {
+  const take = (bytes: Buffer): FileLine => {
     number += 1;
-    let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      throw new NotUtf8(number);
+    }
+    if (text.endsWith('\r')) text = text.slice(0, -1);
     if (number === 1) text = text.replace(/^\uFEFF/, '');
     return { number, text };
   };
-  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-    rest += chunk as string;
+  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
+    const bytes = chunk as Buffer;
     let start = 0;
-    for (let newline = rest.indexOf('\n'); newline !== -1; newline = rest.indexOf('\n', start)) {
-      yield take(rest.slice(start, newline));
+    for (let newline = bytes.indexOf(LF); newline !== -1; newline = bytes.indexOf(LF, start)) {
+      const part = bytes.subarray(start, newline);
+      const line = pending.length === 0 ? part : Buffer.concat([...pending, part]);
+      pending = [];
+      pendingBytes = 0;
+      yield take(line);
       start = newline + 1;
     }
-    rest = rest.slice(start);
-    if (rest.length > MAX_LINE_CHARS) {
-      throw new LineTooLong(number + 1);
+    if (start < bytes.length) {
+      pending.push(bytes.subarray(start));
+      pendingBytes += bytes.length - start;
+      if (pendingBytes > MAX_LINE_BYTES) throw new LineTooLong(number + 1);
     }
   }
-  if (rest !== '') yield take(rest);
+  if (pendingBytes > 0) yield take(Buffer.concat(pending));
 }
 
 export class LineTooLong extends Error {
   constructor(readonly line: number) {
-    super(`line longer than ${MAX_LINE_CHARS} characters`);
+    super(`line longer than ${MAX_LINE_BYTES} bytes`);
+  }
+}
+
+export class NotUtf8 extends Error {
+  constructor(readonly line: number) {
+    super('not valid UTF-8 (anonymise keeps every byte it does not replace, so it cannot guess these)');
   }
 }

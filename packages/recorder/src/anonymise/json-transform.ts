@@ -1,11 +1,12 @@
 import type { NameCategory } from './name-fields';
 import { nameCategoryOf, replaceName, type TransformContext } from './name-context';
 import { redactableJsonKey } from './redact-specs';
+import { MAX_JSON_DEPTH } from '@racedata/core';
 import { recorderError } from '../errors';
 import { setOwn } from '../own-property';
 
-/** Far deeper than any message of the interface; core caps posted JSON well below this too. */
-export const MAX_DEPTH = 256;
+/** What POST /api/message accepts, and every recording line reader (core's parseRecordingLine) too. */
+export const MAX_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * A copy of a POST /api/message body with names replaced and redacted fields dropped. Keys keep
@@ -26,7 +27,6 @@ function walkObject(
   depth: number,
   enclosing: NameCategory | undefined,
 ): Record<string, unknown> {
-  if (depth > MAX_DEPTH) throw recorderError('ANONYMISE_TOO_DEEP', `message nests deeper than ${MAX_DEPTH}`);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     const at = path === '' ? key : `${path}.${key}`;
@@ -51,14 +51,17 @@ function walkValue(
   enclosing: NameCategory | undefined,
 ): unknown {
   if (typeof value === 'string') return category ? replaceName(ctx, category, key, value) : value;
-  // Arrays are transparent to paths: payload.starters.trainer reaches every starter's trainer.
+  if (typeof value !== 'object' || value === null) return value;
+  // Checked before going a level down, arrays counted too: the walk recurses once per level.
+  if (depth > MAX_DEPTH) {
+    throw recorderError('ANONYMISE_TOO_DEEP', `message nests deeper than ${MAX_DEPTH} levels`);
+  }
+  // Arrays are transparent to paths (payload.starters.trainer reaches every starter's trainer),
+  // not to depth.
   if (Array.isArray(value)) {
-    return value.map((item) => walkValue(ctx, item, key, path, depth, category, enclosing));
+    return value.map((item) => walkValue(ctx, item, key, path, depth + 1, category, enclosing));
   }
-  if (typeof value === 'object' && value !== null) {
-    return walkObject(ctx, value as Record<string, unknown>, path, depth, enclosing);
-  }
-  return value;
+  return walkObject(ctx, value as Record<string, unknown>, path, depth, enclosing);
 }
 
 function redactSpec(ctx: TransformContext, key: string, path: string, depth: number): string | undefined {

@@ -24,7 +24,11 @@ export function sentLastEventId(poll: RequestEvent): string | undefined {
  * it does (or nothing was delivered yet, when any starting point is the client's choice).
  */
 export function cursorProblem(poll: RequestEvent, earlier: readonly RequestEvent[]): string | undefined {
-  const highest = highestDelivered(earlier, poll.at);
+  // Not the poll itself: answered within the millisecond it started, it "ended before it began".
+  const highest = highestDelivered(
+    earlier.filter((other) => other !== poll),
+    poll.at,
+  );
   if (highest === undefined) return undefined;
   const sent = sentLastEventId(poll);
   if (sent === undefined) return `sent no lastEventId after receiving event ${highest}`;

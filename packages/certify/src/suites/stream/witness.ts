@@ -34,7 +34,7 @@ export class StreamWitness {
 
   /** A session on a transient channel of the user's subscription; throws with the reason when there is none. */
   static async open(ctx: ScenarioContext): Promise<StreamWitness> {
-    const res = await fetch(`${ctx.base}/_sim/users`, { signal: ctx.signal });
+    const res = await fetch(`${ctx.base}/_sim/users`, { signal: ctx.signal, redirect: 'manual' });
     if (!res.ok) throw new Error(`GET /_sim/users answered ${res.status}`);
     const { users } = (await res.json()) as { users: UserInfo[] };
     const mine = users.find((u) => u.key === ctx.user.key);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { StompFrameError, type StompVersion } from '../src/stomp/stomp-frame';
-import { DEFAULT_PARSER_LIMITS, StompParser, type StompParserLimits } from '../src/stomp/stomp-parser';
+import { StompFrameError, type StompVersion } from '../../src/stomp/stomp-frame';
+import { DEFAULT_PARSER_LIMITS, StompParser, type StompParserLimits } from '../../src/stomp/stomp-parser';
 
 interface Outcome {
   frames: string[];

@@ -4,9 +4,9 @@ import {
   serializeFrame,
   StompFrameError,
   unescapeHeader,
-} from '../src/stomp/stomp-frame';
-import { StompParser } from '../src/stomp/stomp-parser';
-import type { StompFrame } from '../src/stomp/stomp-frame';
+} from '../../src/stomp/stomp-frame';
+import { StompParser } from '../../src/stomp/stomp-parser';
+import type { StompFrame } from '../../src/stomp/stomp-frame';
 
 function parseAll(text: string, version: '1.0' | '1.1' | '1.2' = '1.2'): StompFrame[] {
   const frames: StompFrame[] = [];

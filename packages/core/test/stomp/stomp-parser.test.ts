@@ -1,5 +1,5 @@
-import { StompFrameError, type StompFrame } from '../src/stomp/stomp-frame';
-import { StompParser, type StompParserLimits } from '../src/stomp/stomp-parser';
+import { StompFrameError, type StompFrame } from '../../src/stomp/stomp-frame';
+import { StompParser, type StompParserLimits } from '../../src/stomp/stomp-parser';
 
 function collect(limits?: StompParserLimits) {
   const frames: StompFrame[] = [];
