@@ -62,7 +62,12 @@ export class LegacyBus {
    * `made` skips the well-formedness check for documents the simulator wrote itself (the race
    * day's renderer, whose output a property test parses whole); everything handed in is checked.
    */
-  publish(input: LegacyPublishInput, source: JournalSource = 'inject', made = false): LegacyPublishResult {
+  publish(
+    input: LegacyPublishInput,
+    source: JournalSource = 'inject',
+    made = false,
+    action?: string,
+  ): LegacyPublishResult {
     const target = this.resolveChannel(input.channel);
     const { queues, hub, users, clock, logger } = this.options;
     if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
@@ -73,6 +78,7 @@ export class LegacyBus {
         channel: input.channel,
         durable: input.delivery === 'durable',
         ...(input.payloadKey !== undefined && { payloadKey: input.payloadKey }),
+        ...(action !== undefined && { action }),
       },
       input.xml,
     );

@@ -36,8 +36,13 @@ export interface PlayingDay {
 export interface DayListener {
   /** A new day (or the same one again): play it from its anchor, history first. */
   restart(day: PlayingDay): void;
-  /** The plan changed at day time `at` (an action): replace what is not played yet. */
-  replan(day: PlayingDay, at: number): void;
+  /**
+   * The plan changed at day time `at`: replace what is not played yet. After an action (named by
+   * `action`) what is due now is played at once.
+   */
+  replan(day: PlayingDay, at: number, action?: string): void;
+  /** Play what is due by now, so an action's own messages stand apart. */
+  catchUp(): void;
   stop(): void;
 }
 
@@ -70,11 +75,22 @@ export class RaceDay {
   }
 
   /** Replaces the plan (an action) as of day time `at`; the players re-derive what comes after. */
-  change(plan: RaceDayPlan, at: number): PlayingDay {
+  change(plan: RaceDayPlan, at: number, action?: string): PlayingDay {
     if (!this.playing) throw new Error('no race day is playing');
     this.playing = { ...this.playing, plan };
-    for (const listener of this.listeners) listener.replan(this.playing, at);
+    for (const listener of this.listeners) listener.replan(this.playing, at, action);
     return this.playing;
+  }
+
+  /**
+   * Takes an action at day time `at`: every player first plays what is due, then `edit` makes the
+   * new plan (throwing changes nothing), then the players play what the action made.
+   */
+  act(at: number, action: string, edit: (plan: RaceDayPlan) => RaceDayPlan): PlayingDay {
+    if (!this.playing) throw new Error('no race day is playing');
+    for (const listener of this.listeners) listener.catchUp();
+    const plan = edit(this.playing.plan);
+    return this.change(plan, at, action);
   }
 
   stop(): boolean {

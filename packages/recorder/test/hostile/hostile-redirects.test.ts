@@ -10,7 +10,6 @@ import {
   DEFAULT_CREDENTIALS,
   expectQuietOutput,
   logLines,
-  logged,
   recordHostile,
   stopTimed,
   STOP_LIMIT_MS,
