@@ -5,7 +5,7 @@
  * check includes this file), only types from core.
  */
 import type { ChannelKind, ReplayView, SimulatorKind, TransportInfo } from '@racedata/core';
-import type { Phase, PlanView } from '@racedata/race-day';
+import type { Phase, PlanView, RaceDayAction } from '@racedata/race-day';
 
 // ---- The journal (GET /_sim/journal, /_sim/journal/wait, the console stream)
 
@@ -419,6 +419,9 @@ export interface SchemaIndex {
 }
 
 // ---- Steering the race day (POST /_sim/race-day/actions, /goto)
+
+/** The body of POST /_sim/race-day/actions: `{action, trackId, raceNr, ...its arguments}`. */
+export type RaceDayActionRequest = RaceDayAction;
 
 /** One message an action made, as its answer lists it: the JSON event, and how it goes out. */
 export interface RaceDayMessage {
