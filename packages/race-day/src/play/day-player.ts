@@ -52,6 +52,8 @@ export class DayPlayer implements DayListener {
   /** While a replan plays what an action made: the action, and what was played. */
   private acting: { readonly action: string; readonly played: DayMessage[] } | undefined;
   private lastActed: readonly DayMessage[] = [];
+  /** The instant of the last action and its name, for what is played at that instant later. */
+  private pending: { readonly at: number; readonly action: string } | undefined;
   private readonly detach: () => void;
 
   constructor(private readonly options: DayPlayerOptions) {
@@ -78,6 +80,7 @@ export class DayPlayer implements DayListener {
     this.cancel();
     this.playing = day;
     this.playedCount = 0;
+    this.pending = undefined;
     const now = this.dayNow()!;
     this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
     const history: DayMessage[] = [];
@@ -119,7 +122,7 @@ export class DayPlayer implements DayListener {
    * The plan changed at `at` (an action, named by `action`): what is not played yet is
    * re-derived, and what is due now (what the action made) is played at once.
    */
-  replan(day: PlayingDay, _at: number, action?: string): void {
+  replan(day: PlayingDay, at: number, action?: string): void {
     this.cancel();
     this.playing = day;
     this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
@@ -148,9 +151,14 @@ export class DayPlayer implements DayListener {
       this.schedule();
       return;
     }
+    // A player whose clock is behind the action's (the other simulator of `all`) plays its
+    // messages when its clock gets there: they are still the action's.
+    this.pending = { at, action };
     this.acting = { action, played: [] };
     try {
-      this.fire();
+      // Only what is due at the action's instant: a millisecond the clock moved on meanwhile
+      // belongs to the day, not to the action.
+      this.fire(Math.min(at, this.dayNow() ?? at));
     } finally {
       this.lastActed = this.acting.played;
       this.acting = undefined;
@@ -203,9 +211,9 @@ export class DayPlayer implements DayListener {
     return best;
   }
 
-  private fire = (): void => {
+  private fire = (until?: number): void => {
     this.timer = undefined;
-    const now = this.dayNow();
+    const now = until ?? this.dayNow();
     if (now === undefined) return;
     for (;;) {
       const next = this.peek(now);
@@ -225,7 +233,8 @@ export class DayPlayer implements DayListener {
       this.playedCount += 1;
       try {
         this.acting?.played.push(m);
-        this.options.sink.live(m, this.acting?.action);
+        const action = this.acting?.action ?? (this.pending?.at === m.at ? this.pending.action : undefined);
+        this.options.sink.live(m, action);
       } catch (err) {
         // One message a simulator refuses (a channel its catalog lacks) must not stop the day.
         this.options.logger?.warn(
