@@ -59,27 +59,31 @@ export function messageView(m: DayMessage): RaceDayMessage {
  */
 export function takeAction(raceDay: SimulatorRaceDay, body: unknown): RaceDayActionResult {
   const action = parseAction(body);
-  const { playing, now } = playingNow(raceDay, `action ${action.action}`);
+  const { playing } = playingNow(raceDay, `action ${action.action}`);
   // Names what the day lacks (400) before anything is played.
   findMeeting(playing.plan, action.trackId);
   if (action.raceNr !== undefined) findRace(playing.plan, { trackId: action.trackId, raceNr: action.raceNr });
-  const after = raceDay.day.act(now, action.action, (plan) => applyAction(plan, action, now));
-  const emitted = raceDay.player.actionMessages.map(messageView);
+  const {
+    day: after,
+    at,
+    emitted: made,
+  } = raceDay.day.act(action.action, (plan, when) => applyAction(plan, action, when));
+  const emitted = made.map(messageView);
   const meeting = findMeeting(after.plan, action.trackId);
   return {
     action: action.action,
     trackId: action.trackId,
     ...(action.raceNr !== undefined && {
       raceNr: action.raceNr,
-      phase: phaseOf(after.plan, { trackId: action.trackId, raceNr: action.raceNr }, now),
+      phase: phaseOf(after.plan, { trackId: action.trackId, raceNr: action.raceNr }, at),
     }),
     races: meeting.races.map((r) => ({
       raceNr: r.raceNr,
-      phase: phaseOf(after.plan, { trackId: action.trackId, raceNr: r.raceNr }, now),
+      phase: phaseOf(after.plan, { trackId: action.trackId, raceNr: r.raceNr }, at),
     })),
-    dayTime: localIso(now),
+    dayTime: localIso(at),
     emitted,
-    allowed: allowedActions(after.plan, action.trackId, action.raceNr, now),
+    allowed: allowedActions(after.plan, action.trackId, action.raceNr, at),
   };
 }
 

@@ -1,5 +1,6 @@
 import { optionName, SETTINGS, type RaceDaySettings, type SettingKey } from '@racedata/core';
 import type { RaceDayPlan } from '../model/types';
+import type { DayMessage } from '../timeline/messages';
 import {
   defaultSeed,
   parseDateOption,
@@ -43,6 +44,10 @@ export interface DayListener {
   replan(day: PlayingDay, at: number, action?: string): void;
   /** Play what is due by now, so an action's own messages stand apart. */
   catchUp(): void;
+  /** Day time now on the listener's clock, or undefined with no day playing. */
+  dayNow(): number | undefined;
+  /** What the last action's replan played, in order. */
+  readonly actionMessages: readonly DayMessage[];
   stop(): void;
 }
 
@@ -83,14 +88,28 @@ export class RaceDay {
   }
 
   /**
-   * Takes an action at day time `at`: every player first plays what is due, then `edit` makes the
-   * new plan (throwing changes nothing), then the players play what the action made.
+   * Takes an action now. Every player first plays what is due; the action's instant is then the
+   * latest day time among them (players of one day on separate clocks differ by the moments
+   * between their go-tos), so no player has played beyond it. `edit` makes the new plan (throwing
+   * changes nothing); the player at that instant plays what the action made at once, a player
+   * behind it when its clock gets there. Answers with the messages the action made, in order.
    */
-  act(at: number, action: string, edit: (plan: RaceDayPlan) => RaceDayPlan): PlayingDay {
+  act(
+    action: string,
+    edit: (plan: RaceDayPlan, at: number) => RaceDayPlan,
+  ): { day: PlayingDay; at: number; emitted: readonly DayMessage[] } {
     if (!this.playing) throw new Error('no race day is playing');
     for (const listener of this.listeners) listener.catchUp();
-    const plan = edit(this.playing.plan);
-    return this.change(plan, at, action);
+    let ahead: DayListener | undefined;
+    let at = Number.NEGATIVE_INFINITY;
+    for (const listener of this.listeners) {
+      const now = listener.dayNow();
+      if (now !== undefined && now > at) [ahead, at] = [listener, now];
+    }
+    if (!ahead) throw new Error('no player plays the race day');
+    const plan = edit(this.playing.plan, at);
+    const day = this.change(plan, at, action);
+    return { day, at, emitted: ahead.actionMessages };
   }
 
   stop(): boolean {
