@@ -1,5 +1,5 @@
 import { raceDayError } from '../errors';
-import type { Meeting, Race, RaceDayPlan } from '../model/types';
+import type { Meeting, Race, RaceDayPlan, Starter } from '../model/types';
 import { seededRng } from '../random';
 import { phaseAt, type Phase } from '../derive/phase';
 import { actualStart, expectedStartAt, finishersOf } from '../derive/race-times';
@@ -56,25 +56,47 @@ function starterOf(plan: RaceDayPlan, ref: StartRef) {
   return findStarter(race, ref);
 }
 
-/** The metre a running start reaches next at `at` (a disqualification is announced from there). */
-function nextMetre(plan: RaceDayPlan, ref: StartRef, at: number): number {
-  const { race } = findRace(plan, ref);
-  const starter = findStarter(race, ref);
-  const elapsed = (at - actualStart(race)) / SECOND;
+/** The first whole metre a runner has not reached `elapsed` seconds after the start (the distance once home). */
+function metreAhead(starter: Starter, race: Race, elapsed: number): number {
   let lo = 1;
-  let hi = race.distance - 1;
-  if (timeAt(starter, race, hi) < elapsed) {
-    throw phaseError(
-      `disqualify: start ${ref.startNr} in race ${ref.raceNr} has finished; disqualify it once the result is out`,
-    );
-  }
-  // The first whole metre not yet reached: the running is monotonic in distance.
+  let hi = race.distance;
+  // The running is monotonic in distance: the first metre whose time lies ahead.
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
     if (timeAt(starter, race, mid) < elapsed) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** The first whole metre the field's leader has not reached at `at`. */
+function leaderMetre(race: Race, at: number): number {
+  const elapsed = (at - actualStart(race)) / SECOND;
+  return Math.max(...finishersOf(race).map((s) => metreAhead(s, race, elapsed)));
+}
+
+/**
+ * Where a live disqualification at `at` takes the runner out: beyond every point the field's
+ * leader has passed, so no split or last-500 message already sent changes; and when it is
+ * announced: now (announceAfterMs counts from the runner reaching that point, so it is negative
+ * when the runner is behind it).
+ */
+function liveStop(
+  plan: RaceDayPlan,
+  ref: StartRef,
+  at: number,
+): { atMeters: number; announceAfterMs: number } {
+  const { race } = findRace(plan, ref);
+  const starter = findStarter(race, ref);
+  const elapsed = (at - actualStart(race)) / SECOND;
+  if (metreAhead(starter, race, elapsed) >= race.distance) {
+    throw phaseError(
+      `disqualify: start ${ref.startNr} in race ${ref.raceNr} has finished; disqualify it once the result is out`,
+    );
+  }
+  const atMeters = Math.min(leaderMetre(race, at), race.distance - 1);
+  const passes = actualStart(race) + Math.round(timeAt(starter, race, atMeters) * SECOND);
+  return { atMeters, announceAfterMs: at - passes };
 }
 
 /** A standing in which `startNrs` share the best place any of them has; the rest keep their order. */
@@ -159,10 +181,13 @@ function raceAction(
       if (restart >= quietFrom(meeting.date))
         throw invalid('false-start: the restart would come after 22:00');
       const running = phaseAt(meeting, race, at) === 'running';
-      // Counting down, the start is given now and recalled at once; running, the start given is recalled.
-      const given = running ? actualStart(race) : at - 1;
+      // Running, the start given is recalled now. Counting down, the start is given now (a
+      // millisecond on, as a start the countdown announces comes after the announcement) and
+      // recalled at once after it: nothing before the action's moment changes.
+      const given = running ? actualStart(race) : at + 1;
+      const recall = running ? at : at + 2;
       // falseStart drops the start changes planned from the false start on.
-      return falseStart(plan, ref, given, at, restart, action.reason ?? 'recall: false start');
+      return falseStart(plan, ref, given, recall, restart, action.reason ?? 'recall: false start');
     }
     case 'disqualify': {
       const sref = { ...ref, startNr: action.startNr };
@@ -170,20 +195,24 @@ function raceAction(
       refuseRace(meeting, race, action, at);
       const reason = action.reason ?? (meeting.sport === 'trot' ? 'galloping' : 'interference');
       if (phaseAt(meeting, race, at) === 'running') {
-        if (starter.scratched || starter.disqualified || starter.nonFinisher) {
-          const planned = (starter.disqualified ?? starter.nonFinisher)?.atMeters;
-          const stoppedAt =
-            planned === undefined ? undefined : actualStart(race) + timeAt(starter, race, planned) * SECOND;
-          if (starter.scratched || stoppedAt === undefined || stoppedAt <= at) {
-            throw phaseError(
-              `disqualify: start ${action.startNr} in race ${action.raceNr} is no longer running`,
-            );
-          }
+        // A stop already planned counts once the field's leader has passed its point: the live
+        // messages sent since leave the runner out.
+        const planned = (starter.disqualified ?? starter.nonFinisher)?.atMeters;
+        if (starter.scratched || (planned !== undefined && planned <= leaderMetre(race, at))) {
+          throw phaseError(
+            `disqualify: start ${action.startNr} in race ${action.raceNr} is no longer running`,
+          );
         }
-        const next = withoutLaterForStarter(plan, sref, at, 'stopped', (s) =>
-          Boolean(s.disqualified || s.nonFinisher),
+        // The result changes the plan still had were drawn on a field with this runner in it.
+        const next = withoutLaterResultChanges(
+          withoutLaterForStarter(plan, sref, at, 'stopped', (st) =>
+            Boolean(st.disqualified || st.nonFinisher),
+          ),
+          ref,
+          at,
         );
-        return stopRunner(next, sref, at, 'disqualified', nextMetre(next, sref, at), reason, 0);
+        const stop = liveStop(next, sref, at);
+        return stopRunner(next, sref, at, 'disqualified', stop.atMeters, reason, stop.announceAfterMs);
       }
       const placed = placesOf(resultState(race, at).standing);
       if (!placed.has(action.startNr)) {
@@ -203,7 +232,8 @@ function raceAction(
             `dead-heat: ${stray.join(', ')} did not finish race ${action.raceNr}; finishers: ${finishers.join(', ')}`,
           );
         }
-        const photo = race.photoFinish ? plan : photoFinish(plan, ref, at, DEAD_HEAT_PHOTO_MS);
+        const clean = withoutLaterResultChanges(plan, ref, at);
+        const photo = race.photoFinish ? clean : photoFinish(clean, ref, at, DEAD_HEAT_PHOTO_MS);
         return deadHeat(photo, ref, at, action.startNrs);
       }
       const state = resultState(race, at);
