@@ -30,4 +30,11 @@ describe('docs/race-days.md and the shipped schemas', () => {
     const roots = new Set(xml.map((doc) => /<([A-Za-z]\w*)[ >/]/.exec(doc.replace(/^<\?xml[^>]*>/, ''))![1]));
     expect([...roots].sort()).toEqual([...DAY_CHANNELS].sort());
   });
+
+  it('show the steering example as the file the examples project runs', () => {
+    const marked = [...page.matchAll(/<!-- example: (\S+) -->\n```ts\n([\s\S]*?)\n```/g)];
+    expect(marked.map((m) => m[1])).toEqual(['examples/jest/race-day.test.ts']);
+    const file = readFileSync(path.join(__dirname, '..', marked[0]![1]!), 'utf8');
+    expect(marked[0]![2]).toBe(file.replace(/\n$/, ''));
+  });
 });

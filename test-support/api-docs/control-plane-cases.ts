@@ -139,6 +139,34 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       expect((await call('GET', '/_sim/schemas/Result')).status).toBe(404);
     });
 
+    test('race-day actions and goto: 400 with none playing, 200, 400 unknown, 409 by phase and backwards', async () => {
+      const { call } = await start();
+      const scratch = { action: 'scratch', trackId: 909, raceNr: 8, startNr: 3 };
+      const none = await call('POST', '/_sim/race-day/actions', { json: scratch });
+      expect(none.body).toMatchObject({ code: 'RACE_DAY_NOT_PLAYING' });
+      const goto = { trackId: 909, raceNr: 8, phase: 'start', offsetMs: -30_000 };
+      expect((await call('POST', '/_sim/race-day/goto', { json: goto })).status).toBe(400);
+      await call('POST', '/_sim/race-day', { json: { date: '2026-05-13', edgeCases: 'none', at: '09:00' } });
+      const done = await call('POST', '/_sim/race-day/actions', { json: scratch });
+      expect(done.body).toMatchObject({
+        action: 'scratch',
+        phase: 'scheduled',
+        emitted: [{ channel: 'ScratchingsTrot' }, { channel: 'StartListTrot' }],
+      });
+      const unknown = await call('POST', '/_sim/race-day/actions', { json: { ...scratch, startNr: 77 } });
+      expect(unknown.body).toMatchObject({ code: 'RACE_DAY_NO_SUCH_RACE' });
+      const early = await call('POST', '/_sim/race-day/actions', {
+        json: { ...scratch, action: 'finish-now', startNr: undefined },
+      });
+      expect(early).toMatchObject({ status: 409, body: { code: 'RACE_DAY_PHASE' } });
+      expect((await call('POST', '/_sim/race-day/goto', { json: goto })).body).toMatchObject({
+        phase: 'countdown',
+      });
+      expect((await call('POST', '/_sim/race-day/goto', { json: { ...goto, phase: 'parade' } })).status).toBe(
+        409,
+      );
+    });
+
     test('clock/advance: 200, 400', async () => {
       const { call } = await start();
       expect((await call('POST', '/_sim/clock/advance', { json: { ms: 1000 } })).body).toMatchObject({

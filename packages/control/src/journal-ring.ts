@@ -117,6 +117,7 @@ export class JournalRing {
           channel: this.channels[slot],
           durable: num === 1,
           ...ref,
+          ...(this.users[slot] !== undefined && { action: this.users[slot] }),
         } as StoredRecord;
       case 'delivered':
         return {

@@ -91,7 +91,8 @@ export class Journal {
       'received',
       seq,
       this.clock.now(),
-      undefined,
+      // A received entry has no user: the column holds the race-day action that made it, if any.
+      input.action,
       input.source,
       input.channel,
       input.eventId,

@@ -15,6 +15,7 @@ import {
 import { decodeSegment } from './body-checks';
 import type { OffsetClock } from './offset-clock';
 import { parseRaceDayBody } from './race-day-params';
+import { goTo, takeAction } from './race-day-action-routes';
 import type { RaceDayState, RaceDaySummary, SchemaIndex } from './wire';
 
 /** A simulator's side of the race day: the day (shared in `all`) and this simulator's player. */
@@ -100,7 +101,8 @@ export function schemaIndex(): SchemaIndex {
 }
 
 /**
- * The race-day routes: GET, POST and DELETE /_sim/race-day, and the payload schemas at
+ * The race-day routes: GET, POST and DELETE /_sim/race-day, POST /_sim/race-day/actions and
+ * /_sim/race-day/goto, and the payload schemas at
  * GET /_sim/schemas and /_sim/schemas/{channel}. Answers true when it took the request.
  */
 export async function raceDayRoutes(
@@ -126,6 +128,18 @@ export async function raceDayRoutes(
       );
     }
     send(res, 200, schema, 'application/schema+json');
+    return true;
+  }
+  if (route === 'POST /_sim/race-day/actions' || route === 'POST /_sim/race-day/goto') {
+    if (!options) throw coreError('NOT_FOUND', 'this simulator plays no race days');
+    const input = await body();
+    send(
+      res,
+      200,
+      route.endsWith('/actions')
+        ? takeAction(options.raceDay, input)
+        : goTo(options.raceDay, options.clock, input),
+    );
     return true;
   }
   if (!route.endsWith(' /_sim/race-day')) return false;

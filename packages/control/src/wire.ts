@@ -5,7 +5,7 @@
  * check includes this file), only types from core.
  */
 import type { ChannelKind, ReplayView, SimulatorKind, TransportInfo } from '@racedata/core';
-import type { PlanView } from '@racedata/race-day';
+import type { Phase, PlanView, RaceDayAction } from '@racedata/race-day';
 
 // ---- The journal (GET /_sim/journal, /_sim/journal/wait, the console stream)
 
@@ -33,6 +33,8 @@ export interface ReceivedEntry extends MessageRef {
   readonly source: JournalSource;
   readonly channel: string;
   readonly durable: boolean;
+  /** Source `race-day`: the action (POST /_sim/race-day/actions) that made the message, if one did. */
+  readonly action?: string;
 }
 
 /** A message handed to one user's client. */
@@ -414,4 +416,67 @@ export interface SchemaIndex {
   }>;
   /** How legacy XML documents map onto the same payload model. */
   readonly legacy: { readonly rule: string; readonly channels: Readonly<Record<string, readonly string[]>> };
+}
+
+// ---- Steering the race day (POST /_sim/race-day/actions, /goto)
+
+/** The body of POST /_sim/race-day/actions: `{action, trackId, raceNr, ...its arguments}`. */
+export type RaceDayActionRequest = RaceDayAction;
+
+/** One message an action made, as its answer lists it: the JSON event, and how it goes out. */
+export interface RaceDayMessage {
+  /** The JSON channel (`ScratchingsTrot`); the legacy simulator's is `legacyChannel`. */
+  readonly channel: string;
+  readonly legacyChannel: string;
+  readonly delivery: 'durable' | 'transient';
+  readonly date: string;
+  readonly trackId: number;
+  readonly raceNr?: number;
+  readonly startNr?: number;
+  /** The day's local time it went out at. */
+  readonly at: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/** The answer to POST /_sim/race-day/actions. */
+export interface RaceDayActionResult {
+  readonly action: string;
+  readonly trackId: number;
+  readonly raceNr?: number;
+  /** The named race's phase after the action. */
+  readonly phase?: Phase;
+  /** Every race of the meeting with its phase after the action. */
+  readonly races: ReadonlyArray<{ readonly raceNr: number; readonly phase: Phase }>;
+  /** The day's local time the action was taken at. */
+  readonly dayTime: string;
+  /** What the action sent at once on this simulator, in order (what follows from it comes when due). */
+  readonly emitted: readonly RaceDayMessage[];
+  /** The actions allowed now on the race (and its meeting). */
+  readonly allowed: readonly string[];
+}
+
+/** The body of POST /_sim/race-day/goto. */
+export interface RaceDayGotoRequest {
+  readonly trackId: number;
+  readonly raceNr: number;
+  /** parade, countdown, start (running), finish (finished), result: where that phase begins. */
+  readonly phase: 'parade' | 'countdown' | 'start' | 'running' | 'finish' | 'finished' | 'result';
+  /** From that moment, in ms of the day: -30000 is 30 s before. */
+  readonly offsetMs?: number;
+}
+
+/** The answer to POST /_sim/race-day/goto. */
+export interface RaceDayGotoResult {
+  readonly trackId: number;
+  readonly raceNr: number;
+  /** The race's phase now. */
+  readonly phase: Phase;
+  /** The day's local time asked for, and the one reached (the clock moves in whole ms). */
+  readonly target: string;
+  readonly dayTime: string;
+  /** How far this simulator's clock moved. */
+  readonly advancedMs: number;
+  /** Messages played on the way. */
+  readonly played: number;
+  readonly allowed: readonly string[];
 }

@@ -47,8 +47,16 @@ export class ChannelBus {
     return this.options.catalog;
   }
 
-  /** `createdAt` dates a stored event (a race day's history); it defaults to now. */
-  publish(input: EventInput, source: JournalSource = 'post', createdAt?: number): PublishResult {
+  /**
+   * `createdAt` dates a stored event (a race day's history); it defaults to now. `action` names
+   * the race-day action that made it, for the journal.
+   */
+  publish(
+    input: EventInput,
+    source: JournalSource = 'post',
+    createdAt?: number,
+    action?: string,
+  ): PublishResult {
     const kind = this.options.catalog.kindOf(input.channel);
     if (kind === undefined) {
       throw coreError(
@@ -65,13 +73,17 @@ export class ChannelBus {
           channel: event.channel,
           durable: true,
           eventId: event.eventId,
+          ...(action !== undefined && { action }),
         },
         json,
       );
       this.polls.notify(event.channel);
       return { delivery: 'durable', event };
     }
-    this.options.journal?.received({ source, channel: input.channel, durable: false }, input);
+    this.options.journal?.received(
+      { source, channel: input.channel, durable: false, ...(action !== undefined && { action }) },
+      input,
+    );
     return { delivery: 'transient', recipients: this.options.transient.broadcast(input) };
   }
 

@@ -28,8 +28,8 @@ export function jsonRaceDaySink(bus: ChannelBus, catalog: ChannelCatalog, logger
         if (known(m)) bus.publish(jsonEvent(m), 'race-day', clockTimes[i]);
       });
     },
-    live(m) {
-      if (known(m)) bus.publish(jsonEvent(m), 'race-day');
+    live(m, action) {
+      if (known(m)) bus.publish(jsonEvent(m), 'race-day', undefined, action);
     },
   };
 }

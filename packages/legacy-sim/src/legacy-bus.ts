@@ -64,10 +64,15 @@ export class LegacyBus {
    * `made` skips the well-formedness check for documents the simulator wrote itself (the race
    * day's renderer, whose output a property test parses whole); everything handed in is checked.
    */
-  publish(input: LegacyPublishInput, source: JournalSource = 'inject', made = false): LegacyPublishResult {
+  publish(
+    input: LegacyPublishInput,
+    source: JournalSource = 'inject',
+    made = false,
+    action?: string,
+  ): LegacyPublishResult {
     const target = this.admit(input);
     if (!made) assertWellFormedXml(input.xml);
-    return this.commit(input, target, source);
+    return this.commit(input, target, source, action);
   }
 
   /**
@@ -95,6 +100,7 @@ export class LegacyBus {
     input: LegacyPublishInput,
     target: string | null,
     source: JournalSource,
+    action?: string,
   ): LegacyPublishResult {
     const { queues, hub, users, clock, logger } = this.options;
     this.options.journal?.received(
@@ -103,6 +109,7 @@ export class LegacyBus {
         channel: input.channel,
         durable: input.delivery === 'durable',
         ...(input.payloadKey !== undefined && { payloadKey: input.payloadKey }),
+        ...(action !== undefined && { action }),
       },
       input.xml,
     );

@@ -10,7 +10,7 @@ import type { LegacyBus } from './legacy-bus';
  */
 export function legacyRaceDaySink(bus: LegacyBus, catalog: ChannelCatalog, logger: Logger): DaySink {
   const missing = new Set<string>();
-  const publish = (m: DayMessage): void => {
+  const publish = (m: DayMessage, action?: string): void => {
     if (!catalog.has(m.channel)) {
       if (!missing.has(m.channel)) {
         missing.add(m.channel);
@@ -28,12 +28,12 @@ export function legacyRaceDaySink(bus: LegacyBus, catalog: ChannelCatalog, logge
       xml: legacyXml(m),
     };
     // Written by the renderer, well-formed by construction (its property test parses every document).
-    bus.publish(input, 'race-day', true);
+    bus.publish(input, 'race-day', true, action);
   };
   return {
     history(messages) {
       for (const m of messages) publish(m);
     },
-    live: publish,
+    live: (m, action) => publish(m, action),
   };
 }

@@ -11,6 +11,8 @@ export const raceDayErrors = {
   RACE_DAY_NO_SUCH_RACE: { status: 400 },
   /** GET of a day while none runs. */
   RACE_DAY_NOT_RUNNING: { status: 404 },
+  /** An action or a go-to (POST /_sim/race-day/actions, /goto) while no day plays. */
+  RACE_DAY_NOT_PLAYING: { status: 400 },
   /** A plan operation the race's phase does not allow (a scratching after the start...). */
   RACE_DAY_PHASE: { status: 409 },
 } as const satisfies Record<string, ErrorSpec>;

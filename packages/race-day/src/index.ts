@@ -32,3 +32,8 @@ export * from './render/recording-files';
 export * from './play/anchor';
 export * from './play/race-day';
 export * from './play/day-player';
+export * from './actions/action-types';
+export * from './actions/action-rules';
+export * from './actions/parse-action';
+export * from './actions/apply-action';
+export * from './actions/moments';

@@ -10,6 +10,9 @@ import type {
   JournalQuery,
   KeptMessage,
   PayloadSchema,
+  RaceDayActionResult,
+  RaceDayGotoRequest,
+  RaceDayGotoResult,
   RaceDayRequest,
   RaceDayState,
   ReplaySpeed,
@@ -27,6 +30,7 @@ import type {
 import { ControlError, errorFromAnswer, JournalWaitTimeoutError, unexpectedAnswer } from './errors';
 import { expectJson, expectText, send, type HttpCall, type HttpSettings } from './http-call';
 import { sandboxHandle, type SandboxOf } from './sandbox';
+import { actionCalls, type RaceDaySteering } from './race-day-steering';
 
 export interface ControlClientOptions {
   /** The simulator's CONTROL_TOKEN, sent as `Authorization: Bearer` on /_sim/* and /metrics. */
@@ -259,17 +263,44 @@ export class ControlClient {
   }
 
   /**
-   * GET /_sim/race-day: the race day as it stands on this simulator's clock (meetings, races with
-   * their phase, starters, where each edge case sits, how it plays); undefined when none plays.
+   * The race day. Called, GET /_sim/race-day: the day as it stands on this simulator's clock
+   * (meetings, races with their phase, starters, where each edge case sits, how it plays);
+   * undefined when none plays. Its members steer the day: `raceDay.plan()` (the same, or a 404
+   * ControlError), `raceDay.goto({ trackId, raceNr, phase: 'start', offsetMs: -30_000 })` and one
+   * call per action: `raceDay.scratch({ trackId, raceNr, startNr })`, `delayStart`, `deadHeat`...
    */
-  async raceDay(): Promise<RaceDayState | undefined> {
-    try {
-      return await this.json<RaceDayState>({ method: 'GET', path: '/_sim/race-day', control: true });
-    } catch (err) {
-      if (err instanceof ControlError && err.status === 404 && err.code === 'RACE_DAY_NOT_RUNNING')
-        return undefined;
-      throw err;
-    }
+  readonly raceDay: RaceDaySteering = Object.assign(
+    async (): Promise<RaceDayState | undefined> => {
+      try {
+        return await this.raceDayPlan();
+      } catch (err) {
+        if (err instanceof ControlError && err.status === 404 && err.code === 'RACE_DAY_NOT_RUNNING')
+          return undefined;
+        throw err;
+      }
+    },
+    {
+      plan: () => this.raceDayPlan(),
+      goto: (target: RaceDayGotoRequest) =>
+        this.json<RaceDayGotoResult>({
+          method: 'POST',
+          path: '/_sim/race-day/goto',
+          json: target,
+          control: true,
+        }),
+      ...actionCalls((action) =>
+        this.json<RaceDayActionResult>({
+          method: 'POST',
+          path: '/_sim/race-day/actions',
+          json: action,
+          control: true,
+        }),
+      ),
+    },
+  );
+
+  private raceDayPlan(): Promise<RaceDayState> {
+    return this.json<RaceDayState>({ method: 'GET', path: '/_sim/race-day', control: true });
   }
 
   /**

@@ -1,6 +1,9 @@
 import type {
   ClockAdvance,
   CloseConnectionsFilter,
+  RaceDayActionResult,
+  RaceDayGotoRequest,
+  RaceDayGotoResult,
   RaceDayRequest,
   RaceDayState,
   ResetOptions,
@@ -11,6 +14,36 @@ import type {
 import type { JsonControlClient } from './json-control-client';
 import type { LegacyControlClient } from './legacy-control-client';
 import type { Sandbox } from './control-client';
+import { actionCalls, type RaceDayActions } from './race-day-steering';
+
+export interface RaceDayPairSteering extends RaceDayActions<PerSimulator<RaceDayActionResult>> {
+  (): Promise<PerSimulator<RaceDayState | undefined>>;
+  plan(): Promise<PerSimulator<RaceDayState>>;
+  goto(target: RaceDayGotoRequest): Promise<PerSimulator<RaceDayGotoResult>>;
+}
+
+function pairSteering(
+  json: JsonControlClient,
+  legacy: LegacyControlClient,
+  both: <T>(
+    call: (client: JsonControlClient | LegacyControlClient) => Promise<T>,
+  ) => Promise<PerSimulator<T>>,
+): RaceDayPairSteering {
+  return Object.assign(() => both((c) => c.raceDay()), {
+    plan: () => both((c) => c.raceDay.plan()),
+    // One after the other: on a shared day each player moves with its own clock.
+    goto: async (target: RaceDayGotoRequest) => {
+      const j = await json.raceDay.goto(target);
+      return { json: j, legacy: await legacy.raceDay.goto(target) };
+    },
+    ...actionCalls(async (action) => {
+      const [jsonDay, legacyDay] = await Promise.all([json.raceDay(), legacy.raceDay()]);
+      const shared = jsonDay !== undefined && legacyDay?.play.startedAt === jsonDay.play.startedAt;
+      const j = await json.raceDay.act(action);
+      return { json: j, legacy: shared ? j : await legacy.raceDay.act(action) };
+    }),
+  });
+}
 
 /** One answer from each simulator. */
 export interface PerSimulator<T> {
@@ -49,7 +82,14 @@ export interface ControlPair {
    */
   startRaceDay(request?: RaceDayRequest): Promise<PerSimulator<RaceDayState>>;
   stopRaceDay(): Promise<PerSimulator<boolean>>;
-  raceDay(): Promise<PerSimulator<RaceDayState | undefined>>;
+  /**
+   * Called, each simulator's day (undefined where none plays). Its members steer both:
+   * `plan()`, `goto()` (each simulator's clock moves to the moment, so the two stay in step) and
+   * one call per action. An action on a shared day (`racedata-sim all`, startSimulators) is
+   * posted once and both simulators play it (`legacy` then repeats the JSON simulator's answer);
+   * separate days each take it.
+   */
+  readonly raceDay: RaceDayPairSteering;
   /** A sandbox in each simulator; when one cannot be made, the other is freed again. */
   sandbox(options?: SandboxOptions): Promise<SandboxPair>;
 }
@@ -78,7 +118,7 @@ export function controlPair(json: JsonControlClient, legacy: LegacyControlClient
       return { json: j, legacy: l };
     },
     stopRaceDay: () => both((c) => c.stopRaceDay()),
-    raceDay: () => both((c) => c.raceDay()),
+    raceDay: pairSteering(json, legacy, both),
     sandbox: (options) => sandboxPair(json, legacy, options),
   };
 }

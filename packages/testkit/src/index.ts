@@ -14,7 +14,8 @@ export {
 export { ControlClient, type ControlClientOptions } from './control-client';
 export { JsonControlClient, EVENT_STREAM_PATH } from './json-control-client';
 export { LegacyControlClient, STOMP_PATH } from './legacy-control-client';
-export type { ControlPair, PerSimulator, SandboxPair } from './control-pair';
+export type { ControlPair, PerSimulator, RaceDayPairSteering, SandboxPair } from './control-pair';
+export type { ActionArgs, RaceDayActions, RaceDaySteering } from './race-day-steering';
 export type { Sandbox } from './control-client';
 export { RACEDATA_SIM_VERSION } from './version';
 export {

@@ -104,6 +104,16 @@ describe('every control-plane route has a client call', () => {
       date: '2026-05-13',
     });
     expect((await client.raceDay())?.play.at).toBe('14:00');
+    const plan = await client.raceDay.plan();
+    const meeting = plan.meetings.find((m) => m.races.some((r) => r.phase === 'scheduled'))!;
+    const race = meeting.races.find((r) => r.phase === 'scheduled')!;
+    const ref = { trackId: meeting.trackId, raceNr: race.raceNr };
+    const startNr = race.starters.find((st) => st.status === 'running')!.startNr;
+    expect((await client.raceDay.scratch({ ...ref, startNr })).emitted.map((e) => e.legacyChannel)).toEqual([
+      'Scratchings',
+      'StartList',
+    ]);
+    expect((await client.raceDay.goto({ ...ref, phase: 'parade' })).phase).toBe('parade');
     expect(await client.stopRaceDay()).toBe(true);
     expect((await client.payloadSchemas()).channels.length).toBe(16);
     expect(await client.payloadSchema('ResultTrot')).toHaveProperty('$id');

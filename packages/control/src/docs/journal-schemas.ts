@@ -32,6 +32,10 @@ export function journalSchemas(ctx: DocsContext): Record<string, JsonSchema> {
         channel: { type: 'string' },
         durable: { type: 'boolean' },
         ...MESSAGE_REF,
+        action: {
+          type: 'string',
+          description: 'Source race-day: the action (POST /_sim/race-day/actions) that made the message',
+        },
       },
       ['seq', 'time', 'kind', 'source', 'channel', 'durable'],
       { description: 'A message the simulator took in: over one of its transports, or from the replay' },

@@ -1,5 +1,6 @@
 import { certificationPaths } from './certification-paths';
 import { raceDayPaths } from './race-day-paths';
+import { raceDayActionPaths } from './race-day-action-paths';
 import { controlPaths, type ControlStateShape } from './control-paths';
 import {
   type Components,
@@ -67,6 +68,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     sandboxPaths(ctx),
     certificationPaths(),
     raceDayPaths(),
+    raceDayActionPaths(),
     { paths: {}, components: ERROR_COMPONENTS },
   ];
   const paths = {};

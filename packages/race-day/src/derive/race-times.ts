@@ -26,7 +26,15 @@ export function winnerSeconds(race: Race): number {
   return times.length > 0 ? Math.min(...times) : Math.min(...runnersOf(race).map((s) => s.finishSeconds));
 }
 
-export const finishAt = (race: Race): number => actualStart(race) + Math.round(winnerSeconds(race) * 1000);
+/**
+ * When something the running makes happen at `natural` (a split, the finish) goes out: at once
+ * for what a finish-now hurried.
+ */
+export const hurried = (race: Race, natural: number): number =>
+  race.finishNow === undefined ? natural : Math.min(natural, race.finishNow.at);
+
+export const finishAt = (race: Race): number =>
+  hurried(race, actualStart(race) + Math.round(winnerSeconds(race) * 1000));
 
 export const resultAt = (race: Race): number => finishAt(race) + race.resultDelayMs;
 

@@ -71,8 +71,11 @@ export interface Starter {
 /** A change to when a race starts, announced at `at`. */
 export interface StartChange {
   readonly at: number;
-  /** delay: a later start is announced; recall: a false start at `falseStartAt`, restarted. */
-  readonly kind: 'delay' | 'recall';
+  /**
+   * delay: a later start is announced; recall: a false start at `falseStartAt`, restarted; now:
+   * the start is given at once (finish-now on a race still counting down).
+   */
+  readonly kind: 'delay' | 'recall' | 'now';
   /** The start now expected. */
   readonly start: number;
   readonly reason: string;
@@ -114,6 +117,11 @@ export interface Race {
   /** From the finish to the preliminary result. */
   readonly resultDelayMs: number;
   readonly photoFinish?: boolean;
+  /**
+   * finish-now: from `at` the race is run to its finish at once. Live messages the running still
+   * had ahead of it all go out at `at`, in their order; the finish is `at`.
+   */
+  readonly finishNow?: { readonly at: number };
   readonly cancelled?: { readonly at: number; readonly reason: string };
   readonly surfaceChange?: {
     readonly at: number;

@@ -1,6 +1,6 @@
 import { raceDayError } from '../errors';
 import type { RaceDayPlan, ResultChange } from '../model/types';
-import { finishersOf } from '../derive/race-times';
+import { actualStart, finishersOf } from '../derive/race-times';
 import { placesOf, resultState, standingOf } from '../derive/result';
 import { findRace, requirePhase, withRace, type RaceRef } from './plan-edit';
 
@@ -119,4 +119,22 @@ export function demote(
     );
   }
   return addChange(plan, ref, { at, kind: 'demotion', reason, startNr: ref.startNr, toPlace });
+}
+
+/**
+ * The race runs to its finish at once (a simulator's shortcut, not a thing of the domain): what
+ * its running still had ahead goes out at `at`, and the result follows after its usual delay. A
+ * race still counting down is started at `at` first.
+ */
+export function finishNow(plan: RaceDayPlan, ref: RaceRef, at: number): RaceDayPlan {
+  const { meeting, race } = findRace(plan, ref);
+  requirePhase(meeting, race, at, ['countdown', 'running'], 'finish-now');
+  return withRace(plan, ref, (r) => ({
+    ...r,
+    startChanges:
+      at < actualStart(r)
+        ? [...r.startChanges.filter((c) => c.at <= at), { at, kind: 'now', start: at, reason: 'finish-now' }]
+        : r.startChanges,
+    finishNow: { at },
+  }));
 }

@@ -2,7 +2,7 @@ import { raceDayError } from '../errors';
 import type { RaceDayPlan, Surface } from '../model/types';
 import { dayIndex, isRealDate } from '../time/dates';
 import { localInstant, localMinutesOf } from '../time/stockholm';
-import { actualStart, resultAt } from '../derive/race-times';
+import { actualStart } from '../derive/race-times';
 import { phaseAt } from '../derive/phase';
 import { distinctTimes } from '../generate/distinct-times';
 import { findMeeting, findRace, requirePhase, withMeeting, withRace, type RaceRef } from './plan-edit';
@@ -34,7 +34,10 @@ export function cancelMeeting(plan: RaceDayPlan, trackId: number, at: number, re
   return withMeeting(plan, trackId, (m) => ({ ...m, cancelled: { at, reason } }));
 }
 
-/** Stops a meeting after race `afterRace` has its result: the later races are called off. */
+/**
+ * Stops a meeting after race `afterRace` has started (it runs on to its result): the later races
+ * are called off. The next race must not have started.
+ */
 export function abandonMeeting(
   plan: RaceDayPlan,
   trackId: number,
@@ -57,14 +60,12 @@ export function abandonMeeting(
     );
   }
   if (
-    at < resultAt(race) ||
-    (phaseAt(meeting, next, at) !== 'scheduled' &&
-      phaseAt(meeting, next, at) !== 'parade' &&
-      phaseAt(meeting, next, at) !== 'countdown')
+    at < actualStart(race) ||
+    !['scheduled', 'parade', 'countdown', 'cancelled'].includes(phaseAt(meeting, next, at))
   ) {
     throw raceDayError(
       'RACE_DAY_PHASE',
-      `abandon-meeting: after race ${afterRace}'s result and before race ${afterRace + 1} starts`,
+      `abandon-meeting: after race ${afterRace} has started and before race ${afterRace + 1} starts`,
     );
   }
   return withMeeting(plan, trackId, (m) => ({ ...m, abandoned: { at, afterRace, reason } }));

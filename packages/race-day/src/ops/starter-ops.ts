@@ -75,7 +75,11 @@ export function stopRunner(
   if (!(atMeters > 0 && atMeters < race.distance)) {
     throw raceDayError('RACE_DAY_INVALID', `atMeters must be within the race's ${race.distance} m`);
   }
-  if (phase === 'running' && actualStart(race) + timeAt(starter, race, atMeters) * 1000 <= at) {
+  // While it runs, the point may lie behind the runner only when the news of it is still to come.
+  if (
+    phase === 'running' &&
+    actualStart(race) + timeAt(starter, race, atMeters) * 1000 + announceAfterMs < at
+  ) {
     throw raceDayError('RACE_DAY_PHASE', `start ${ref.startNr} has passed ${atMeters} m already`);
   }
   return withStarter(plan, ref, (s) => ({ ...s, [how]: { atMeters, reason, announceAfterMs } }));

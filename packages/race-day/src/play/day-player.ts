@@ -10,8 +10,8 @@ export interface DaySink {
    * would have been sent at: stored or queued at once, as history.
    */
   history(messages: readonly DayMessage[], clockTimes: readonly number[]): void;
-  /** One message now due. */
-  live(message: DayMessage): void;
+  /** One message now due; `action` names the race-day action that made it, if one did. */
+  live(message: DayMessage, action?: string): void;
 }
 
 interface Cursor {
@@ -20,8 +20,13 @@ interface Cursor {
   index: number;
 }
 
-/** Identifies a message within its instant, so a replan neither repeats nor drops one. */
-const keyOf = (m: DayMessage) => `${m.channel}|${m.date}|${m.trackId}|${m.raceNr ?? ''}|${m.startNr ?? ''}`;
+/**
+ * Identifies a message within its instant, so a replan neither repeats nor drops one. The payload
+ * counts: an action at an instant something was played makes another message there (a countdown
+ * tick with the new start), and that one is played.
+ */
+const keyOf = (m: DayMessage) =>
+  `${m.channel}|${m.date}|${m.trackId}|${m.raceNr ?? ''}|${m.startNr ?? ''}|${JSON.stringify(m.payload)}`;
 
 export interface DayPlayerOptions {
   readonly day: RaceDay;
@@ -44,6 +49,11 @@ export class DayPlayer implements DayListener {
   private lastAt = Number.NEGATIVE_INFINITY;
   private lastKeys = new Map<string, number>();
   private playedCount = 0;
+  /** While a replan plays what an action made: the action, and what was played. */
+  private acting: { readonly action: string; readonly played: DayMessage[] } | undefined;
+  private lastActed: readonly DayMessage[] = [];
+  /** The instant of the last action and its name, for what is played at that instant later. */
+  private pending: { readonly at: number; readonly action: string } | undefined;
   private readonly detach: () => void;
 
   constructor(private readonly options: DayPlayerOptions) {
@@ -70,6 +80,7 @@ export class DayPlayer implements DayListener {
     this.cancel();
     this.playing = day;
     this.playedCount = 0;
+    this.pending = undefined;
     const now = this.dayNow()!;
     this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
     const history: DayMessage[] = [];
@@ -95,7 +106,23 @@ export class DayPlayer implements DayListener {
     this.schedule();
   }
 
-  replan(day: PlayingDay, _at: number): void {
+  /** Plays at once everything due by now (before an action, so what it makes stands apart). */
+  catchUp(): void {
+    if (!this.playing) return;
+    this.cancel();
+    this.fire();
+  }
+
+  /** What the last action's replan played on this simulator, in order. */
+  get actionMessages(): readonly DayMessage[] {
+    return this.lastActed;
+  }
+
+  /**
+   * The plan changed at `at` (an action, named by `action`): what is not played yet is
+   * re-derived, and what is due now (what the action made) is played at once.
+   */
+  replan(day: PlayingDay, at: number, action?: string): void {
     this.cancel();
     this.playing = day;
     this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
@@ -120,7 +147,22 @@ export class DayPlayer implements DayListener {
         cursor.index += 1;
       }
     }
-    this.schedule();
+    if (action === undefined) {
+      this.schedule();
+      return;
+    }
+    // A player whose clock is behind the action's (the other simulator of `all`) plays its
+    // messages when its clock gets there: they are still the action's.
+    this.pending = { at, action };
+    this.acting = { action, played: [] };
+    try {
+      // Only what is due at the action's instant: a millisecond the clock moved on meanwhile
+      // belongs to the day, not to the action.
+      this.fire(Math.min(at, this.dayNow() ?? at));
+    } finally {
+      this.lastActed = this.acting.played;
+      this.acting = undefined;
+    }
   }
 
   stop(): void {
@@ -169,9 +211,9 @@ export class DayPlayer implements DayListener {
     return best;
   }
 
-  private fire = (): void => {
+  private fire = (until?: number): void => {
     this.timer = undefined;
-    const now = this.dayNow();
+    const now = until ?? this.dayNow();
     if (now === undefined) return;
     for (;;) {
       const next = this.peek(now);
@@ -190,7 +232,9 @@ export class DayPlayer implements DayListener {
       this.lastKeys.set(k, (this.lastKeys.get(k) ?? 0) + 1);
       this.playedCount += 1;
       try {
-        this.options.sink.live(m);
+        this.acting?.played.push(m);
+        const action = this.acting?.action ?? (this.pending?.at === m.at ? this.pending.action : undefined);
+        this.options.sink.live(m, action);
       } catch (err) {
         // One message a simulator refuses (a channel its catalog lacks) must not stop the day.
         this.options.logger?.warn(

@@ -1,5 +1,6 @@
 import { optionName, SETTINGS, type RaceDaySettings, type SettingKey } from '@racedata/core';
 import type { RaceDayPlan } from '../model/types';
+import type { DayMessage } from '../timeline/messages';
 import {
   defaultSeed,
   parseDateOption,
@@ -36,8 +37,17 @@ export interface PlayingDay {
 export interface DayListener {
   /** A new day (or the same one again): play it from its anchor, history first. */
   restart(day: PlayingDay): void;
-  /** The plan changed at day time `at` (an action): replace what is not played yet. */
-  replan(day: PlayingDay, at: number): void;
+  /**
+   * The plan changed at day time `at`: replace what is not played yet. After an action (named by
+   * `action`) what is due now is played at once.
+   */
+  replan(day: PlayingDay, at: number, action?: string): void;
+  /** Play what is due by now, so an action's own messages stand apart. */
+  catchUp(): void;
+  /** Day time now on the listener's clock, or undefined with no day playing. */
+  dayNow(): number | undefined;
+  /** What the last action's replan played, in order. */
+  readonly actionMessages: readonly DayMessage[];
   stop(): void;
 }
 
@@ -70,11 +80,36 @@ export class RaceDay {
   }
 
   /** Replaces the plan (an action) as of day time `at`; the players re-derive what comes after. */
-  change(plan: RaceDayPlan, at: number): PlayingDay {
+  change(plan: RaceDayPlan, at: number, action?: string): PlayingDay {
     if (!this.playing) throw new Error('no race day is playing');
     this.playing = { ...this.playing, plan };
-    for (const listener of this.listeners) listener.replan(this.playing, at);
+    for (const listener of this.listeners) listener.replan(this.playing, at, action);
     return this.playing;
+  }
+
+  /**
+   * Takes an action now. Every player first plays what is due; the action's instant is then the
+   * latest day time among them (players of one day on separate clocks differ by the moments
+   * between their go-tos), so no player has played beyond it. `edit` makes the new plan (throwing
+   * changes nothing); the player at that instant plays what the action made at once, a player
+   * behind it when its clock gets there. Answers with the messages the action made, in order.
+   */
+  act(
+    action: string,
+    edit: (plan: RaceDayPlan, at: number) => RaceDayPlan,
+  ): { day: PlayingDay; at: number; emitted: readonly DayMessage[] } {
+    if (!this.playing) throw new Error('no race day is playing');
+    for (const listener of this.listeners) listener.catchUp();
+    let ahead: DayListener | undefined;
+    let at = Number.NEGATIVE_INFINITY;
+    for (const listener of this.listeners) {
+      const now = listener.dayNow();
+      if (now !== undefined && now > at) [ahead, at] = [listener, now];
+    }
+    if (!ahead) throw new Error('no player plays the race day');
+    const plan = edit(this.playing.plan, at);
+    const day = this.change(plan, at, action);
+    return { day, at, emitted: ahead.actionMessages };
   }
 
   stop(): boolean {

@@ -32,28 +32,50 @@ export function liveWindow(race: Race): { from: number; to: number } {
   return { from: countdownFrom(race), to: finishAt(race) };
 }
 
+interface Tick {
+  readonly at: number;
+  readonly target: number;
+  readonly recalls: number;
+  readonly seconds: number;
+}
+
 /**
  * The start countdown's ticks: every second down to the start known at the time. A delay makes
- * it jump up; a recall lets it reach 0 at the false start, then run again to the restart.
+ * it jump up; a recall lets it reach 0 at the false start, then run again to the restart. A change
+ * announced between two ticks (an action taken at the simulator's now) gets a tick of its own at
+ * once, its seconds rounded up, so the countdown jumps when the change is made.
  */
-function countdownTicks(race: Race, from: number): Array<{ at: number; target: number; recalls: number }> {
-  const segments: Array<{ from: number; to: number; target: number; recalls: number }> = [];
+function countdownTicks(race: Race, from: number): Tick[] {
+  const segments: Array<{ from: number; to: number; target: number; recalls: number; announced: boolean }> =
+    [];
   let start = from;
   let target = race.plannedStart;
   let recalls = 0;
+  let announced = false;
   for (const change of race.startChanges) {
-    if (change.at > start) segments.push({ from: start, to: change.at, target, recalls });
+    if (change.at > start) segments.push({ from: start, to: change.at, target, recalls, announced });
+    announced = change.at > from;
     start = Math.max(start, change.at);
     target = change.start;
     if (change.kind === 'recall') recalls += 1;
   }
-  segments.push({ from: start, to: target + 1, target, recalls });
-  const ticks: Array<{ at: number; target: number; recalls: number }> = [];
+  segments.push({ from: start, to: target + 1, target, recalls, announced });
+  const ticks: Tick[] = [];
   for (const seg of segments) {
     // Ticks fall on whole seconds before the target, so the last one is exactly 0.
     const first = seg.target - Math.floor((seg.target - seg.from) / SECOND) * SECOND;
-    for (let at = first; at < seg.to && at <= seg.target; at += SECOND)
-      ticks.push({ at, target: seg.target, recalls: seg.recalls });
+    if (seg.announced && first > seg.from && seg.from < seg.to && seg.from <= seg.target) {
+      const seconds = Math.ceil((seg.target - seg.from) / SECOND);
+      ticks.push({ at: seg.from, target: seg.target, recalls: seg.recalls, seconds });
+    }
+    for (let at = first; at < seg.to && at <= seg.target; at += SECOND) {
+      ticks.push({
+        at,
+        target: seg.target,
+        recalls: seg.recalls,
+        seconds: Math.round((seg.target - at) / SECOND),
+      });
+    }
   }
   return ticks;
 }
@@ -96,7 +118,7 @@ export function raceLiveMessages(meeting: Meeting, race: Race, options: Timeline
     if (tick.target - tick.at > last) continue;
     out.push(
       dayMessage(base, tick.at, 'TimeToStart', {
-        secondsToStart: Math.round((tick.target - tick.at) / SECOND),
+        secondsToStart: tick.seconds,
         startTime: localIso(tick.target),
         scheduledStartTime: scheduled,
         secondsToParade: Math.max(0, Math.round((race.paradeAt - tick.at) / SECOND)),
@@ -159,5 +181,10 @@ export function raceLiveMessages(meeting: Meeting, race: Race, options: Timeline
     off !== undefined && off < start ? off : Number.POSITIVE_INFINITY,
     quietFrom(meeting.date),
   );
-  return out.filter((m) => m.at < end).sort((a, b) => a.at - b.at);
+  // In the order the running makes them; what a finish-now hurried goes out at once, in that order.
+  const ordered = out.sort((a, b) => a.at - b.at);
+  const hurriedAt = race.finishNow?.at;
+  const played =
+    hurriedAt === undefined ? ordered : ordered.map((m) => (m.at > hurriedAt ? { ...m, at: hurriedAt } : m));
+  return played.filter((m) => m.at < end);
 }

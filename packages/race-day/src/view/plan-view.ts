@@ -1,6 +1,6 @@
 import type { EdgeCasePlacement, Meeting, Race, RaceDayPlan, Starter } from '../model/types';
 import { localIso } from '../time/stockholm';
-import { actualStart, resultAt, runs } from '../derive/race-times';
+import { actualStart, hurried, resultAt, runs } from '../derive/race-times';
 import { phaseAt, type Phase } from '../derive/phase';
 import { postPositions } from '../derive/post-positions';
 import { placesOf, resultState, riderOf } from '../derive/result';
@@ -74,7 +74,7 @@ function starterView(
   places: Map<number, number> | undefined,
 ): StarterView {
   const started = runs(meeting, race) && actualStart(race) <= t;
-  const passed = (m: number) => started && actualStart(race) + timeAt(s, race, m) * 1000 <= t;
+  const passed = (m: number) => started && hurried(race, actualStart(race) + timeAt(s, race, m) * 1000) <= t;
   let status: StarterStatus = 'running';
   let place: number | undefined;
   if (s.scratched && s.scratched.at <= t) status = 'scratched';
