@@ -1,4 +1,6 @@
 import { startSimulators, type RunningSimulators } from 'racedata-sim';
+import { DOCS_VERSION } from '@racedata/core';
+import { DEFAULT_STOMP_OPTIONS } from '@racedata/legacy-sim';
 import { docPages, readPage } from './docs/markdown';
 
 // The README is a front door: short enough to read without scrolling past anything to the quick
@@ -40,4 +42,31 @@ describe('docs/control-plane.md', () => {
       expect(routes.filter((route) => !page.includes(`\`${route}\``))).toEqual([]);
     },
   );
+});
+
+describe('the version', () => {
+  const { version } = JSON.parse(readPage('package.json').text) as { version: string };
+
+  test('the changelog has a section for the package version', () => {
+    expect(readPage('CHANGELOG.md').text).toContain(`\n## [${version}] - `);
+  });
+
+  test('the API documents and the STOMP server name carry the package version', () => {
+    expect(DOCS_VERSION).toBe(version);
+    expect(DEFAULT_STOMP_OPTIONS.serverName).toBe(`racedata-legacy-sim/${version}`);
+  });
+
+  test('every version the docs show (tarball, image tag, /health) is the package version', () => {
+    const shown = docPages()
+      .filter((page) => page.file !== 'CHANGELOG.md')
+      .flatMap((page) =>
+        [
+          ...page.text.matchAll(
+            /racedata-sim-(\d+\.\d+\.\d+)\.tgz|-sim:(\d+\.\d+\.\d+)|"version":"(\d+\.\d+\.\d+)"/g,
+          ),
+        ].map((m) => `${page.file}: ${m[1] ?? m[2] ?? m[3]}`),
+      );
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown.filter((entry) => !entry.endsWith(`: ${version}`))).toEqual([]);
+  });
 });
