@@ -18,7 +18,7 @@ function rows(cells: ReadonlyArray<readonly [string, string]>): string[] {
 
 /**
  * Every setting by its environment variable, with its flag when it has one: rendered from the
- * settings table, like the README's Configuration table, so none can be left out.
+ * settings table, like the table of docs/configuration.md, so none can be left out.
  */
 export function settingsHelp(kind: HelpFor): string {
   // `all` takes its two ports instead of PORT.
