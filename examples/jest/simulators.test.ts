@@ -1,4 +1,5 @@
 import { startSimulators, type RunningSimulators } from 'racedata-sim';
+import WebSocket from 'ws'; // npm install -D ws
 
 let sims: RunningSimulators;
 
@@ -18,6 +19,37 @@ test('a posted event reaches a long poll of the JSON simulator', async () => {
   });
   expect(res.status).toBe(200);
   await sims.json.waitFor({ kind: 'delivered', user: 'testuser' }, { timeout: 5000 });
+});
+
+test('a transient message reaches an event-stream consumer', async () => {
+  const { token } = sims.users.json[0]!;
+  const ws = new WebSocket(sims.eventStreamUrl);
+  try {
+    const authenticated = new Promise<void>((resolve) =>
+      ws.on('message', (m) => String(m).includes('"Authenticated"') && resolve()),
+    );
+    const data = new Promise<Record<string, unknown>>((resolve) =>
+      ws.on('message', (m) => {
+        const message = JSON.parse(String(m)) as { type: string; data: Record<string, unknown> };
+        if (message.type === 'Data') resolve(message.data);
+      }),
+    );
+    ws.on('open', () => ws.send(token)); // the token is the first message
+    await authenticated; // transient messages reach only sessions open when they are sent
+    await sims.json.post({
+      channel: 'TimeToStartTrot',
+      date: '2024-05-11',
+      raceNr: 1,
+      payload: { seconds: 60 },
+    });
+    await sims.json.waitFor(
+      { kind: 'delivered', transport: 'event-stream', user: 'testuser' },
+      { timeout: 5000 },
+    );
+    expect(await data).toMatchObject({ channel: 'TimeToStartTrot', payload: { seconds: 60 } });
+  } finally {
+    ws.close();
+  }
 });
 
 test('an injected XML message reaches the legacy listen loop', async () => {

@@ -18,7 +18,7 @@ function rows(cells: ReadonlyArray<readonly [string, string]>): string[] {
 
 /**
  * Every setting by its environment variable, with its flag when it has one: rendered from the
- * settings table, like the README's Configuration table, so none can be left out.
+ * settings table, like the table of docs/configuration.md, so none can be left out.
  */
 export function settingsHelp(kind: HelpFor): string {
   // `all` takes its two ports instead of PORT.
@@ -46,3 +46,21 @@ export const EXIT_CODES_HELP = [
   '       channels, recordings or --seed file that cannot be read or is invalid',
   '  130  a second SIGTERM or Ctrl-C while stopping: ends at once',
 ].join('\n');
+
+/** The page of the repository's docs/ each command's --help ends with: where to read on. */
+export const DOCS_PAGES: Readonly<Record<string, string>> = {
+  'racedata-sim': 'docs/configuration.md',
+  json: 'docs/configuration.md',
+  legacy: 'docs/configuration.md',
+  all: 'docs/configuration.md',
+  replay: 'docs/replay-and-recordings.md',
+  record: 'docs/replay-and-recordings.md#recording-a-live-feed-racedata-sim-record',
+  anonymise: 'docs/replay-and-recordings.md#anonymising-recordings-racedata-sim-anonymise',
+  certify: 'docs/certify.md',
+  'race-day': 'docs/race-days.md#writing-days-as-recordings-racedata-sim-race-day',
+};
+
+export function docsHelp(command: string): string {
+  const page = DOCS_PAGES[command] ?? DOCS_PAGES['racedata-sim'];
+  return `Read more: ${page} in the racedata-sim repository (the README links every page).`;
+}

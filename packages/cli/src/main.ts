@@ -7,7 +7,7 @@ import { registerReplayCommand } from './replay/replay-command';
 import { runSimulators } from './run-simulators';
 import { addSettingOptions, resolveCliSettings } from './setting-options';
 import { productVersion } from './version';
-import { EXIT_CODES_HELP, settingsHelp } from './help-text';
+import { docsHelp, EXIT_CODES_HELP, settingsHelp } from './help-text';
 import type { SimulatorKind } from '@racedata/core';
 
 /**
@@ -71,6 +71,10 @@ export function buildProgram(ctx: CliContext, args?: readonly string[]): Command
     'after',
     `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,
   );
+  // Added last, so that it is the last line of every command's help.
+  for (const command of [program, ...program.commands]) {
+    command.addHelpText('after', `\n${docsHelp(command.name())}\n`);
+  }
   return program;
 }
 

@@ -114,17 +114,23 @@ function jsonSteps(s: Started, now: Date, day: PlayingDay | undefined): string[]
   return lines;
 }
 
+// The listen answer looks broken at first sight: the vendor sends the XML as a JSON string.
+const XML_AS_JSON_NOTE =
+  '  (it answers the XML as a JSON string, quotes escaped as \\": JSON.parse gives the document)';
+
 function legacySteps(s: Started, now: Date, day: PlayingDay | undefined): string[] {
   const base = displayBase(s.address);
   const token = s.users.users[0]?.token ?? '';
   const listen = `  curl -s ${base}/customerapi/channels/listen -H 'Authorization: Bearer ${token}'`;
-  if (day) return ['  # the day so far is queued for every legacy user, oldest first:', listen];
-  if (s.replayed.length > 0) return [listen];
+  if (day)
+    return ['  # the day so far is queued for every legacy user, oldest first:', listen, XML_AS_JSON_NOTE];
+  if (s.replayed.length > 0) return [listen, XML_AS_JSON_NOTE];
   return [
     '  # nothing is queued yet: queue a message for every user, then listen',
     `  curl -s -X POST '${base}/customerapi/channel/id/Durable?payloadKey=hello-1' -H 'Content-Type: application/xml' -d '<RaceDay date="${localDate(now)}" trackId="5"/>'`,
     listen,
     heldNote(s),
+    XML_AS_JSON_NOTE,
   ];
 }
 

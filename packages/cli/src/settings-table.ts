@@ -1,7 +1,7 @@
 import { SETTINGS } from '@racedata/core';
 
 /**
- * The README's configuration table, rendered from the one settings table so the docs cannot
+ * The settings table of docs/configuration.md, rendered from the one settings table so the docs cannot
  * drift from the code (a test compares them).
  */
 export function settingsMarkdownTable(): string {

@@ -25,4 +25,4 @@ export interface SimulatorDocs {
 }
 
 /** Version of the documented interface: the project's version (a test compares the two). */
-export const DOCS_VERSION = '0.1.0';
+export const DOCS_VERSION = '0.2.0';

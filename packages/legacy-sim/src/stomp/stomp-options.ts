@@ -40,7 +40,7 @@ export const DEFAULT_STOMP_OPTIONS: StompOptions = {
   maxSessionsPerUser: 100,
   maxBufferedBytes: 4 * 1024 * 1024,
   destinations: PUBLISH_DESTINATIONS,
-  serverName: 'racedata-legacy-sim/0.1.0',
+  serverName: 'racedata-legacy-sim/0.2.0',
   connectTimeoutMs: 10_000,
   closeGraceMs: CLOSE_GRACE_MS,
 };
