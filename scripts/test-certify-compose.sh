@@ -65,8 +65,8 @@ code=$?
 took=$(($(date +%s) - started))
 certify=$("$rt" ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}}' | grep certify | head -1)
 junit=$("$rt" cp "$certify:/tmp/certify.xml" - 2>/dev/null | tar -xO 2>/dev/null)
-if [ "$code" = 0 ] && printf '%s' "$junit" | grep -q 'tests="10" failures="0"'; then
-  pass "compose: certify listen --attach passed the client container (exit 0 in $took s, JUnit copied out: 10 tests, no failure)"
+if [ "$code" = 0 ] && printf '%s' "$junit" | grep -q 'tests="11" failures="0"'; then
+  pass "compose: certify listen --attach passed the client container (exit 0 in $took s, JUnit copied out: 11 tests, no failure)"
 else
   grep -vE 'systemd|^\s*$' "$tmp/up.log" | tail -25 | sed 's/^/    /'
   fail "compose: exit $code after $took s; JUnit: $(printf '%s' "$junit" | grep -o '<testsuites[^>]*>' | head -1)"
