@@ -6,6 +6,7 @@ import { FaultControls, ReplayControls } from './controls';
 import { LiveFeed, type FeedSnapshot } from './live-feed';
 import { LiveView } from './live-view';
 import { PostForm } from './post-form';
+import { RaceBoard } from './race-board';
 import { faultTransports, feedTransports } from './transports';
 import type { TransportInfo } from '@racedata/core';
 import type { CatalogChannel, UserInfo } from '../../control/src/wire';
@@ -58,6 +59,7 @@ function App() {
           {loadError}
         </p>
       )}
+      <RaceBoard />
       <main>
         {snapshot && (
           <LiveView
