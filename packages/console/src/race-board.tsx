@@ -10,15 +10,11 @@ import type {
   RaceDayState,
 } from '../../control/src/wire';
 import { ActionOutcomeView, RaceActionForm, type ActionOutcome } from './race-action-form';
+import type { RaceRef } from './race-index';
 import './race-board.css';
 
 /** How often the board asks for the plan: phases and statuses change with the day's clock. */
 export const BOARD_POLL_MS = 1000;
-
-interface RaceRef {
-  readonly trackId: number;
-  readonly raceNr: number;
-}
 
 interface Fetched {
   readonly state: RaceDayState;
@@ -103,11 +99,15 @@ function RaceCard({
   meeting,
   race,
   dayNow,
+  selected,
+  onSelect,
   refresh,
 }: {
   meeting: RaceDayMeetingState;
   race: RaceDayRaceState;
   dayNow: number;
+  selected: boolean;
+  onSelect: (race: RaceRef | undefined) => void;
   refresh: () => void;
 }) {
   const [open, setOpen] = useState<ActionName | undefined>(undefined);
@@ -121,7 +121,7 @@ function RaceCard({
   };
   return (
     <article
-      class={`race race-${race.phase}`}
+      class={`race race-${race.phase}${selected ? ' race-selected' : ''}`}
       data-track={meeting.trackId}
       data-race={race.raceNr}
       data-phase={race.phase}
@@ -137,6 +137,14 @@ function RaceCard({
           scheduled <time class="race-scheduled">{clock(race.scheduledStart)}</time> · start{' '}
           <time class="race-actual">{clock(race.actualStart)}</time>
         </span>
+        <button
+          type="button"
+          class="race-filter"
+          aria-pressed={selected}
+          onClick={() => onSelect(selected ? undefined : ref)}
+        >
+          {selected ? 'Show every race in the feed' : 'Filter the feed to this race'}
+        </button>
       </div>
       <div class="race-actions" role="group" aria-label={`Actions on race ${race.raceNr}`}>
         {RACE_ACTIONS.filter((name) => allowed.has(name)).map((name) => (
@@ -242,7 +250,14 @@ function MeetingActions({ meeting, refresh }: { meeting: RaceDayMeetingState; re
  * The race board: the simulator's model of the day (GET /_sim/race-day, polled), each race with
  * its phase, a live countdown and the actions its phase allows. Hidden while no day plays.
  */
-export function RaceBoard() {
+export function RaceBoard({
+  selected,
+  onSelect,
+}: {
+  /** The race the live feed is filtered to, if any. */
+  selected: RaceRef | undefined;
+  onSelect: (race: RaceRef | undefined) => void;
+}) {
   const [fetched, setFetched] = useState<Fetched | undefined>(undefined);
   const [now, setNow] = useState(() => performance.now());
   const playing = useRef(false);
@@ -315,7 +330,15 @@ export function RaceBoard() {
           </h3>
           <MeetingActions meeting={meeting} refresh={refresh} />
           {meeting.races.map((race) => (
-            <RaceCard key={race.raceNr} meeting={meeting} race={race} dayNow={dayNow} refresh={refresh} />
+            <RaceCard
+              key={race.raceNr}
+              meeting={meeting}
+              race={race}
+              dayNow={dayNow}
+              selected={selected?.trackId === meeting.trackId && selected.raceNr === race.raceNr}
+              onSelect={onSelect}
+              refresh={refresh}
+            />
           ))}
         </section>
       ))}

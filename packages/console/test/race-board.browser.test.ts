@@ -8,7 +8,7 @@ import { countdownFrom, generateDay, localMinutesOf, parseEdgeCasesOption } from
 import { closeAfterTest, TOKENS } from '@racedata/test-support';
 import { startSimProcess } from '@racedata/test-support/sim-process';
 import { browserDescribe, expectedRefusals } from './browser-support';
-import { useConsolePages } from './console-pages';
+import { rows, useConsolePages } from './console-pages';
 
 jest.setTimeout(60_000);
 
@@ -70,7 +70,7 @@ async function until(what: string, found: () => boolean, seen: () => unknown, ms
 browserDescribe('the race board in Chromium', () => {
   const { open, watchedPages } = useConsolePages();
 
-  test('shows the day, goes to 30 s before a start, and a scratch pressed reaches a long-poll consumer', async () => {
+  test('shows the day, goes to 30 s before a start, a scratch pressed reaches a long-poll consumer, the feed filters by race', async () => {
     const sim = await startSimProcess(
       'json',
       [
@@ -150,5 +150,27 @@ browserDescribe('the race board in Chromium', () => {
     await card.locator('.race-outcome[role="alert"]', { hasText: 'scratched' }).waitFor();
     expectedRefusals(watchedPages()[0]!, 409, 1);
     expect(consumer.events.slice(before).filter(scratching)).toHaveLength(1);
+
+    // The live feed filtered to the race: its messages and their deliveries, no other race's.
+    const all = await rows(page, 'received').count();
+    await card.locator('button.race-filter').click();
+    await page
+      .locator('#filter-race', { hasText: `Race ${race.raceNr} at track ${meeting.trackId}` })
+      .waitFor();
+    await rows(page, 'received').filter({ hasText: 'ScratchingsTrot' }).first().waitFor();
+    await rows(page, 'delivered').filter({ hasText: 'ScratchingsTrot' }).first().waitFor();
+    const shown = await rows(page, 'received').evaluateAll((trs) =>
+      trs.map((tr) => Number(tr.getAttribute('data-seq'))),
+    );
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(all);
+    for (const seq of shown) {
+      const { payload } = (await (await fetch(`${sim.base}/_sim/messages/${seq}`)).json()) as {
+        payload: string;
+      };
+      expect(JSON.parse(payload)).toMatchObject({ trackId: meeting.trackId, raceNr: race.raceNr });
+    }
+    await page.locator('#filter-race').click();
+    await page.locator('#filter-race').waitFor({ state: 'detached' });
   });
 });
