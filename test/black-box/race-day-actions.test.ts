@@ -196,6 +196,15 @@ test('actions and go-tos reach real consumers on all four transports, each exact
   const scratch = await act(sims.json.base, { action: 'scratch', ...ref, startNr: scratched });
   expect(scratch.phase).toBe('countdown');
   expect(scratch.emitted!.map((e) => e.channel)).toEqual(['ScratchingsTrot', 'StartListTrot']);
+  // The plan lists what each race and meeting allows now, the same list the action answered.
+  const planNow = (await (await fetch(`${sims.json.base}/_sim/race-day`)).json()) as {
+    meetings: { trackId: number; allowed: string[]; races: { raceNr: number; allowed: string[] }[] }[];
+  };
+  const meetingNow = planNow.meetings.find((m) => m.trackId === first.trackId)!;
+  expect(meetingNow.races.find((r) => r.raceNr === race.raceNr)!.allowed).toEqual(scratch.allowed);
+  expect(meetingNow.allowed).toEqual(
+    scratch.allowed!.filter((a) => ['cancel-meeting', 'abandon-meeting', 'postpone-meeting'].includes(a)),
+  );
 
   // The delay is taken on the legacy simulator: the shared day moves on both.
   const delay = await act(sims.legacy.base, { action: 'delay-start', ...ref, minutes: 3 });

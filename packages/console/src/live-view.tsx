@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, getJson } from './api';
 import { clockTime, formatPayload } from './format';
 import type { FeedSnapshot } from './live-feed';
+import { RaceIndex, type RaceRef } from './race-index';
 import type { CatalogChannel, AnyJournalEntry, UserInfo } from '../../control/src/wire';
 
 /** Rows in the DOM at most: the newest matching entries. */
@@ -12,6 +13,9 @@ interface Props {
   users: UserInfo[];
   catalog: CatalogChannel[];
   transports: readonly string[];
+  /** Only the messages about this race (picked on the race board), and their deliveries. */
+  race?: RaceRef | undefined;
+  onClearRace?: () => void;
   onClear: () => void;
 }
 
@@ -42,20 +46,55 @@ function refOf(entry: AnyJournalEntry): string {
 
 const KIND_LABEL = { received: 'in', delivered: 'out', closed: 'closed' } as const;
 
-export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
+/**
+ * The received entry each entry's message came in with: by eventId, else by the latest received
+ * payloadKey before it. One pass over the entries, so a filter by race costs no scan per row.
+ */
+function receivedSeqs(entries: readonly AnyJournalEntry[]): Map<number, number> {
+  const byEvent = new Map<number, number>();
+  const byKey = new Map<string, number>();
+  const out = new Map<number, number>();
+  for (const e of entries) {
+    if (e.kind === 'received') {
+      if (e.eventId !== undefined) byEvent.set(e.eventId, e.seq);
+      if (e.payloadKey) byKey.set(e.payloadKey, e.seq);
+      out.set(e.seq, e.seq);
+      continue;
+    }
+    const from =
+      e.eventId !== undefined ? byEvent.get(e.eventId) : e.payloadKey ? byKey.get(e.payloadKey) : undefined;
+    if (from !== undefined) out.set(e.seq, from);
+  }
+  return out;
+}
+
+export function LiveView({ feed, users, catalog, transports, race, onClearRace, onClear }: Props) {
+  const [, setLookedUp] = useState(0);
+  const index = useMemo(() => new RaceIndex(() => setLookedUp((n) => n + 1)), []);
   const [filters, setFilters] = useState<Filters>({ user: '', channel: '', transport: '' });
   const [paused, setPaused] = useState<readonly AnyJournalEntry[] | undefined>(undefined);
   const [selected, setSelected] = useState<AnyJournalEntry | undefined>(undefined);
   const kinds = useMemo(() => new Map(catalog.map((c) => [c.name, c.kind])), [catalog]);
   const source = paused ?? feed.entries;
-  const rows = useMemo(() => {
+  useEffect(() => {
+    if (race) index.lookUp(source);
+  }, [race, source, index]);
+  const origins = useMemo(() => (race ? receivedSeqs(source) : undefined), [race, source]);
+  const aboutRace = (entry: AnyJournalEntry): boolean => {
+    if (!race || !origins) return true;
+    const from = origins.get(entry.seq);
+    const ref = from === undefined ? undefined : index.raceOf(from);
+    return !!ref && ref.trackId === race.trackId && ref.raceNr === race.raceNr;
+  };
+  // Recomputed on each render while a race filter is on: its answers arrive one by one.
+  const rows = (() => {
     const shown: AnyJournalEntry[] = [];
     for (let i = source.length - 1; i >= 0 && shown.length < SHOWN_ROWS; i--) {
       const entry = source[i]!;
-      if (matches(entry, filters)) shown.push(entry);
+      if (matches(entry, filters) && aboutRace(entry)) shown.push(entry);
     }
     return shown;
-  }, [source, filters]);
+  })();
   const set = (key: keyof Filters) => (event: Event) =>
     setFilters({ ...filters, [key]: (event.currentTarget as HTMLSelectElement).value });
   const waiting = paused ? feed.entries.length - paused.length : 0;
@@ -92,6 +131,11 @@ export function LiveView({ feed, users, catalog, transports, onClear }: Props) {
             ))}
           </select>
         </label>
+        {race && (
+          <button type="button" id="filter-race" aria-pressed="true" onClick={onClearRace}>
+            Race {race.raceNr} at track {race.trackId} ✕
+          </button>
+        )}
         <button
           type="button"
           id="live-pause"

@@ -6,6 +6,8 @@ import { FaultControls, ReplayControls } from './controls';
 import { LiveFeed, type FeedSnapshot } from './live-feed';
 import { LiveView } from './live-view';
 import { PostForm } from './post-form';
+import { RaceBoard } from './race-board';
+import type { RaceRef } from './race-index';
 import { faultTransports, feedTransports } from './transports';
 import type { TransportInfo } from '@racedata/core';
 import type { CatalogChannel, UserInfo } from '../../control/src/wire';
@@ -22,6 +24,7 @@ function App() {
   const [transportList, setTransportList] = useState<TransportInfo[]>([]);
   const [loadError, setLoadError] = useState('');
   const [tab, setTab] = useState<'post' | 'controls'>('post');
+  const [race, setRace] = useState<RaceRef | undefined>(undefined);
 
   useEffect(() => {
     const unsubscribe = feed.subscribe(setSnapshot);
@@ -58,6 +61,7 @@ function App() {
           {loadError}
         </p>
       )}
+      <RaceBoard selected={race} onSelect={setRace} />
       <main>
         {snapshot && (
           <LiveView
@@ -65,6 +69,8 @@ function App() {
             users={users}
             catalog={catalog}
             transports={transports}
+            race={race}
+            onClearRace={() => setRace(undefined)}
             onClear={() => feed.clear()}
           />
         )}

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { coreError, type RaceDaySettings } from '@racedata/core';
 import {
+  allowedActions,
   DAY_CHANNELS,
   deliveryOf,
   formatStartAt,
@@ -42,8 +43,15 @@ export function raceDayState({
   if (!playing || now === undefined) {
     throw raceDayError('RACE_DAY_NOT_RUNNING', 'no race day is playing; POST /_sim/race-day starts one');
   }
+  const view = planView(playing.plan, now);
   return {
-    ...planView(playing.plan, now),
+    ...view,
+    // What a client (the console's race board) may press now: the same list a 409 names.
+    meetings: view.meetings.map((m) => ({
+      ...m,
+      allowed: allowedActions(playing.plan, m.trackId, undefined, now),
+      races: m.races.map((r) => ({ ...r, allowed: allowedActions(playing.plan, m.trackId, r.raceNr, now) })),
+    })),
     play: {
       speed: playing.speed,
       at: formatStartAt(playing.request.at),

@@ -5,7 +5,7 @@
  * check includes this file), only types from core.
  */
 import type { ChannelKind, ReplayView, SimulatorKind, TransportInfo } from '@racedata/core';
-import type { Phase, PlanView, RaceDayAction } from '@racedata/race-day';
+import type { MeetingView, Phase, PlanView, RaceDayAction, RaceView } from '@racedata/race-day';
 
 // ---- The journal (GET /_sim/journal, /_sim/journal/wait, the console stream)
 
@@ -372,8 +372,21 @@ export interface RaceDayPlay {
   readonly played: number;
 }
 
+/** A race of GET /_sim/race-day: the plan's view, and the actions allowed on it now. */
+export interface RaceDayRaceState extends RaceView {
+  /** Its race actions and its meeting's, as POST /_sim/race-day/actions would take them now. */
+  readonly allowed: readonly string[];
+}
+
+/** A meeting of GET /_sim/race-day: the plan's view, and the meeting actions allowed now. */
+export interface RaceDayMeetingState extends Omit<MeetingView, 'races'> {
+  readonly allowed: readonly string[];
+  readonly races: readonly RaceDayRaceState[];
+}
+
 /** GET /_sim/race-day: the plan as it stands now, and how it plays. */
-export interface RaceDayState extends PlanView {
+export interface RaceDayState extends Omit<PlanView, 'meetings'> {
+  readonly meetings: readonly RaceDayMeetingState[];
   readonly play: RaceDayPlay;
 }
 

@@ -1,5 +1,5 @@
 import { integer, type JsonSchema, objectSchema } from '@racedata/core';
-import { EDGE_CASE_IDS, MAX_SEED, MAX_SPEED, PHASES } from '@racedata/race-day';
+import { ACTION_NAMES, EDGE_CASE_IDS, MAX_SEED, MAX_SPEED, PHASES } from '@racedata/race-day';
 
 const LOCAL: JsonSchema = {
   type: 'string',
@@ -8,6 +8,13 @@ const LOCAL: JsonSchema = {
 };
 const DATE: JsonSchema = { type: 'string', format: 'date' };
 const TEXT: JsonSchema = { type: 'string' };
+
+const ALLOWED: JsonSchema = {
+  type: 'array',
+  items: { enum: ACTION_NAMES },
+  description:
+    "GET /_sim/race-day only: the actions POST /_sim/race-day/actions takes now (on a race: its own and its meeting's)",
+};
 
 const STARTER = objectSchema(
   {
@@ -47,6 +54,7 @@ const RACE = objectSchema(
     },
     phase: { enum: PHASES },
     starters: { type: 'array', items: STARTER },
+    allowed: ALLOWED,
   },
   [
     'raceNr',
@@ -80,6 +88,7 @@ const MEETING = objectSchema(
     postponedTo: objectSchema({ date: DATE, firstStart: LOCAL }),
     abandonedAfterRace: integer(1),
     races: { type: 'array', items: RACE },
+    allowed: ALLOWED,
   },
   ['trackId', 'track', 'sport', 'type', 'date', 'status', 'programmeAt', 'firstStart', 'races'],
 );
