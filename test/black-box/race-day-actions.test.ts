@@ -15,7 +15,15 @@ import {
 } from '@racedata/race-day';
 import { closeAll, TOKENS } from '@racedata/test-support';
 import { startSimPairProcess, startSimProcess } from '@racedata/test-support/sim-process';
-import { jsonPoller, legacyPoller, readEvents, stompClient, streamClient, until } from './race-day-clients';
+import {
+  jsonPoller,
+  legacyPoller,
+  readEvents,
+  stompClient,
+  streamClient,
+  until,
+  type JsonEvent,
+} from './race-day-clients';
 
 afterEach(closeAll);
 
@@ -157,6 +165,20 @@ test('actions and go-tos reach real consumers on all four transports, each exact
     const durable = emitted.filter((e) => e.delivery === 'durable');
     const transient = emitted.filter((e) => e.delivery === 'transient');
     await untilRun('JSON /events', () => events.events.slice(from.events).map(jsonKey), durable.map(jsonKey));
+    // Stored, so /filtered-events for the race they are about ends with them, in the same order.
+    for (const channel of new Set(durable.map((e) => e.channel))) {
+      const own = durable.filter((e) => e.channel === channel);
+      const { date, trackId, raceNr } = own[0]!;
+      const query =
+        `channel=${channel}&startDate=${date}&endDate=${date}&limit=10000&trackId=${trackId}` +
+        (raceNr === undefined ? '' : `&raceNr=${raceNr}`);
+      const res = await fetch(`${sims.json.base}/customerapi/filtered-events?${query}`, {
+        headers: { authorization: `Bearer ${TOKENS.alluser}` },
+      });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as { data: { events: JsonEvent[] } };
+      expect(page.data.events.slice(-own.length).map(jsonKey)).toEqual(own.map(jsonKey));
+    }
     await untilRun('legacy listen', () => listen.documents.slice(from.listen), durable.map(xmlOf));
     await untilRun('event stream', () => stream.data.slice(from.stream).map(jsonKey), transient.map(jsonKey));
     await untilRun(
