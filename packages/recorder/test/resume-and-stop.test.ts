@@ -81,7 +81,12 @@ test('SIGINT ends with valid files and a summary; a re-run continues after what 
     'the resumed run',
     10_000,
   );
-  expect(second.stderr()).toContain('continuing after the last recorded event');
+  // Log lines reach stderr in batches (up to 10 ms after they are logged), not with the files.
+  await eventually(
+    async () => second.stderr().includes('continuing after the last recorded event'),
+    'the resumed run to say it continues after the last recorded event',
+    10_000,
+  );
   await post(pair, 6);
   await eventually(
     async () => jsonNumbers(out).length >= 6 && legacyNumbers(out).length >= 6,
