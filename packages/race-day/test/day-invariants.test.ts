@@ -13,3 +13,9 @@ describe('a generated race day (property tests over dates and seeds)', () => {
     );
   });
 });
+
+// A day fast-check once drew whose gallop race could not take surface-change under `all`.
+it.each(INVARIANTS)('holds on 2020-01-01, seed 1340473, every edge case: %s', (_name, invariant) => {
+  const { timeline, plan } = dayOf('2020-01-01', 1340473, 'all');
+  invariant(timeline, plan);
+});

@@ -180,7 +180,9 @@ export function placeEdgeCases(plan: RaceDayPlan, request: EdgeCaseRequest, r: R
     );
     for (const { item, def } of order) {
       if (def.level === 'meeting') placeMeeting(board, def, item, r, true, keep);
-      else placeRace(board, def, item, r, true);
+      // `all` on a day whose gallop races are all taken (or that has none) leaves a gallop case
+      // out rather than refusing the day; a case asked for by name is still required.
+      else placeRace(board, def, item, r, request.mode === 'list' || def.sport !== 'gallop');
     }
   }
   const stage = (id: string) => edgeCaseDef(id)!.stage;
