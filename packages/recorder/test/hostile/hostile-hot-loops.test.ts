@@ -6,7 +6,7 @@
  */
 import { eventually } from '@racedata/test-support';
 import { tempFolderEachTest } from '../record-process';
-import { logLines, recordHostile, stopTimed, STOP_LIMIT_MS, summary } from './hostile-record';
+import { loggedLines, recordHostile, stopTimed, STOP_LIMIT_MS, summary } from './hostile-record';
 import { startHostileUpstream, type HostileOptions, type HostileUpstream } from './hostile-upstream';
 
 const inTemp = tempFolderEachTest('hostile-loops-');
@@ -30,7 +30,7 @@ async function backsOff(
   await eventually(async () => up.count(path) >= n, `${n} requests to ${path}`, 15_000);
   const times = up.requests.filter((r) => r.path === path).map((r) => r.at);
   expect((times[n - 1] as number) - (times[good] as number)).toBeGreaterThanOrEqual(3000);
-  expect(logLines(rec, cause)).toBe(1);
+  expect(await loggedLines(rec, cause, 1)).toBe(1);
   const stop = await stopTimed(rec);
   expect(stop.code).toBe(0);
   expect(stop.ms).toBeLessThan(STOP_LIMIT_MS);

@@ -75,6 +75,15 @@ export function logged(rec: RecordProcess, text: string, timeoutMs = 10_000): Pr
   return eventually(async () => rec.stderr().includes(text), `the recorder to log ${text}`, timeoutMs);
 }
 
+/**
+ * How many log lines hold `text`, once at least `times` do: a line reaches stderr in a batch up to
+ * 10 ms after it is logged, so it may still be on its way when what caused it is already seen.
+ */
+export async function loggedLines(rec: RecordProcess, text: string, times: number): Promise<number> {
+  await eventually(async () => logLines(rec, text) >= times, `${times} log line(s) holding ${text}`, 10_000);
+  return logLines(rec, text);
+}
+
 /** How many log lines hold `text`. */
 export function logLines(rec: RecordProcess, text: string): number {
   return rec

@@ -8,7 +8,7 @@ import { tempFolderEachTest } from '../record-process';
 import {
   DEFAULT_CREDENTIALS,
   expectQuietOutput,
-  logLines,
+  loggedLines,
   recordHostile,
   stopTimed,
   STOP_LIMIT_MS,
@@ -44,7 +44,7 @@ test('a redirect on authenticate is not followed: the key and secret reach no ot
   // Back-off 0.5 s, 1 s, 2 s: the 4th attempt comes 3.5 s after the first (a hot loop: 40 ms).
   await spacedOut(up, '/customerapi/authenticate/subscription', 4, 3000, () => up.other.requests.length > 0);
   expect(up.other.requests).toEqual([]);
-  expect(logLines(rec, '"status":307')).toBe(1);
+  expect(await loggedLines(rec, '"status":307', 1)).toBe(1);
   expect(rec.stderr()).toContain(`"target":"${up.other.base}/steal/[redacted]"`);
   const stop = await stopTimed(rec);
   expect(stop).toEqual({ code: 0, ms: expect.any(Number) });
@@ -60,8 +60,8 @@ test('a redirect on events and listen is an upstream error: nothing goes to the 
   await spacedOut(up, '/customerapi/events', 4, 1500);
   await spacedOut(up, '/customerapi/channels/listen', 4, 1500);
   expect(up.other.requests).toEqual([]);
-  expect(logLines(rec, 'redirect 302 to')).toBe(1);
-  expect(logLines(rec, 'redirect 307 to')).toBe(1);
+  expect(await loggedLines(rec, 'redirect 302 to', 1)).toBe(1);
+  expect(await loggedLines(rec, 'redirect 307 to', 1)).toBe(1);
   const stop = await stopTimed(rec);
   expect(stop.code).toBe(0);
   expect(stop.ms).toBeLessThan(STOP_LIMIT_MS);
@@ -76,7 +76,7 @@ test('a redirected WebSocket upgrade (event stream, STOMP) is not followed and i
   // Two transports, each backing off 0.25 s, 0.5 s: 6 upgrades take at least 0.75 s.
   expect((times[5] as number) - (times[0] as number)).toBeGreaterThanOrEqual(700);
   expect(up.other.requests).toEqual([]);
-  expect(logLines(rec, '"status":307')).toBe(2);
+  expect(await loggedLines(rec, '"status":307', 2)).toBe(2);
   const stop = await stopTimed(rec);
   expect(stop.code).toBe(0);
   expect(stop.ms).toBeLessThan(STOP_LIMIT_MS);
