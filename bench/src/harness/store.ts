@@ -76,7 +76,10 @@ async function got(port: number, path: string): Promise<string> {
   return answer.body.toString();
 }
 
-type State = { users: Record<string, { heldPolls: number; queueDepth: number }>; store?: { events: number } };
+type State = {
+  users: Record<string, { heldPolls: number; queueDepth: number }>;
+  store?: { events: number; bytes: number };
+};
 export const simState = async (port: number) => JSON.parse(await got(port, '/_sim/state')) as State;
 
 /**

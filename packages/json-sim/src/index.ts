@@ -5,5 +5,6 @@ export type { JsonSimulatorProbe } from './probe';
 export type { JsonSeeder, SeedResult } from './seed/seed-events';
 export type { PublishResult } from './channel-bus';
 export type { StoredEvent } from './store/types';
+export { PER_EVENT_OVERHEAD } from './store/stored-json';
 export { jsonSimErrors } from './errors';
 export type { JsonSimErrorCode } from './errors';

@@ -1,4 +1,4 @@
-import type { EventColumns } from './event-columns';
+import { stored, type EventColumns } from './event-columns';
 import type { IdList } from './id-list';
 
 /** What a page read checks of each candidate, besides its channel (given by the source read). */
@@ -33,9 +33,9 @@ function matches(rows: Rows, id: number, f: RowFilter): boolean {
   return (
     day >= f.fromDay &&
     day <= f.toDay &&
-    (f.trackId === undefined || c.trackId[at] === f.trackId) &&
-    (f.raceNr === undefined || c.raceNr[at] === f.raceNr) &&
-    (f.startNr === undefined || c.startNr[at] === f.startNr)
+    (f.trackId === undefined || c.trackId[at] === stored(f.trackId)) &&
+    (f.raceNr === undefined || c.raceNr[at] === stored(f.raceNr)) &&
+    (f.startNr === undefined || c.startNr[at] === stored(f.startNr))
   );
 }
 

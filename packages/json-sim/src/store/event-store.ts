@@ -1,10 +1,10 @@
 import { coreError, type Clock, type EventInput } from '@racedata/core';
 import { ChannelIndex, idKey, lowerBound, RACE, START, TRACK } from './channel-index';
 import { dayNumber } from './day-number';
-import { EventColumns, idOrAbsent } from './event-columns';
+import { EventColumns, fromStored, idOrAbsent } from './event-columns';
 import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
 import type { IdList } from './id-list';
-import { decimalDigits, JsonBytesLog } from './json-bytes-log';
+import { decimalDigits, JsonBytesLog, slabBytesFor } from './json-bytes-log';
 import type { StagedEvents } from './staged-events';
 import { eventJson, PER_EVENT_OVERHEAD, prepareEvent, storedEventCost } from './stored-json';
 import type { EventFilter, EventPage, PreparedEvent, StoredEvent } from './types';
@@ -28,7 +28,7 @@ const EMPTY: EventPage = Object.freeze({ ids: Object.freeze([]) as readonly numb
  */
 export class EventStore {
   private columns = new EventColumns();
-  private bytes = new JsonBytesLog();
+  private bytes: JsonBytesLog;
   private channels = new Map<string, ChannelIndex>();
   /** Channel names by the number the columns hold. */
   private channelNames: string[] = [];
@@ -40,6 +40,7 @@ export class EventStore {
 
   constructor(private readonly options: EventStoreOptions) {
     this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    this.bytes = new JsonBytesLog(slabBytesFor(this.maxBytes));
   }
 
   get size(): number {
@@ -72,7 +73,7 @@ export class EventStore {
   clear(continueIds: boolean): number {
     const cleared = this.bytes.length;
     this.columns = new EventColumns();
-    this.bytes = new JsonBytesLog();
+    this.bytes = new JsonBytesLog(slabBytesFor(this.maxBytes));
     this.channels = new Map();
     this.channelNames = [];
     this.held = 0;
@@ -133,18 +134,33 @@ export class EventStore {
       const bytes = staged.byteLength(i) + assigned.length + decimalDigits(first + i) + 1;
       if (storedEventCost(bytes) > this.maxBytes) this.checkFits(bytes);
     }
-    for (let i = 0; i < staged.length; i++) {
-      const id = this.nextId;
-      this.bytes.pushAssigned(staged.chunk(i), staged.start(i), staged.byteLength(i), assigned, id);
-      this.commitRow(
-        staged.channelNames[staged.channel[i] as number] as string,
-        staged.day[i] as number,
-        staged.trackId[i] as number,
-        staged.raceNr[i] as number,
-        staged.startNr[i] as number,
-        staged.byteLength(i) + assigned.length + decimalDigits(id) + 1,
-        created,
+    for (let i = 0; i < staged.length;) {
+      // The events of one staged chunk: taken as a slab of the log at once, or copied one by one.
+      let end = i + 1;
+      while (end < staged.length && staged.chunkIndex(end) === staged.chunkIndex(i)) end++;
+      const from = i;
+      const adopted = this.bytes.adoptAssigned(
+        staged.chunk(i),
+        end - i,
+        (k) => staged.start(from + k),
+        (k) => staged.byteLength(from + k),
+        assigned,
+        this.nextId,
       );
+      for (; i < end; i++) {
+        const id = this.nextId;
+        if (!adopted)
+          this.bytes.pushAssigned(staged.chunk(i), staged.start(i), staged.byteLength(i), assigned, id);
+        this.commitRow(
+          staged.channelNames[staged.channel[i] as number] as string,
+          staged.day[i] as number,
+          staged.trackId[i] as number,
+          staged.raceNr[i] as number,
+          staged.startNr[i] as number,
+          staged.byteLength(i) + assigned.length + decimalDigits(id) + 1,
+          created,
+        );
+      }
     }
     return { firstEventId: first, lastEventId: this.nextId - 1 };
   }
@@ -308,8 +324,9 @@ export class EventStore {
     this.nextId++;
     this.lastCreated = created;
     this.held += storedEventCost(byteLength);
-    // The new event alone always fits (checked), so this never drops it.
-    while (this.bytes.length > this.options.maxEvents || this.held > this.maxBytes) this.evictOldest();
+    // The new event alone always fits (checked), so this never drops it. Rows, not texts, are
+    // counted: a staged chunk taken whole puts its texts in the log before their rows.
+    while (this.columns.length > this.options.maxEvents || this.held > this.maxBytes) this.evictOldest();
   }
 
   private rowOf(eventId: number): number {
@@ -334,9 +351,9 @@ export class EventStore {
     const index = this.channels.get(this.channelNames[c.channel[row] as number] as string) as ChannelIndex;
     index.dropOldest(
       c.day[row] as number,
-      c.trackId[row] as number,
-      c.raceNr[row] as number,
-      c.startNr[row] as number,
+      fromStored(c.trackId[row] as number),
+      fromStored(c.raceNr[row] as number),
+      fromStored(c.startNr[row] as number),
     );
     this.held -= storedEventCost(this.bytes.byteLength(0));
     this.bytes.shift();

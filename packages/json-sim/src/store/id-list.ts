@@ -1,101 +1,153 @@
-/** Largest offset from the base a Uint32Array entry holds. */
+/** Largest offset from a block's base a Uint32Array entry holds. */
 const MAX_OFFSET = 0xffffffff;
+/** Entries per full block: 2 KB of Uint32. */
+const BLOCK_ENTRIES = 512;
+
+type Block = Uint32Array | Float64Array;
 
 /**
- * Ascending eventIds, appended at the tail and dropped at the head, in a typed array: no object
- * per entry for the garbage collector to walk. The store's ids are consecutive and it holds a
- * bounded number of them, so the ids a list holds at once lie within a few million of each
- * other: each is kept as its offset from a base in a Uint32Array, 4 bytes an entry (an index
- * entry is made up to 9 times per event). A list whose ids ever spread wider than 32 bits is
+ * Ascending eventIds, appended at the tail and dropped at the head, in typed arrays: no object
+ * per entry for the garbage collector to walk. An event is listed up to 9 times, so at a million
+ * events these lists are the store's largest structure after the JSON itself.
+ *
+ * The ids are kept in blocks of equal size, every block but the last full: growing a list adds a
+ * block instead of copying the list into an array twice its size. Doubling left a third of each
+ * array unused on average, and each copy left the old array behind as a hole in the allocator's
+ * heap that the process never gave back (together about 40 bytes an event). A list starts with a
+ * small block that doubles until it is full size, so the many short lists (a day, a race) stay
+ * small.
+ *
+ * Each block keeps its ids as offsets from its own base in a Uint32Array, 4 bytes an entry. The
+ * store's ids are consecutive and it holds a bounded number of them, so the live ids of a block
+ * lie within a few million of each other; a block whose ids ever spread wider than 32 bits is
  * widened to exact Float64 ids instead.
  */
 export class IdList {
-  private ids: Uint32Array | Float64Array;
-  /** ids[k] + base is an id; 0 once widened to Float64 (which holds the ids themselves). */
-  private base = 0;
+  private blocks: Block[] = [];
+  /** blocks[b][k] + bases[b] is an id; 0 for a widened (Float64) block. */
+  private bases: number[] = [];
+  /** Entries of blocks[0] already dropped. */
   private head = 0;
-  private tail = 0;
-  private wide = false;
+  private count = 0;
+  /** Entries written in the last block. */
+  private tailFill = 0;
 
-  constructor(capacity = 4) {
-    this.ids = new Uint32Array(capacity);
+  private readonly blockShift: number;
+
+  /** `blockEntries`: a power of two, so a position splits into block and entry by shifts. */
+  constructor(
+    private readonly firstCapacity = 8,
+    private readonly blockEntries = BLOCK_ENTRIES,
+  ) {
+    this.blockShift = Math.log2(blockEntries);
+    if (!Number.isInteger(this.blockShift))
+      throw new RangeError(`blockEntries must be a power of two, not ${blockEntries}`);
   }
 
   get length(): number {
-    return this.tail - this.head;
+    return this.count;
   }
 
   push(id: number): void {
-    if (this.tail === this.head) {
-      // Empty: start again from this id.
-      this.head = this.tail = 0;
-      if (!this.wide) this.base = id;
-    } else if (id - this.base > MAX_OFFSET && !this.wide) {
-      this.rebase(id);
+    let b = this.blocks.length - 1;
+    let block = this.blocks[b];
+    if (block === undefined || this.tailFill === block.length) {
+      if (block !== undefined && block.length < this.blockEntries && this.head * 2 >= block.length) {
+        // The only block, small, and mostly dropped ids: its live ids slide down instead.
+        block.copyWithin(0, this.head, this.tailFill);
+        this.tailFill -= this.head;
+        this.head = 0;
+      } else if (block !== undefined && block.length < this.blockEntries) {
+        // The only block, still small: doubled in place of a new one.
+        block = this.resized(block, Math.min(this.blockEntries, block.length * 2));
+        this.blocks[b] = block;
+      } else {
+        block = new Uint32Array(
+          block === undefined ? Math.min(this.firstCapacity, this.blockEntries) : this.blockEntries,
+        );
+        b = this.blocks.push(block) - 1;
+        this.bases.push(id);
+        this.tailFill = 0;
+      }
     }
-    if (this.tail === this.ids.length) this.grow();
-    this.ids[this.tail++] = id - this.base;
+    if (id - (this.bases[b] as number) > MAX_OFFSET && block instanceof Uint32Array)
+      block = this.rebase(b, id);
+    block[this.tailFill++] = id - (this.bases[b] as number);
+    this.count++;
   }
 
   /** Id at logical position i (0 = oldest kept); only for 0 <= i < length. */
   at(i: number): number {
-    return (this.ids[this.head + i] as number) + this.base;
+    return this.idAt(i);
   }
 
   first(): number | undefined {
-    return this.tail > this.head ? (this.ids[this.head] as number) + this.base : undefined;
+    return this.count > 0 ? this.idAt(0) : undefined;
   }
 
   last(): number | undefined {
-    return this.tail > this.head ? (this.ids[this.tail - 1] as number) + this.base : undefined;
+    return this.count > 0 ? this.idAt(this.count - 1) : undefined;
   }
 
   shift(): void {
-    if (this.tail > this.head) this.head++;
+    if (this.count === 0) return;
+    this.count--;
+    if (this.count === 0) {
+      // Empty: its memory goes, and the next push starts small again.
+      this.blocks = [];
+      this.bases = [];
+      this.head = this.tailFill = 0;
+      return;
+    }
+    if (++this.head === (this.blocks[0] as Block).length) {
+      this.blocks.shift();
+      this.bases.shift();
+      this.head = 0;
+    }
   }
 
   /** Logical position of the first id greater than `id` (length when there is none). */
   upperBound(id: number): number {
-    const ids = this.ids;
-    const offset = id - this.base;
-    let lo = this.head;
-    let hi = this.tail;
+    let lo = 0;
+    let hi = this.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((ids[mid] as number) <= offset) lo = mid + 1;
+      if (this.idAt(mid) <= id) lo = mid + 1;
       else hi = mid;
     }
-    return lo - this.head;
+    return lo;
   }
 
-  // Moves the base up to the oldest id kept so `id` fits; widens the list when even that is not enough.
-  private rebase(id: number): void {
-    const first = this.ids[this.head] as number;
-    if (id - this.base - first > MAX_OFFSET) {
-      const wide = new Float64Array(this.ids.length);
-      for (let k = this.head; k < this.tail; k++) wide[k] = (this.ids[k] as number) + this.base;
-      this.ids = wide;
-      this.base = 0;
-      this.wide = true;
-      return;
-    }
-    for (let k = this.head; k < this.tail; k++) this.ids[k] = (this.ids[k] as number) - first;
-    this.base += first;
+  private idAt(i: number): number {
+    // Every block but the last is full, or the list is one small block: either way position p
+    // is entry p % blockEntries of block p / blockEntries.
+    const p = this.head + i;
+    const b = p >>> this.blockShift;
+    return ((this.blocks[b] as Block)[p & (this.blockEntries - 1)] as number) + (this.bases[b] as number);
   }
 
-  // Makes room at the tail: slides the kept ids down when at least half the array is dropped
-  // ones, else doubles it, so both appends and drops stay O(1) amortised.
-  private grow(): void {
-    const kept = this.tail - this.head;
-    if (kept * 2 <= this.ids.length) {
-      this.ids.copyWithin(0, this.head, this.tail);
-    } else {
-      const size = Math.max(4, this.ids.length * 2);
-      const next = this.wide ? new Float64Array(size) : new Uint32Array(size);
-      next.set(this.ids.subarray(this.head, this.tail));
-      this.ids = next;
+  private resized(block: Block, size: number): Block {
+    const next = block instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
+    next.set(block);
+    return next;
+  }
+
+  // Makes the last block (b) hold `id`, further from its base than 32 bits allow: its base moves
+  // up to its oldest live id when that is enough, else the block is widened to Float64 ids.
+  private rebase(b: number, id: number): Block {
+    const block = this.blocks[b] as Uint32Array;
+    const from = b === 0 ? this.head : 0;
+    const base = this.bases[b] as number;
+    const oldest = block[from] as number;
+    if (from < this.tailFill && id - (base + oldest) <= MAX_OFFSET) {
+      for (let k = from; k < this.tailFill; k++) block[k] = (block[k] as number) - oldest;
+      this.bases[b] = base + oldest;
+      return block;
     }
-    this.head = 0;
-    this.tail = kept;
+    const wide = new Float64Array(block.length);
+    for (let k = 0; k < this.tailFill; k++) wide[k] = (block[k] as number) + base;
+    this.blocks[b] = wide;
+    this.bases[b] = 0;
+    return wide;
   }
 }

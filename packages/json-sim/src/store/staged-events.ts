@@ -1,13 +1,19 @@
 import { dayNumber } from './day-number';
 import { idOrAbsent } from './event-columns';
-import { eventJsonHead } from './stored-json';
+import { LARGEST_SLAB_BYTES } from './json-bytes-log';
+import { ASSIGNED_ROOM, eventJsonHead } from './stored-json';
 import type { PreparedEvent } from './types';
 
-/** Bytes per chunk the staged JSON is written into; a larger event gets a chunk of its own. */
-const CHUNK_BYTES = 1 << 20;
-/** Chunks kept for the next batch at most (16 MiB): a seed body of 25,000 events needs about 9. */
-const SPARE_MAX = 16;
-const spare: Buffer[] = [];
+/**
+ * Bytes per chunk the staged JSON is written into; a larger event gets a chunk of its own. As
+ * large as the store's largest slab for the same reason (json-bytes-log.ts): the chunk gets pages
+ * of its own, only those written count, and they go back to the system when the chunk is
+ * collected instead of staying in the allocator's heap. A seed body of 25,000 events writes
+ * about 9 MB of it.
+ */
+const CHUNK_BYTES = LARGEST_SLAB_BYTES;
+/** The first chunk of a batch: a seed of a few events does not take a large chunk. */
+const FIRST_CHUNK_BYTES = 256 << 10;
 
 /**
  * A batch of checked events waiting to be stored all or nothing (a bulk seed): each event's
@@ -22,6 +28,8 @@ export class StagedEvents {
   private readonly channelNumbers = new Map<string, number>();
   private readonly chunks: Buffer[] = [];
   private fill = CHUNK_BYTES;
+  /** Events staged in the newest chunk: each leaves ASSIGNED_ROOM free bytes at its end. */
+  private inChunk = 0;
   private count = 0;
   channel = new Uint16Array(0);
   day = new Int32Array(0);
@@ -68,10 +76,12 @@ export class StagedEvents {
   // A chunk with `bytes` free at `fill`, and a free row.
   private room(bytes: number): Buffer {
     let chunk = this.chunks[this.chunks.length - 1];
-    if (chunk === undefined || this.fill + bytes > chunk.length) {
-      chunk = (bytes <= CHUNK_BYTES && spare.pop()) || Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
+    if (chunk === undefined || this.fill + bytes + (this.inChunk + 1) * ASSIGNED_ROOM > chunk.length) {
+      const size = this.chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
+      chunk = Buffer.allocUnsafeSlow(Math.max(size, bytes + ASSIGNED_ROOM));
       this.chunks.push(chunk);
       this.fill = 0;
+      this.inChunk = 0;
     }
     if (this.count === this.channel.length) this.grow();
     return chunk;
@@ -96,18 +106,19 @@ export class StagedEvents {
     this.offset[at] = this.fill;
     this.bytes[at] = bytes;
     this.fill += bytes;
+    this.inChunk++;
   }
 
   /**
-   * Hands the chunks on to the next batch once this one is stored (or dropped): memory touched
-   * again is cheaper than fresh memory, which costs a page fault per 4 KB. The batch is empty after.
+   * Lets go of the chunks once the batch is stored (or dropped), so what a seed borrowed is
+   * returned as soon as they are collected; no chunk is kept for a next seed that may never
+   * come. The batch is empty after.
    */
   release(): void {
-    for (const chunk of this.chunks.splice(0)) {
-      if (chunk.length === CHUNK_BYTES && spare.length < SPARE_MAX) spare.push(chunk);
-    }
+    this.chunks.length = 0;
     this.count = 0;
     this.fill = CHUNK_BYTES;
+    this.inChunk = 0;
     this.channelNames.length = 0;
     this.channelNumbers.clear();
   }
@@ -120,6 +131,11 @@ export class StagedEvents {
   /** The chunk holding event i's staged JSON and where it starts there. */
   chunk(i: number): Buffer {
     return this.chunks[this.chunkOf[i] as number] as Buffer;
+  }
+
+  /** Which chunk holds event i: events of one chunk are consecutive, the first at offset 0. */
+  chunkIndex(i: number): number {
+    return this.chunkOf[i] as number;
   }
 
   start(i: number): number {

@@ -4,16 +4,25 @@ import type { PreparedEvent } from './types';
 /**
  * What one stored event is counted as against the store's byte budget: its UTF-8 JSON (kept
  * once, packed in slabs; no parsed copy is kept) plus a fixed overhead for its row of filter
- * columns (18 bytes), its place in the byte log's ring (12), its separator byte, and its entries
- * in the id lists (4 bytes each in up to 9 lists: the channel, the day and each combination of
- * exact ids), with the slack of arrays that grow by doubling. Measured on 1,000,000 start-list
- * events seeded over HTTP: about 130 bytes of RSS beyond the JSON each; 200 keeps the budget on
- * the safe side.
+ * columns (usually 10 bytes), its place in the byte log's ring (4), its separator byte, and its
+ * entries in the id lists (4 bytes each in up to 9 lists: the channel, the day and each
+ * combination of exact ids). Measured on 1,000,000 start-list events seeded over HTTP (`npm run
+ * bench -- --only=memory/seeded`): under 100 bytes of RSS beyond the JSON each; 200 keeps the
+ * budget on the safe side, and covers the one slab (at most an eighth of the budget) a log may
+ * hold beyond it while its oldest texts are dropped.
  */
 export function storedEventCost(jsonBytes: number): number {
   return jsonBytes + PER_EVENT_OVERHEAD;
 }
 export const PER_EVENT_OVERHEAD = 200;
+
+/**
+ * Room a staged event leaves after its JSON in the chunk it is staged in, so the store can add
+ * what it assigns in place (json-bytes-log.ts adoptAssigned): `,"created_at":"` (15), the widest
+ * ISO date (27, a six-digit year), `","eventId":` (13), up to 16 digits, the closing brace and the
+ * separator: 73, rounded up.
+ */
+export const ASSIGNED_ROOM = 80;
 
 /** The half-serialised form of an event: what append() and bulk seeding store. */
 export function prepareEvent(input: EventInput): PreparedEvent {

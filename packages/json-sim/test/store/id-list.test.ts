@@ -18,6 +18,21 @@ describe('IdList', () => {
     expect(list.length).toBe(0);
   });
 
+  test('a list of thousands of ids grows by whole blocks and reads back in order', () => {
+    const list = new IdList();
+    for (let id = 10; id < 10 + 5000 * 3; id += 3) list.push(id);
+    for (let k = 0; k < 1200; k++) list.shift();
+    expect(list.length).toBe(3800);
+    expect(list.first()).toBe(10 + 1200 * 3);
+    expect(list.at(1000)).toBe(10 + 2200 * 3);
+    expect(list.last()).toBe(10 + 4999 * 3);
+    expect(list.upperBound(10 + 2200 * 3)).toBe(1001);
+    const blocks = (list as unknown as { blocks: Uint32Array[] }).blocks;
+    // 5000 pushed: 9 full blocks and a tenth, the first two and a half dropped (whole ones freed).
+    expect(blocks.map((b) => b.length)).toEqual(Array(blocks.length).fill(512));
+    expect(blocks.length).toBe(8);
+  });
+
   test('keeps ids beyond 32 bits exactly', () => {
     const list = new IdList();
     const big = Number.MAX_SAFE_INTEGER - 1;
@@ -30,6 +45,8 @@ describe('IdList', () => {
   test('matches an array model through pushes, shifts, growth and gaps past 32 bits (property)', () => {
     fc.assert(
       fc.property(
+        // Blocks of 4 entries make a few hundred operations cross many blocks.
+        fc.constantFrom(4, 512),
         fc.constantFrom(1, 2 ** 40),
         fc.array(
           fc.oneof(
@@ -37,10 +54,10 @@ describe('IdList', () => {
             { weight: 10, arbitrary: fc.integer({ min: 1, max: 5 }) },
             { weight: 1, arbitrary: fc.integer({ min: 2 ** 31, max: 2 ** 33 }) },
           ),
-          { maxLength: 400 },
+          { maxLength: 1500 },
         ),
-        (start, ops) => {
-          const list = new IdList(1);
+        (blockEntries, start, ops) => {
+          const list = new IdList(1, blockEntries);
           const model: number[] = [];
           let next = start;
           for (const op of ops) {
