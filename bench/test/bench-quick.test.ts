@@ -41,13 +41,13 @@ const FAN_OUT = (label: string) => [
 ];
 const SEEDED = (size: string, targets: string[]) =>
   [
-    'RSS per stored event',
+    'RSS per stored event, 3 s after the fill, no GC',
+    'RSS per stored event beyond its own JSON, after GC',
     'heapTotal / heapUsed, old generation',
-    'heapTotal / heapUsed, whole heap',
     'seeding rate (wall)',
   ].map((what, k) => [
     `JSON simulator (racedata-sim json) with ${size} events seeded over POST /_sim/events: ${what}`,
-    ['B', 'x', 'x', 'events/s'][k],
+    ['B', 'B', 'x', 'events/s'][k],
     targets[k],
   ]);
 const LATENCY = (label: string) => [
@@ -100,7 +100,7 @@ const ROWS: Record<string, Row[]> = {
     ['JSON simulator (racedata-sim json) idle RSS', 'MB', '—'],
     ...SEEDED('2,000', ['—', '—', '—', '—']),
     // The targets hold from the second size up; the smallest only shows its figures.
-    ...SEEDED('10,000', ['<= 400 B', '<= 1.5', '—', '>= 200,000 events/s']),
+    ...SEEDED('10,000', ['—', '—', '<= 1.5', '>= 200,000 events/s']),
     ['JSON simulator started with --seed 10,000: generation rate (server CPU)', 'events/s', '—'],
     ['legacy simulator idle RSS', 'MB', '—'],
     ['legacy simulator RSS with 5,000 queued messages', 'MB', '—'],

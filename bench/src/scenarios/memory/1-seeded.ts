@@ -1,54 +1,40 @@
 import { PER_EVENT_OVERHEAD } from '@racedata/json-sim';
+import { sleep } from '../../harness/http';
 import { rssBytes, withServer } from '../../harness/processes';
 import { absoluteRow, count } from '../../harness/rows';
 import { reading, SEED_CHUNK_EVENTS, seedStore, simState, startStore } from '../../harness/store';
 import type { BenchContext, Scenario } from '../../types';
 import { bareIdleRss, GC_METHOD, idleRow, mb } from './_memory';
 
-/** How long after a fill RSS is read as users meet it, with no GC asked for. */
+/** RSS is read this long after a fill as users meet it (no GC asked for), then after GC. */
 const SETTLE_MS = 3000;
 
-/**
- * The JSON simulator idle, then filled with `events` over POST /_sim/events: RSS SETTLE_MS after
- * the fill as it is, then after GC, and the stored events' own JSON (from GET /_sim/state, whose
- * byte count is each event's JSON plus the store's fixed PER_EVENT_OVERHEAD).
- */
+/** The simulator idle, then filled over POST /_sim/events; its events' own JSON from /_sim/state. */
 const seeded = (ctx: BenchContext, events: number) =>
   withServer(startStore(ctx, events), async (sim) => {
-    const idle = await reading(sim);
-    const seeding = await seedStore(sim, events);
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const settled = rssBytes(sim.pid);
-    const { store } = await simState(sim.port);
-    const json = ((store?.bytes ?? NaN) - PER_EVENT_OVERHEAD * events) / events;
+    const [idle, seeding] = [await reading(sim), await seedStore(sim, events)];
+    const settled = await sleep(SETTLE_MS).then(() => rssBytes(sim.pid));
+    const json = (((await simState(sim.port)).store?.bytes ?? NaN) - PER_EVENT_OVERHEAD * events) / events;
     return { events, idle, settled, json, full: await reading(sim), seeding };
   });
 
-/**
- * RSS and heap per stored event, and the seeding rate, of one store size (targets from the second
- * size up; RSS from 100,000 events and the overhead beyond the JSON at a million, below which
- * the process's fixed costs swamp a per-event figure).
- */
-function rows(run: Awaited<ReturnType<typeof seeded>>, targeted: boolean) {
-  const { events, idle, settled, json, full, seeding } = run;
+type Run = Awaited<ReturnType<typeof seeded>>;
+
+/** One store size's rows: targets from 100,000 events (RSS) or a million (beyond the JSON) up. */
+function rows({ events, idle, json, full, seeding, ...run }: Run, targeted: boolean) {
   const label = `JSON simulator (racedata-sim json) with ${count(events)} events seeded over POST /_sim/events`;
   const perEvent = (full.rss - idle.rss) / events;
-  const perEventSettled = (settled - idle.rss) / events;
-  const settledLimit = 1.5 * (json + 100);
+  const settled = (run.settled - idle.rss) / events;
+  const limit = 1.5 * (json + 100);
   const rate = (events * 1000) / seeding.wallMs;
   const old = full.oldTotal / full.oldUsed;
   const jsonNote = `${Math.round(json)} B of stored JSON an event (${Math.round(seeding.bytes / events)} B of NDJSON posted)`;
   return [
     absoluteRow({
-      ...{
-        scenario: `${label}: RSS per stored event, ${SETTLE_MS / 1000} s after the fill (no GC asked for)`,
-        unit: 'B',
-      },
-      ours: perEventSettled,
-      ...(events >= 100_000 && {
-        target: ['<= 1.5 x (its JSON + 100 B)', perEventSettled <= settledLimit] as const,
-      }),
-      note: `RSS ${mb(idle.rss)} MB idle -> ${mb(settled)} MB; ${jsonNote}: limit ${Math.round(settledLimit)} B`,
+      ...{ scenario: `${label}: RSS per stored event, ${SETTLE_MS / 1000} s after the fill, no GC` },
+      ...{ unit: 'B', ours: settled },
+      ...(events >= 100_000 && { target: ['<= 1.5 x (its JSON + 100 B)', settled <= limit] as const }),
+      note: `RSS ${mb(idle.rss)} MB idle -> ${mb(run.settled)} MB; ${jsonNote}: limit ${Math.round(limit)} B`,
     }),
     absoluteRow({
       ...{ scenario: `${label}: RSS per stored event beyond its own JSON, after GC`, unit: 'B' },
@@ -59,15 +45,7 @@ function rows(run: Awaited<ReturnType<typeof seeded>>, targeted: boolean) {
     absoluteRow({
       ...{ scenario: `${label}: heapTotal / heapUsed, old generation`, unit: 'x', ours: old },
       ...(targeted && { target: ['<= 1.5', old <= 1.5] as const }),
-      note: `old generation (every heap space but the young one) ${mb(full.oldUsed)} MB used of ${mb(full.oldTotal)} MB after GC (idle: ${mb(idle.oldUsed)} / ${mb(idle.oldTotal)} MB), from GET /metrics`,
-    }),
-    absoluteRow({
-      ...{
-        scenario: `${label}: heapTotal / heapUsed, whole heap`,
-        unit: 'x',
-        ours: full.heapTotal / full.heapUsed,
-      },
-      note: `heapUsed ${mb(full.heapUsed)} MB, heapTotal ${mb(full.heapTotal)} MB after GC (idle: ${mb(idle.heapUsed)} / ${mb(idle.heapTotal)} MB); the difference is mostly the young generation's reserve, ${mb(full.heapTotal - full.oldTotal)} MB, which V8 sizes to the allocation rate of the seeding, not to what is stored`,
+      note: `old generation (every heap space but the young one) ${mb(full.oldUsed)} MB used of ${mb(full.oldTotal)} MB after GC (idle: ${mb(idle.oldUsed)} / ${mb(idle.oldTotal)} MB), from GET /metrics; the whole heap ${mb(full.heapUsed)} of ${mb(full.heapTotal)} MB, the rest the young generation's reserve`,
     }),
     absoluteRow({
       ...{ scenario: `${label}: seeding rate (wall)`, unit: 'events/s', ours: rate },
@@ -80,7 +58,7 @@ function rows(run: Awaited<ReturnType<typeof seeded>>, targeted: boolean) {
 export default {
   method: ({ config }) => [
     GC_METHOD,
-    `JSON store: \`racedata-sim json --port 0 --host 127.0.0.1 --no-replay\`, a fresh process per store size (${config.memory.storeSizes.map(count).join(', ')} events; EVENT_STORE_MAX the size, EVENT_STORE_MAX_BYTES raised so the count alone decides). The heapTotal / heapUsed target is held on the old generation (the heap less the young generation's spaces, nodejs_heap_space_size_*_bytes{space="new"} and "new_large_object"): fragmentation of what is kept shows there, while the young generation is a reserve of up to 32 MB that V8 sizes to the allocation rate whatever the store holds (the whole heap's ratio is reported beside it).`,
+    `JSON store: \`racedata-sim json --port 0 --host 127.0.0.1 --no-replay\`, a fresh process per store size (${config.memory.storeSizes.map(count).join(', ')} events; EVENT_STORE_MAX the size, EVENT_STORE_MAX_BYTES raised so the count alone decides). The heapTotal / heapUsed target is held on the old generation (the heap less the young generation's spaces, nodejs_heap_space_size_*_bytes{space="new"} and "new_large_object"): fragmentation of what is kept shows there, while the young generation is a reserve of up to 32 MB that V8 sizes to the allocation rate whatever the store holds (the whole heap is in the row's note).`,
     `The store is filled over HTTP with POST /_sim/events: NDJSON, ${count(SEED_CHUNK_EVENTS)} events a body, one body after another (start-list entries of about 340 bytes of JSON, a line each, spread over race days and all eight durable channels; built before the timing starts). RSS per stored event = (RSS full - RSS idle) / count, read ${SETTLE_MS / 1000} s after the last body was answered as it is (what a user sees), then after two full GCs. An event's own JSON is the event as stored and served, with created_at and eventId (GET /_sim/state's store bytes less the store's fixed ${PER_EVENT_OVERHEAD} B an event of accounting). Seeding rate = events / wall time from the first body sent to the last answer; server CPU is the process's user + system time over it, from /proc/<pid>/stat. The targets hold from the second size up: at the smallest, fixed costs and a megabyte of noise swamp a per-event figure.`,
     'The bare baseline of the idle rows is the idle bare Node http + ws server (bench/src/servers/bare-node.cjs, plain node with the same hook), RSS read the same way.',
   ],
