@@ -75,7 +75,10 @@ export class JsonBytesLog {
     if (this.count === this.starts.length) this.grow();
     let slab = this.slabs[this.slabs.length - 1];
     if (slab === undefined || this.fill + bytes + 1 > slab.length) {
-      slab = Buffer.allocUnsafeSlow(Math.max(this.slabBytes, bytes + 1));
+      // The first slab is small: a store reset before every test, holding a few events, does not
+      // take (and hand the garbage collector) a large slab each time.
+      const size = this.slabs.length === 0 ? Math.min(this.slabBytes, SMALLEST_SLAB_BYTES) : this.slabBytes;
+      slab = Buffer.allocUnsafeSlow(Math.max(size, bytes + 1));
       this.addSlab(slab);
     }
     return slab;
