@@ -1,3 +1,4 @@
+import type { BlockArena } from './block-arena';
 import { IdList } from './id-list';
 import { ABSENT } from './event-columns';
 
@@ -28,19 +29,29 @@ export function presentMask(trackId: number, raceNr: number, startNr: number): n
 
 /** One channel's events: all of them, by date, and by every combination of exact ids. */
 export class ChannelIndex {
-  readonly all = new IdList();
+  readonly all: IdList;
   /** Sorted dayNumber()s held, so a date range selects its buckets without touching other days. */
   readonly days: number[] = [];
   readonly byDay = new Map<number, IdList>();
   readonly byIds = new Map<number | string, IdList>();
 
-  constructor(readonly id: number) {}
+  /** `arena`: the store's, where the lists' full blocks come from. */
+  constructor(
+    readonly id: number,
+    private readonly arena: BlockArena,
+  ) {
+    this.all = this.list();
+  }
+
+  private list(): IdList {
+    return new IdList(undefined, undefined, this.arena);
+  }
 
   add(eventId: number, day: number, trackId: number, raceNr: number, startNr: number): void {
     this.all.push(eventId);
     let bucket = this.byDay.get(day);
     if (!bucket) {
-      bucket = new IdList();
+      bucket = this.list();
       this.byDay.set(day, bucket);
       this.days.splice(lowerBound(this.days, day), 0, day);
     }
@@ -51,7 +62,7 @@ export class ChannelIndex {
       const key = idKey(mask, trackId, raceNr, startNr);
       let list = this.byIds.get(key);
       if (!list) {
-        list = new IdList();
+        list = this.list();
         this.byIds.set(key, list);
       }
       list.push(eventId);

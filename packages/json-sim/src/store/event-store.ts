@@ -3,7 +3,8 @@ import { ChannelIndex, idKey, lowerBound, RACE, START, TRACK } from './channel-i
 import { dayNumber } from './day-number';
 import { EventColumns, fromStored, idOrAbsent } from './event-columns';
 import { mergePage, scanPage, type RowFilter, type Rows } from './event-page-read';
-import type { IdList } from './id-list';
+import { BlockArena } from './block-arena';
+import { BLOCK_ENTRIES, type IdList } from './id-list';
 import { decimalDigits, JsonBytesLog, slabBytesFor } from './json-bytes-log';
 import type { StagedEvents } from './staged-events';
 import { eventJson, PER_EVENT_OVERHEAD, prepareEvent, storedEventCost } from './stored-json';
@@ -30,6 +31,8 @@ export class EventStore {
   private columns = new EventColumns();
   private bytes: JsonBytesLog;
   private channels = new Map<string, ChannelIndex>();
+  /** Where the id lists' full blocks come from; replaced, with the lists, by clear(). */
+  private arena = new BlockArena(BLOCK_ENTRIES);
   /** Channel names by the number the columns hold. */
   private channelNames: string[] = [];
   private nextId = 1;
@@ -75,6 +78,7 @@ export class EventStore {
     this.columns = new EventColumns();
     this.bytes = new JsonBytesLog(slabBytesFor(this.maxBytes));
     this.channels = new Map();
+    this.arena = new BlockArena(BLOCK_ENTRIES);
     this.channelNames = [];
     this.held = 0;
     if (!continueIds) {
@@ -336,7 +340,7 @@ export class EventStore {
   private indexFor(channel: string): ChannelIndex {
     let index = this.channels.get(channel);
     if (!index) {
-      index = new ChannelIndex(this.channelNames.length);
+      index = new ChannelIndex(this.channelNames.length, this.arena);
       this.channelNames.push(channel);
       this.channels.set(channel, index);
     }

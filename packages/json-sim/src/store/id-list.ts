@@ -1,7 +1,9 @@
+import type { BlockArena } from './block-arena';
+
 /** Largest offset from a block's base a Uint32Array entry holds. */
 const MAX_OFFSET = 0xffffffff;
 /** Entries per full block: 2 KB of Uint32. */
-const BLOCK_ENTRIES = 512;
+export const BLOCK_ENTRIES = 512;
 
 type Block = Uint32Array | Float64Array;
 
@@ -35,9 +37,11 @@ export class IdList {
   private readonly blockShift: number;
 
   /** `blockEntries`: a power of two, so a position splits into block and entry by shifts. */
+  /** `arena`: where full blocks come from and go back to (the store's), when its blocks are this size. */
   constructor(
     private readonly firstCapacity = 8,
     private readonly blockEntries = BLOCK_ENTRIES,
+    private readonly arena?: BlockArena,
   ) {
     this.blockShift = Math.log2(blockEntries);
     if (!Number.isInteger(this.blockShift))
@@ -62,9 +66,10 @@ export class IdList {
         block = this.resized(block, Math.min(this.blockEntries, block.length * 2));
         this.blocks[b] = block;
       } else {
-        block = new Uint32Array(
-          block === undefined ? Math.min(this.firstCapacity, this.blockEntries) : this.blockEntries,
-        );
+        block =
+          block === undefined
+            ? new Uint32Array(Math.min(this.firstCapacity, this.blockEntries))
+            : this.fullBlock();
         b = this.blocks.push(block) - 1;
         this.bases.push(id);
         this.tailFill = 0;
@@ -94,12 +99,14 @@ export class IdList {
     this.count--;
     if (this.count === 0) {
       // Empty: its memory goes, and the next push starts small again.
+      for (const block of this.blocks) this.arena?.give(block);
       this.blocks = [];
       this.bases = [];
       this.head = this.tailFill = 0;
       return;
     }
     if (++this.head === (this.blocks[0] as Block).length) {
+      this.arena?.give(this.blocks[0] as Block);
       this.blocks.shift();
       this.bases.shift();
       this.head = 0;
@@ -126,6 +133,10 @@ export class IdList {
     return ((this.blocks[b] as Block)[p & (this.blockEntries - 1)] as number) + (this.bases[b] as number);
   }
 
+  private fullBlock(): Uint32Array {
+    return this.arena?.entries === this.blockEntries ? this.arena.take() : new Uint32Array(this.blockEntries);
+  }
+
   private resized(block: Block, size: number): Block {
     const next = block instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
     next.set(block);
@@ -146,6 +157,7 @@ export class IdList {
     }
     const wide = new Float64Array(block.length);
     for (let k = 0; k < this.tailFill; k++) wide[k] = (block[k] as number) + base;
+    this.arena?.give(block);
     this.blocks[b] = wide;
     this.bases[b] = 0;
     return wide;

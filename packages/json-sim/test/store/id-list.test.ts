@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { BlockArena } from '../../src/store/block-arena';
 import { IdList } from '../../src/store/id-list';
 
 function contents(list: IdList): number[] {
@@ -33,6 +34,27 @@ describe('IdList', () => {
     expect(blocks.length).toBe(8);
   });
 
+  test('full blocks come from the store’s arena and go back to it when dropped, for any list to reuse', () => {
+    const arena = new BlockArena(4);
+    const a = new IdList(2, 4, arena);
+    const b = new IdList(2, 4, arena);
+    for (let id = 1; id <= 14; id++) a.push(id);
+    const taken = (a as unknown as { blocks: Uint32Array[] }).blocks.slice(1);
+    // The first block grew from 2 to 4 entries on its own; the next three are the arena's.
+    expect(taken.map((block) => block.buffer.byteLength > block.byteLength)).toEqual([true, true, true]);
+    for (let k = 0; k < 8; k++) a.shift();
+    for (let id = 100; id <= 110; id++) b.push(id);
+    const reused = (b as unknown as { blocks: Uint32Array[] }).blocks.slice(1);
+    expect(reused.filter((block) => taken.includes(block))).toHaveLength(1);
+    expect(contents(a)).toEqual([9, 10, 11, 12, 13, 14]);
+    expect(contents(b)).toEqual([...Array(11).keys()].map((k) => 100 + k));
+    // An emptied list hands back every arena block it holds; a widened block is its own.
+    while (a.length > 0) a.shift();
+    a.push(1);
+    for (let k = 0; k < 5; k++) a.push(2 ** 40 + k);
+    expect(contents(a)).toEqual([1, ...[0, 1, 2, 3, 4].map((k) => 2 ** 40 + k)]);
+  });
+
   test('keeps ids beyond 32 bits exactly', () => {
     const list = new IdList();
     const big = Number.MAX_SAFE_INTEGER - 1;
@@ -47,6 +69,7 @@ describe('IdList', () => {
       fc.property(
         // Blocks of 4 entries make a few hundred operations cross many blocks.
         fc.constantFrom(4, 512),
+        fc.boolean(),
         fc.constantFrom(1, 2 ** 40),
         fc.array(
           fc.oneof(
@@ -56,8 +79,8 @@ describe('IdList', () => {
           ),
           { maxLength: 1500 },
         ),
-        (blockEntries, start, ops) => {
-          const list = new IdList(1, blockEntries);
+        (blockEntries, withArena, start, ops) => {
+          const list = new IdList(1, blockEntries, withArena ? new BlockArena(blockEntries) : undefined);
           const model: number[] = [];
           let next = start;
           for (const op of ops) {
