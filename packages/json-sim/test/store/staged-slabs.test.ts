@@ -115,8 +115,8 @@ describe('a large seed becomes the store’s memory instead of a copy of it', ()
       fc.record({ kind: fc.constant('append' as const), size: fc.integer({ min: 0, max: 2000 }) }),
       fc.record({
         kind: fc.constant('seed' as const),
-        count: fc.integer({ min: 1, max: 400 }),
-        size: fc.integer({ min: 0, max: 12_000 }),
+        count: fc.integer({ min: 1, max: 200 }),
+        size: fc.integer({ min: 0, max: 9000 }),
       }),
     );
     fc.assert(
@@ -146,7 +146,8 @@ describe('a large seed becomes the store’s memory instead of a copy of it', ()
           expect(a.events).toEqual(b.events);
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
-  });
+    // A few hundred megabytes are staged and copied over the runs: seconds on a loaded machine.
+  }, 60_000);
 });
