@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, baseUrl, postRaw, shellQuote, simulatorKind } from './api';
 import { jsonProblem, xmlProblem } from './format';
 import type { CatalogChannel } from '../../control/src/wire';
+import { DocLink } from './doc-link';
 
 /** The legacy injection's pseudo-channel: every user gets the message. */
 const EVERY_USER = 'id';
@@ -85,7 +86,9 @@ export function PostForm({ catalog }: { catalog: CatalogChannel[] }) {
   const refused = outcome && !outcome.ok;
   return (
     <form class="panel post" onSubmit={(e) => void submit(e)} aria-labelledby="post-title" noValidate>
-      <h2 id="post-title">Post a message</h2>
+      <h2 id="post-title">
+        Post a message <DocLink page="channels.md" what="channels, payloads and who receives a post" />
+      </h2>
       <label>
         Channel
         <select id="post-channel" value={channelName} onChange={(e) => setChannelName(e.currentTarget.value)}>
