@@ -9,9 +9,10 @@ import { escapeHtml, pageExtension, pageSummary, type ServedFile } from './docs-
 export const DOCS_PATH = '/_sim/docs';
 const STYLE_ROUTE = '_docs.css';
 
-// The pages run no script and load nothing from elsewhere; no page may frame them.
+// The pages run no script and load nothing from elsewhere (data: is the empty icon that keeps
+// browsers from asking for /favicon.ico); no page may frame them.
 const CSP =
-  "default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; img-src 'self' data:; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** What a page of docs/ may be called: a served name is exactly one of these, never a path. */
 const DOC_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(md|png)$/;
