@@ -24,6 +24,8 @@ function xmlBodyFor(channel: CatalogChannel | undefined): string {
 interface Outcome {
   ok: boolean;
   text: string;
+  /** The simulator's word that no user subscribed to the channel is connected now. */
+  notice?: string | undefined;
 }
 
 /**
@@ -72,7 +74,7 @@ export function PostForm({ catalog }: { catalog: CatalogChannel[] }) {
     setBusy(true);
     try {
       const answer = await postRaw<Record<string, unknown>>(target, contentType, body);
-      setOutcome({ ok: true, text: describe(answer) });
+      setOutcome({ ok: true, text: describe(answer.body), notice: answer.notice });
     } catch (err) {
       setOutcome({
         ok: false,
@@ -153,6 +155,11 @@ export function PostForm({ catalog }: { catalog: CatalogChannel[] }) {
           </span>
         )}
       </div>
+      {outcome?.ok && outcome.notice && (
+        <p id="post-notice" class="notice" role="status">
+          {outcome.notice}
+        </p>
+      )}
       <details>
         <summary>Equivalent curl command</summary>
         <pre id="post-curl" class="curl">
