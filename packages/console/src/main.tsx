@@ -56,7 +56,7 @@ function App() {
           <a href="docs/" target="_blank" rel="noopener" id="docs-index">
             Docs
           </a>
-          <a href="docs/console.md" target="_blank" rel="noopener">
+          <a href="docs/console.md" target="_blank" rel="noopener" id="docs-console">
             Console guide
           </a>
         </nav>
