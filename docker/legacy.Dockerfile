@@ -39,6 +39,9 @@ COPY --from=build /app/packages/cli/bin/racedata-sim.js /app/packages/cli/bin/co
 COPY --from=build /app/packages/cli/dist/racedata-sim.cjs /app/packages/cli/dist/racedata-sim.cjs.v8cache ./dist/
 # Bundled recordings; mounting a directory on /recordings replaces them.
 COPY recordings /recordings
+# The docs pages the console links, served read-only at /_sim/docs/ (packages/cli/src/docs-root.ts).
+COPY README.md CHANGELOG.md ./
+COPY docs ./docs
 # Every interface inside the container: the port mapping (-p) decides who reaches it. The
 # command's own default is 127.0.0.1, which no mapped port could reach.
 ENV PORT=8080 \

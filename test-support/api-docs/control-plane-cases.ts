@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { CertificationSource, CertificationState } from '@racedata/control';
 import type { SimulatorSettings } from '@racedata/core';
 import { checkedClient, concretePath } from './checked-client';
@@ -14,7 +15,7 @@ export interface ControlCasesOptions {
    */
   readonly start: (
     settings: Partial<SimulatorSettings>,
-    deps?: { certification?: CertificationSource },
+    deps?: { certification?: CertificationSource; docsRoot?: string },
   ) => Promise<{ base: string }>;
   /** Puts in one durable message and has testuser read it, so the journal has both kinds. */
   readonly deliverOne: (base: string) => Promise<void>;
@@ -28,6 +29,9 @@ export interface ControlCasesOptions {
 }
 
 const json = { 'content-type': 'application/json' };
+
+/** The repository's root: README.md, CHANGELOG.md and docs/, as the CLI hands them to a simulator. */
+const DOCS_ROOT = path.resolve(__dirname, '..', '..');
 
 /** A certification halfway: one check graded (an expected failure, with evidence), one to come. */
 const CERTIFICATION: CertificationState = {
@@ -167,6 +171,27 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       );
     });
 
+    test('docs: 404 where not installed; the index, a page and an image; 304 on a revisit; 404 unknown', async () => {
+      const { call } = await start();
+      expect((await call('GET', '/_sim/docs/')).status).toBe(404);
+      expect((await call('GET', '/_sim/docs/console.md')).status).toBe(404);
+      const docs = await o.start({}, { docsRoot: DOCS_ROOT });
+      const docsCall = checkedClient(o.api(), docs.base);
+      const index = await docsCall('GET', '/_sim/docs/');
+      expect(index.text).toContain('<a href="console.md">The web console</a>');
+      const page = await docsCall('GET', '/_sim/docs/console.md');
+      expect(page.text).toContain('<h1 id="the-web-console">');
+      expect((await docsCall('GET', '/_sim/docs/race-board.png')).headers.get('content-type')).toBe(
+        'image/png',
+      );
+      expect(page.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+      for (const at of ['/_sim/docs/', '/_sim/docs/console.md']) {
+        const etag = (await docsCall('GET', at)).headers.get('etag') ?? '';
+        expect((await docsCall('GET', at, { headers: { 'if-none-match': etag } })).status).toBe(304);
+      }
+      expect((await docsCall('GET', '/_sim/docs/nothing.md')).body).toMatchObject({ code: 'NOT_FOUND' });
+    });
+
     test('clock/advance: 200, 400', async () => {
       const { call } = await start();
       expect((await call('POST', '/_sim/clock/advance', { json: { ms: 1000 } })).body).toMatchObject({
@@ -199,7 +224,7 @@ export function describeControlPlane(o: ControlCasesOptions): void {
       const failed = await sweep(
         operationsWhere(o.api().doc, controlGuarded),
         async ({ method, template, op }) => {
-          const path = concretePath(template, { id: 'f1', channel: 'RaceDayTrot' });
+          const path = concretePath(template, { id: 'f1', channel: 'RaceDayTrot', page: 'console.md' });
           expect((await call(method, path, takesBody(op) ? { json: {} } : {})).status).toBe(401);
         },
       );
@@ -215,7 +240,7 @@ export function describeControlPlane(o: ControlCasesOptions): void {
         at.template.startsWith('/_sim/'),
       );
       const failed = await sweep(controlOps, async ({ method, template, op }) => {
-        const path = concretePath(template, { id: 'f1', channel: 'RaceDayTrot' });
+        const path = concretePath(template, { id: 'f1', channel: 'RaceDayTrot', page: 'console.md' });
         const headers = { host: 'attacker.example', ...json };
         const answer = await call(method, path, takesBody(op) ? { json: {}, headers } : { headers });
         expect(answer.body).toMatchObject({ code: 'CONTROL_HOST_REFUSED' });

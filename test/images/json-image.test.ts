@@ -3,7 +3,7 @@ import { TOKENS, closeAll } from '@racedata/test-support';
 import { JsonControlClient } from 'racedata-sim';
 import { describeImages } from './image-env';
 import { bearer, call, eventStream, postJson, today } from './image-client';
-import { expectAuthentication, expectConsole, expectHealthy } from './shared-checks';
+import { expectAuthentication, expectConsole, expectDocs, expectHealthy } from './shared-checks';
 
 afterEach(closeAll);
 
@@ -15,6 +15,8 @@ describeImages('the JSON image', ['json', 'jsonReplay', 'replayNonce'], (urls) =
 
   test('the web console at /_sim/ui, with catalog samples from the bundled recordings', () =>
     expectConsole(json, 'json'));
+
+  test('the docs pages the console links, at /_sim/docs/', () => expectDocs(json));
 
   test('authenticate: token in the authorization header; wrong secret 401; events without a token 401', async () => {
     await expectAuthentication(urls.json);

@@ -3,7 +3,7 @@ import { USERS, closeAll } from '@racedata/test-support';
 import { LegacyControlClient } from 'racedata-sim';
 import { describeImages } from './image-env';
 import { bearer, call, stompSession } from './image-client';
-import { expectAuthentication, expectConsole, expectHealthy } from './shared-checks';
+import { expectAuthentication, expectConsole, expectDocs, expectHealthy } from './shared-checks';
 
 afterEach(closeAll);
 
@@ -17,6 +17,8 @@ describeImages('the legacy image', ['legacy', 'legacyReplay', 'legacyShortPoll',
 
   test('the web console at /_sim/ui, with catalog samples from the bundled recordings', () =>
     expectConsole(legacy, 'legacy'));
+
+  test('the docs pages the console links, at /_sim/docs/', () => expectDocs(legacy));
 
   test('authenticate: subscription and Basic; wrong secret 401; listen without a token 401', async () => {
     await expectAuthentication(urls.legacy);

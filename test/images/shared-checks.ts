@@ -23,6 +23,19 @@ export async function expectConsole(control: ControlClient, simulator: 'json' | 
   expect((await control.catalog()).some((channel) => channel.sample !== null)).toBe(true);
 }
 
+/** The docs pages the console links are in the image: a page rendered, its image and the index. */
+export async function expectDocs(control: ControlClient): Promise<void> {
+  const page = await call(`${control.baseUrl}/_sim/docs/console.md`);
+  expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  expect(page.text).toContain('<h1 id="the-web-console">');
+  expect(page.text).toContain('<img src="console.png"');
+  const image = await call(`${control.baseUrl}/_sim/docs/console.png`);
+  expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+  const index = await call(`${control.baseUrl}/_sim/docs/`);
+  expect(index.text).toContain('<a href="CHANGELOG.md">');
+  expect(index.text).toContain('<a href="race-days.md">');
+}
+
 /** The production authentication path gives the default user its fixed token; a wrong secret 401. */
 export async function expectAuthentication(baseUrl: string): Promise<void> {
   const { key, secret } = USERS.legacy.testuser;

@@ -18,6 +18,7 @@ import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';
 import { bundledRecordingsDir } from './bundled-recordings';
+import { docsRoot } from './docs-root';
 import { seedStore } from './seed-store';
 import { cliLogger } from './log-output';
 import { productVersion } from './version';
@@ -78,7 +79,15 @@ async function create(
 ): Promise<Created> {
   const dir = bundledRecordingsDir();
   // The QA console at /_sim/ui, built into the CLI (and into the single-file bundle).
-  const deps = { ...tables, consoleAssets, version: productVersion(), raceDay };
+  // The docs pages its panels link, read from disk on the first request to /_sim/docs/.
+  const docs = docsRoot();
+  const deps = {
+    ...tables,
+    consoleAssets,
+    ...(docs !== undefined && { docsRoot: docs }),
+    version: productVersion(),
+    raceDay,
+  };
   const replayOn = inProcessReplaySchedule(plan.settings) !== undefined;
   if (plan.kind === 'json') {
     const load = () => recordingsForReplay('json', plan.settings, deps.catalog, deps.logger, dir);

@@ -71,11 +71,21 @@ export async function send<T>(method: 'POST' | 'DELETE', path: string, body?: un
   return answer<T>(await fetch(basePath + path, init));
 }
 
-/** Posts a raw body to a customer endpoint (no control token: those endpoints take none). */
-export async function postRaw<T>(path: string, contentType: string, body: string): Promise<T> {
-  return answer<T>(
-    await fetch(basePath + path, { method: 'POST', headers: { 'content-type': contentType }, body }),
-  );
+/**
+ * Posts a raw body to a customer endpoint (no control token: those endpoints take none), with the
+ * simulator's notice when no subscribed user is connected (x-racedata-notice, JSON simulator).
+ */
+export async function postRaw<T>(
+  path: string,
+  contentType: string,
+  body: string,
+): Promise<{ body: T; notice: string | undefined }> {
+  const res = await fetch(basePath + path, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body,
+  });
+  return { body: await answer<T>(res), notice: res.headers.get('x-racedata-notice') ?? undefined };
 }
 
 export function streamUrl(): string {

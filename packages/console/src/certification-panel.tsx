@@ -1,6 +1,7 @@
 import type { CertificationCheck, CertificationState, CertificationTimings } from '../../control/src/wire';
 import { clockTime } from './format';
 import './certification.css';
+import { DocLink } from './doc-link';
 
 /** Where the certification is, in the words the terminal uses. */
 export function certificationLine(c: CertificationState): string {
@@ -73,7 +74,8 @@ export function CertificationPanel({ certification: c }: { certification: Certif
   return (
     <section class="panel cert" id="certification" aria-labelledby="cert-title">
       <h2 id="cert-title">
-        Certification <span class="cert-suite">{c.suite}</span>
+        Certification <span class="cert-suite">{c.suite}</span>{' '}
+        <DocLink page="certify.md#watching-a-certification-in-the-console" what="certification" />
       </h2>
       <p id="cert-state" class={`cert-state cert-phase-${c.phase}`} role="status">
         {certificationLine(c)}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, send } from './api';
 import type { ReplayView } from '@racedata/core';
 import type { ConsoleStateEvent, UserInfo } from '../../control/src/wire';
+import { DocLink } from './doc-link';
 
 type Run = (what: string, action: () => Promise<unknown>) => Promise<boolean>;
 
@@ -51,7 +52,9 @@ export function ReplayControls({ replay }: { replay: ReplayView | undefined }) {
     void run(`replay ${action}`, () => send('POST', '/_sim/replay', { action, ...extra }));
   return (
     <section class="panel" aria-labelledby="replay-title">
-      <h2 id="replay-title">Replay</h2>
+      <h2 id="replay-title">
+        Replay <DocLink page="control-plane.md#console-endpoints" what="replay control" />
+      </h2>
       <p id="replay-state" aria-live="polite">
         {replaySummary(replay)}
       </p>
@@ -156,7 +159,9 @@ export function FaultControls({
 
   return (
     <section class="panel" aria-labelledby="faults-title">
-      <h2 id="faults-title">Faults and connections</h2>
+      <h2 id="faults-title">
+        Faults and connections <DocLink page="control-plane.md#faults" what="faults and connections" />
+      </h2>
       <form class="row wrap" onSubmit={add} aria-label="Add a fault">
         <label>
           Fault

@@ -4,6 +4,7 @@ import { clockTime, formatPayload } from './format';
 import type { FeedSnapshot } from './live-feed';
 import { RaceIndex, type RaceRef } from './race-index';
 import type { CatalogChannel, AnyJournalEntry, UserInfo } from '../../control/src/wire';
+import { DocLink } from './doc-link';
 
 /** Rows in the DOM at most: the newest matching entries. */
 export const SHOWN_ROWS = 200;
@@ -103,7 +104,9 @@ export function LiveView({ feed, users, catalog, transports, race, onClearRace, 
   return (
     <section class="live" aria-labelledby="live-title">
       <div class="bar">
-        <h2 id="live-title">Live messages</h2>
+        <h2 id="live-title">
+          Live messages <DocLink page="console.md" what="the live view" />
+        </h2>
         <label>
           User
           <select id="filter-user" value={filters.user} onChange={set('user')}>

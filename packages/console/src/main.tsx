@@ -52,6 +52,14 @@ function App() {
         <h1>
           racedata-sim console <span class="sub">{title}</span>
         </h1>
+        <nav class="docs-nav" aria-label="Documentation">
+          <a href="docs/" target="_blank" rel="noopener" id="docs-index">
+            Docs
+          </a>
+          <a href="docs/console.md" target="_blank" rel="noopener" id="docs-console">
+            Console guide
+          </a>
+        </nav>
         <span id="feed-status" class={`status ${snapshot?.status ?? 'connecting'}`} role="status">
           {snapshot?.status ?? 'connecting'}
         </span>

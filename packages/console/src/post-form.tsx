@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, baseUrl, postRaw, shellQuote, simulatorKind } from './api';
 import { jsonProblem, xmlProblem } from './format';
 import type { CatalogChannel } from '../../control/src/wire';
+import { DocLink } from './doc-link';
 
 /** The legacy injection's pseudo-channel: every user gets the message. */
 const EVERY_USER = 'id';
@@ -23,6 +24,8 @@ function xmlBodyFor(channel: CatalogChannel | undefined): string {
 interface Outcome {
   ok: boolean;
   text: string;
+  /** The simulator's word that no user subscribed to the channel is connected now. */
+  notice?: string | undefined;
 }
 
 /**
@@ -71,7 +74,7 @@ export function PostForm({ catalog }: { catalog: CatalogChannel[] }) {
     setBusy(true);
     try {
       const answer = await postRaw<Record<string, unknown>>(target, contentType, body);
-      setOutcome({ ok: true, text: describe(answer) });
+      setOutcome({ ok: true, text: describe(answer.body), notice: answer.notice });
     } catch (err) {
       setOutcome({
         ok: false,
@@ -85,7 +88,9 @@ export function PostForm({ catalog }: { catalog: CatalogChannel[] }) {
   const refused = outcome && !outcome.ok;
   return (
     <form class="panel post" onSubmit={(e) => void submit(e)} aria-labelledby="post-title" noValidate>
-      <h2 id="post-title">Post a message</h2>
+      <h2 id="post-title">
+        Post a message <DocLink page="channels.md" what="channels, payloads and who receives a post" />
+      </h2>
       <label>
         Channel
         <select id="post-channel" value={channelName} onChange={(e) => setChannelName(e.currentTarget.value)}>
@@ -150,6 +155,11 @@ export function PostForm({ catalog }: { catalog: CatalogChannel[] }) {
           </span>
         )}
       </div>
+      {outcome?.ok && outcome.notice && (
+        <p id="post-notice" class="notice" role="status">
+          {outcome.notice}
+        </p>
+      )}
       <details>
         <summary>Equivalent curl command</summary>
         <pre id="post-curl" class="curl">

@@ -3,6 +3,7 @@ import { ApiError, send } from './api';
 // Only the specs (plain data, no Node): the form asks for what POST /_sim/race-day/actions takes.
 import { ACTION_SPECS, type ActionName, type ArgumentSpec } from '../../race-day/src/actions/action-types';
 import type { RaceDayActionResult, RaceDayRaceState } from '../../control/src/wire';
+import { DocLink } from './doc-link';
 
 /** What an action sent, or why it was refused: shown under the race until the next press. */
 export type ActionOutcome =
@@ -127,7 +128,8 @@ export function RaceActionForm({
   return (
     <form class="race-action-form" data-action={action} onSubmit={submit}>
       <p class="meta">
-        <strong>{action}</strong>: {spec.summary}
+        <strong>{action}</strong>: {spec.summary}{' '}
+        <DocLink page="race-days.md#steering-the-day-actions-and-go-to" what="race-day actions" />
       </p>
       {spec.args.map((arg) => (
         <ArgumentField

@@ -12,6 +12,7 @@ import type {
 import { ActionOutcomeView, RaceActionForm, type ActionOutcome } from './race-action-form';
 import type { RaceRef } from './race-index';
 import './race-board.css';
+import { DocLink } from './doc-link';
 
 /** How often the board asks for the plan: phases and statuses change with the day's clock. */
 export const BOARD_POLL_MS = 1000;
@@ -303,7 +304,9 @@ export function RaceBoard({
   return (
     <section class="panel race-board" id="race-board" aria-labelledby="race-board-title">
       <div class="bar">
-        <h2 id="race-board-title">Race board</h2>
+        <h2 id="race-board-title">
+          Race board <DocLink page="race-days.md#the-race-board-in-the-console" what="the race board" />
+        </h2>
         <span class="meta" id="race-board-clock">
           {state.date} · day time{' '}
           <time>{new Date(dayNow).toLocaleTimeString('sv-SE', { timeZone: state.timeZone })}</time>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleStateEvent, UserInfo } from '../../control/src/wire';
+import { DocLink } from './doc-link';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -37,7 +38,9 @@ export function UsersPanel({
   const [copied, setCopied] = useState('');
   return (
     <section class="panel" aria-labelledby="users-title">
-      <h2 id="users-title">Users</h2>
+      <h2 id="users-title">
+        Users <DocLink page="channels.md" what="users, their tokens and subscriptions" />
+      </h2>
       <table id="users-table">
         <thead>
           <tr>

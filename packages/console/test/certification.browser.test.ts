@@ -43,7 +43,11 @@ browserDescribe('the QA console during a certification', () => {
 
     // Before the client: the suite, "attached", and every selected check still to come.
     await page.locator('#cert-state', { hasText: 'waiting for a client started by hand' }).waitFor();
-    expect(await page.locator('#cert-title').textContent()).toBe('Certification events');
+    // The heading, then its link to certify.md.
+    expect(await page.locator('#cert-title').textContent()).toBe('Certification events docs');
+    expect(await page.locator('#cert-title a.doc-link').getAttribute('href')).toBe(
+      'docs/certify.md#watching-a-certification-in-the-console',
+    );
     expect(await page.locator('#cert-client').textContent()).toBe('attached');
     expect(await page.locator('#cert-timings').textContent()).toMatch(/^long-poll timeout 2000 ms/);
     const row = (id: string) => page.locator(`#cert-checks tr[data-check="${id}"]`);

@@ -94,8 +94,18 @@ browserDescribe('the QA console in Chromium: legacy, keyboard and load', () => {
       const k = viewport.width;
       await postJson(sim.base, '/api/message', { channel: 'RaceDayTrot', date: today(), payload: { k } });
       await rows(page).first().waitFor();
-      // Start from the top of the page: the header holds nothing focusable.
+      // Start from the top of the page: the header holds the two docs links, then the live view.
       await page.locator('h1').click();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('docs-index');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('docs-console');
+      // The live view's heading links its docs page before its filters.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('docs');
+      expect(await page.locator('#live-title a.doc-link').evaluate((a) => a === document.activeElement)).toBe(
+        true,
+      );
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('filter-user');
       await postJson(sim.base, '/api/message', {

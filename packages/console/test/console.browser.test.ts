@@ -57,6 +57,25 @@ browserDescribe('the QA console in Chromium', () => {
     );
   });
 
+  test("a post no connected subscriber can receive shows the simulator's notice under the result", async () => {
+    const sim = await startJson();
+    const page = await open(sim.base);
+    await page.locator('#post-channel').selectOption('ScratchingsTrot');
+    await expectValue(page.locator('#post-body'), /"channel": "ScratchingsTrot"/);
+    await page.locator('#post-submit').click();
+    await page.locator('#post-result', { hasText: 'stored as eventId' }).waitFor();
+    await page
+      .locator('#post-notice', {
+        hasText: 'no user subscribed to "ScratchingsTrot" (alluser) is connected now',
+      })
+      .waitFor();
+    // With alluser on the event stream the same post carries no notice.
+    await eventStreamClient(sim.port, TOKENS.alluser);
+    await page.locator('#post-submit').click();
+    await page.locator('#post-result', { hasText: 'stored as eventId 2' }).waitFor();
+    expect(await page.locator('#post-notice').count()).toBe(0);
+  });
+
   test('the simulator time ticks on in the page: the stream sends the state only when it changes', async () => {
     const sim = await startJson();
     const page = await open(sim.base);

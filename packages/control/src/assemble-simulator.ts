@@ -73,6 +73,7 @@ export function assembleSimulator(services: SimulatorServices, parts: SimulatorP
           recordings: parts.replay.recordings,
           loadRecordings: parts.replay.load,
           consoleAssets: services.consoleAssets,
+          docsRoot: services.docsRoot,
         });
   const controlled = withControlGuard(consoleRoutes?.handle ?? withControlPlane(gated, control), settings);
   const measured =

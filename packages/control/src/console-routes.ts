@@ -5,6 +5,7 @@ import { checkConsoleToken, rememberConsoleToken } from './console-auth';
 import { serveConsole, type ConsoleAssets } from './console-assets';
 import { consoleState } from './console-state';
 import { ConsoleStream } from './console-stream';
+import { DOCS_PATH, DocsSite } from './docs-site';
 import { answerFailure, checkToken, readJson, sendJson, type ControlPlaneOptions } from './control-plane';
 import { parseReplayCommand } from './replay-params';
 import type { UserInfo } from './wire';
@@ -20,6 +21,8 @@ export interface ConsoleOptions extends ControlPlaneOptions {
   readonly loadRecordings?: (() => Promise<unknown>) | undefined;
   /** The built console; without it /_sim/ui answers 404 and says why. */
   readonly consoleAssets?: ConsoleAssets | undefined;
+  /** The folder holding README.md, CHANGELOG.md and docs/, served at /_sim/docs/; without it 404. */
+  readonly docsRoot?: string | undefined;
 }
 
 /** The console's server side, closed with the simulator. */
@@ -32,18 +35,28 @@ const MESSAGE_PATH = '/_sim/messages/';
 const CONSOLE_PATHS = new Set(['/', '/_sim/stream', '/_sim/catalog', '/_sim/users', '/_sim/replay']);
 
 function isConsolePath(path: string): boolean {
-  return CONSOLE_PATHS.has(path) || path.startsWith('/_sim/ui') || path.startsWith(MESSAGE_PATH);
+  return (
+    CONSOLE_PATHS.has(path) ||
+    path.startsWith('/_sim/ui') ||
+    path.startsWith(MESSAGE_PATH) ||
+    isDocsPath(path)
+  );
+}
+
+function isDocsPath(path: string): boolean {
+  return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
 }
 
 /**
  * The QA console's routes in front of the control plane: the page (/_sim/ui, and GET / sends a
- * browser there), the live stream, message payloads, the catalog with samples, the users with
+ * browser there), the docs pages it links (/_sim/docs/), the live stream, message payloads, the catalog with samples, the users with
  * their tokens, and replay control. Everything else goes on to `inner` (the control plane).
  * With CONTROL_API=off none of this exists and `/` keeps answering as before.
  */
 export function withConsole(inner: RequestListener, options: ConsoleOptions): ConsoleHandler {
   const { journal, clock, users, kind, settings, replay, certification } = options;
   const samples = new ChannelSamples(options.catalog, options.recordings);
+  const docs = new DocsSite(options.docsRoot, kind);
   const recordingsLoaded = async (): Promise<void> => {
     await options.loadRecordings?.();
   };
@@ -77,6 +90,14 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
       }
       rememberConsoleToken(res, url, settings.controlToken);
       return serveConsole(res, path, kind, options.consoleAssets);
+    }
+    if (isDocsPath(path)) {
+      if (method !== 'GET' && method !== 'HEAD') return false;
+      // The console's cookie reaches the pages it links, so they take its token as the page does.
+      checkConsoleToken(req, url, settings.controlToken);
+      rememberConsoleToken(res, url, settings.controlToken);
+      await docs.serve(req, res, path);
+      return true;
     }
     if (method === 'GET' && path.startsWith(MESSAGE_PATH)) {
       checkToken(req, settings.controlToken);

@@ -31,6 +31,11 @@ export interface SimulatorServicesDeps {
   users?: UserTable;
   /** The built QA console served at /_sim/ui (the CLI passes it; without it the page is 404). */
   consoleAssets?: ConsoleAssets;
+  /**
+   * The folder holding the repository's README.md, CHANGELOG.md and docs/, served read-only at
+   * /_sim/docs/ for the console's links (the CLI passes it; without it those pages are 404).
+   */
+  docsRoot?: string;
   /** The product's version, reported by GET /health (the CLI passes the package's). */
   version?: string;
   /**
@@ -80,6 +85,8 @@ export interface SimulatorServices {
   readonly realClock: Clock;
   /** The built QA console served at /_sim/ui; absent, the page is 404. */
   readonly consoleAssets: ConsoleAssets | undefined;
+  /** Where the docs pages served at /_sim/docs/ are read from; absent, they are 404. */
+  readonly docsRoot: string | undefined;
   /** The certification this simulator serves; undefined on every other simulator. */
   readonly certification: CertificationSource | undefined;
   /** The race day the simulator plays (idle until started by RACE_DAY or POST /_sim/race-day). */
@@ -146,6 +153,7 @@ export function simulatorServices(
     health,
     realClock: real,
     consoleAssets: deps.consoleAssets,
+    docsRoot: deps.docsRoot,
     certification: deps.certification,
     raceDay,
   };

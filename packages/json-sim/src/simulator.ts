@@ -52,7 +52,13 @@ export function createJsonSimulator(
     transient: stream,
     journal,
   });
-  const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings, health });
+  const presence = {
+    get sessionsByUser() {
+      return stream.sessionsByUser;
+    },
+    usersWaitingFor: (channel: string) => bus.polls.usersWaitingFor(channel),
+  };
+  const { app, handler } = createJsonHttp({ bus, users, tokens, clock, logger, settings, health, presence });
   const replay = new ReplayControl<RecordedJsonMessage>({
     settings,
     recordings: deps.recordings ?? [],

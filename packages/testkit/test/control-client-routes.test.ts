@@ -15,6 +15,7 @@ const ROUTER_FILES = ['control-plane.ts', 'console-routes.ts'].map((f) => path.j
 /** Routes the client leaves to a browser on purpose, with why. */
 const NOT_FOR_THE_CLIENT: Readonly<Record<string, string>> = {
   'GET /_sim/ui': 'the QA console page and its assets, for a browser',
+  'GET /_sim/docs': 'the docs pages the console links, HTML for a browser',
   'GET /_sim/stream': 'Server-Sent Events for the console; tests wait with waitFor (journal waits) instead',
 };
 

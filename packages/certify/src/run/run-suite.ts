@@ -42,6 +42,8 @@ export interface SuiteRunOptions {
   readonly clientLine?: string;
   /** The built console: served on the suite's simulator with the certification shown. */
   readonly consoleAssets?: ConsoleAssets;
+  /** Where the docs pages the console links are read from (served at /_sim/docs/). */
+  readonly docsRoot?: string;
 }
 
 export interface SuiteOutcome {
@@ -80,6 +82,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
     now,
     certification: board,
     ...(options.consoleAssets && { consoleAssets: options.consoleAssets }),
+    ...(options.docsRoot !== undefined && { docsRoot: options.docsRoot }),
   });
   const stop = new AbortController();
   const onOuter = () => stop.abort(options.signal.reason);

@@ -38,6 +38,8 @@ export interface CertifyOptions {
    * serves it at /_sim/ui with the certification shown live. Without it there is no page.
    */
   readonly consoleAssets?: ConsoleAssets;
+  /** Where the docs pages the console links are read from (served at /_sim/docs/). */
+  readonly docsRoot?: string;
 }
 
 export const DEFAULT_SUITE_TIMEOUT_MS = 120_000;
@@ -120,6 +122,7 @@ export async function certify(options: CertifyOptions): Promise<Report> {
         progress: options.progress ?? (() => undefined),
         ...(options.client && { clientLine: [options.client.command, ...options.client.args].join(' ') }),
         ...(options.consoleAssets && { consoleAssets: options.consoleAssets }),
+        ...(options.docsRoot !== undefined && { docsRoot: options.docsRoot }),
       });
       checks.push(...outcome.checks.map((c) => qualify(suite, selection.qualified, c)));
       if (outcome.foreign !== undefined) {

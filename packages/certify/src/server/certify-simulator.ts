@@ -53,6 +53,8 @@ export function newCertifiedUser(): CertifiedUser {
 export interface CertifyConsole {
   /** The built console, for /_sim/ui; without it the page is 404. */
   readonly consoleAssets?: ConsoleAssets | undefined;
+  /** The folder of README.md, CHANGELOG.md and docs/: the pages the console links, at /_sim/docs/. */
+  readonly docsRoot?: string | undefined;
   /** GET /_sim/certification and the console's Certification panel read it. */
   readonly certification?: CertificationSource | undefined;
 }
@@ -105,6 +107,7 @@ export function mountCertifySimulator(
 function consoleDeps(shown: CertifyConsole): CertifyConsole {
   return {
     ...(shown.consoleAssets && { consoleAssets: shown.consoleAssets }),
+    ...(shown.docsRoot !== undefined && { docsRoot: shown.docsRoot }),
     ...(shown.certification && { certification: shown.certification }),
   };
 }

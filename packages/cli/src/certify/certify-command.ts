@@ -11,6 +11,7 @@ import {
 } from '@racedata/certify';
 import { consoleAssets } from '@racedata/console';
 import type { CliContext } from '../context';
+import { docsRoot } from '../docs-root';
 import { ON_DEMAND_COMMANDS } from '../on-demand-commands';
 import { EXIT_FAILED } from '../errors';
 import { addCertifyOptions, resolveCertifyOptions } from './certify-options';
@@ -80,6 +81,7 @@ export function registerCertifyCommand(program: Command, ctx: CliContext): void 
           signal: interrupt.signal,
           // Each suite's simulator serves the console, with the certification shown live.
           consoleAssets,
+          ...docsDep(),
           progress: (event) => {
             const line = progressLine(event);
             if (line !== undefined) say(line);
@@ -96,4 +98,10 @@ export function registerCertifyCommand(program: Command, ctx: CliContext): void 
       ctx.exit(code);
     },
   );
+}
+
+/** The docs pages the console links, served at /_sim/docs/ where they were installed. */
+function docsDep(): { docsRoot?: string } {
+  const root = docsRoot();
+  return root === undefined ? {} : { docsRoot: root };
 }

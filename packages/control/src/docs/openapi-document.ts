@@ -14,6 +14,7 @@ import {
 import { faultPaths } from './fault-paths';
 import { SANDBOX_SERVER, sandboxPaths } from './sandbox-paths';
 import { servicePaths } from './service-paths';
+import { docsSitePaths } from './docs-site-paths';
 
 export interface OpenApiInput {
   readonly ctx: DocsContext;
@@ -69,6 +70,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     certificationPaths(),
     raceDayPaths(),
     raceDayActionPaths(),
+    docsSitePaths(),
     { paths: {}, components: ERROR_COMPONENTS },
   ];
   const paths = {};

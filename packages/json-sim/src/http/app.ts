@@ -9,6 +9,7 @@ import { EventsEndpoint, eventsRoute } from './events-route';
 import { filteredEventsRoute } from './filtered-events-route';
 import { jsonBody } from './json-body';
 import { messageRoute } from './message-route';
+import { PostAudience, type PostPresence } from './post-audience';
 import { AUTHENTICATE_PATH, MESSAGE_PATH } from '../description';
 import { directReads, EVENTS_PATH, FILTERED_EVENTS_PATH } from './read-path';
 import { requireUser } from './require-user';
@@ -20,6 +21,8 @@ export interface JsonAppDeps {
   clock: Clock;
   logger: Logger;
   settings: SimulatorSettings;
+  /** Who is connected now, for the post answer's headers. */
+  presence: PostPresence;
   /** The body of GET /health. */
   health: () => HealthBody;
 }
@@ -48,7 +51,8 @@ export function createJsonHttp(deps: JsonAppDeps): JsonHttp {
   app.head([EVENTS_PATH, FILTERED_EVENTS_PATH], notFound());
   app.get(EVENTS_PATH, authed, eventsRoute(events));
   app.get(FILTERED_EVENTS_PATH, authed, filteredEventsRoute(filtered));
-  app.post(MESSAGE_PATH, json, messageRoute(bus, logger, settings.strictPayloads));
+  const audience = new PostAudience(users, deps.presence, logger);
+  app.post(MESSAGE_PATH, json, messageRoute(bus, logger, audience, settings.strictPayloads));
   app.use(notFound());
   app.use(errorMiddleware(logger));
   return { app, handler: directReads({ app, tokens, events, filtered, logger }) };

@@ -85,6 +85,16 @@ export class LongPollHub {
     });
   }
 
+  /** The users whose held polls would be answered by a message on the channel. */
+  usersWaitingFor(channel: string): Set<string> {
+    const users = new Set<string>();
+    for (const hold of this.holds) {
+      const key = hold.waiter.userKey;
+      if (key !== undefined && hold.waiter.accepts(channel)) users.add(key);
+    }
+    return users;
+  }
+
   /**
    * Wakes every waiter interested in the channel. Waiters registered while this runs (a woken
    * poll that found nothing new for its caller waits again) are left for the next notify.
