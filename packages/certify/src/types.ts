@@ -279,7 +279,7 @@ export interface ScenarioContext {
   readonly signal: AbortSignal;
 }
 
-/** A check as the README lists it: its id and the rule of the interface it comes from. */
+/** A check as docs/certify.md lists it: its id and the rule of the interface it comes from. */
 export interface CheckInfo {
   readonly id: string;
   readonly required: boolean;

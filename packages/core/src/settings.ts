@@ -11,7 +11,7 @@ export type TokenMode = (typeof TOKEN_MODES)[number];
 export const CONTROL_API_MODES = ['on', 'off'] as const;
 export type ControlApiMode = (typeof CONTROL_API_MODES)[number];
 
-/** Every setting of a simulator, parsed and validated; defaults in the README's "Configuration". */
+/** Every setting of a simulator, parsed and validated; defaults in docs/configuration.md. */
 export interface SimulatorSettings extends ControlLimitSettings, RaceDaySettings {
   readonly port: number;
   readonly host: string;

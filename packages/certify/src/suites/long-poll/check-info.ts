@@ -1,5 +1,5 @@
 /**
- * The long-poll checks as the README lists them: what the client must do and the rule of the
+ * The long-poll checks as docs/certify.md lists them: what the client must do and the rule of the
  * interface (docs: shared spec race-data-interface.md, by section) it comes from. The events and
  * listen suites share the ids and differ in the route and the sections cited.
  */

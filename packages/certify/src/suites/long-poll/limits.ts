@@ -1,5 +1,5 @@
 /**
- * The margins the long-poll checks grade with, in one place so the README and the summaries say
+ * The margins the long-poll checks grade with, in one place so docs/certify.md and the summaries say
  * the same. A well-behaved client needs a few ms for each of these on a loaded machine; the
  * limits leave it 10x that or more, and stay short of what the broken behaviours take.
  */

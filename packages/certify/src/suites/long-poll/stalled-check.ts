@@ -1,4 +1,4 @@
-/** gives-up-on-stalled-poll as the README lists it (its own file: check-info.ts holds the first checks). */
+/** gives-up-on-stalled-poll as docs/certify.md lists it (its own file: check-info.ts holds the first checks). */
 import type { CheckInfo } from '../../types';
 import type { LongPollSuite } from './check-info';
 

@@ -1,7 +1,7 @@
 import type { ScenarioContext, TrafficOf } from '../../types';
 
 // Both spellings of the production path (the vendor's example has a trailing slash), and the
-// legacy simulator's shortened Basic path (README, "Legacy simulator walkthrough").
+// legacy simulator's shortened Basic path (docs/curl-walkthrough.md, "Legacy simulator walkthrough").
 const AUTHENTICATE_PATH = /^\/(customerapi\/authenticate\/subscription|authenticate)\/?$/i;
 
 export type Request = TrafficOf<'request'>;

@@ -1,6 +1,6 @@
 import type { CheckInfo } from '../../types';
 
-/** The stomp suite's checks as the README lists them, with the rule each comes from. */
+/** The stomp suite's checks as docs/certify.md lists them, with the rule each comes from. */
 export const STOMP_CHECKS = {
   authKeySecret: {
     id: 'auth-key-secret',

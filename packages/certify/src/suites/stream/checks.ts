@@ -1,6 +1,6 @@
 import type { CheckInfo } from '../../types';
 
-/** The stream suite's checks as the README lists them, with the rule each comes from. */
+/** The stream suite's checks as docs/certify.md lists them, with the rule each comes from. */
 export const STREAM_CHECKS = {
   authKeySecret: {
     id: 'auth-key-secret',
