@@ -109,6 +109,20 @@ const before = (timeline: readonly DayMessage[], at: number, photo?: { trackId: 
   );
 
 describe('steering a generated day (property test over days and action sequences)', () => {
+  it('a false start, then the meeting abandoned before the restart: the recalled race never runs (a property-test draw, now a fixed case)', () => {
+    let { plan } = dayOf('2020-01-12', 4294967287, 'none');
+    const meeting = plan.meetings.find((m) => m.trackId === 930)!;
+    const race = meeting.races.find((r) => r.raceNr === 9)!;
+    const now = raceMoment(meeting, race, 'start')! + 3000;
+    plan = applyAction(plan, { action: 'false-start', trackId: 930, raceNr: 9 }, now);
+    plan = applyAction(plan, { action: 'abandon-meeting', trackId: 930 }, now);
+    const timeline = dayTimeline(plan);
+    for (const [, invariant] of INVARIANTS) invariant(timeline, plan);
+    expect(findRace(plan, { trackId: 930, raceNr: 9 }).meeting.abandoned?.afterRace).toBe(8);
+    const ticks = timeline.filter((m) => m.channel === 'TimeToStart' && m.trackId === 930 && m.raceNr === 9);
+    expect(ticks.every((m) => m.at <= now)).toBe(true);
+  });
+
   it('any sequence of allowed actions keeps every invariant, changes nothing before it, and writes schema-valid payloads', () => {
     const taken = new Map<string, number>();
     fc.assert(

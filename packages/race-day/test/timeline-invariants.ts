@@ -105,7 +105,15 @@ export const INVARIANTS: ReadonlyArray<readonly [string, Invariant]> = [
           if (!ran) continue;
           const last = mine.at(-1)!;
           const start = race.startChanges.at(-1)?.start ?? race.plannedStart;
-          if (zeros.length === 0) continue; // stopped by a meeting abandoned, or 22:00
+          const abandoned = meeting.abandoned;
+          if (abandoned && race.raceNr > abandoned.afterRace) {
+            // Never run: its countdown stops when the meeting is abandoned, a false start before
+            // that leaving its zero (the recall's new start never comes).
+            if (mine.some((m) => m.at > abandoned.at))
+              throw new Error(`${meeting.trackId}/${race.raceNr}: countdown after the meeting was abandoned`);
+            continue;
+          }
+          if (zeros.length === 0) continue; // stopped at 22:00
           if (last.at !== start || (last.payload as { secondsToStart: number }).secondsToStart !== 0) {
             throw new Error(
               `${meeting.trackId}/${race.raceNr}: last tick ${last.at} is not the start ${start}`,
