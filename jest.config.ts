@@ -16,6 +16,8 @@ const packages = [
 const packageProjects = packages.map((name) => ({
   displayName: name,
   testEnvironment: 'node',
+  // The same property-test draws on every CI run (test-support/fast-check-seed.ts).
+  setupFiles: ['<rootDir>/test-support/fast-check-seed.ts'],
   roots: [`<rootDir>/packages/${name}/test`],
   testMatch: ['**/*.test.ts'],
   transform: {
