@@ -17,6 +17,7 @@ import { abandonMeeting, cancelMeeting, cancelRace, postponeMeeting } from '../o
 import { lastStarted, meetingRefusal, raceRefusal } from './action-rules';
 import type { RaceDayAction } from './action-types';
 import {
+  withLaterResultChangesMoved,
   withoutLaterCallOff,
   withoutLaterForStarter,
   withoutLaterResultChanges,
@@ -173,7 +174,8 @@ function raceAction(
       }
       const reason =
         action.reason ?? (meeting.sport === 'trot' ? 'start car failure' : 'starting stalls fault');
-      return delayStart(withoutLaterStartChanges(plan, ref, at), ref, at, action.minutes, reason);
+      const delayed = delayStart(withoutLaterStartChanges(plan, ref, at), ref, at, action.minutes, reason);
+      return withLaterResultChangesMoved(plan, delayed, ref, at);
     }
     case 'false-start': {
       refuseRace(meeting, race, action, at);
@@ -187,7 +189,8 @@ function raceAction(
       const given = running ? actualStart(race) : at + 1;
       const recall = running ? at : at + 2;
       // falseStart drops the start changes planned from the false start on.
-      return falseStart(plan, ref, given, recall, restart, action.reason ?? 'recall: false start');
+      const recalled = falseStart(plan, ref, given, recall, restart, action.reason ?? 'recall: false start');
+      return withLaterResultChangesMoved(plan, recalled, ref, at);
     }
     case 'disqualify': {
       const sref = { ...ref, startNr: action.startNr };

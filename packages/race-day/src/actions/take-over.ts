@@ -1,5 +1,6 @@
 import type { Meeting, RaceDayPlan, Starter } from '../model/types';
-import { withMeeting, withRace, withStarter, type RaceRef, type StartRef } from '../ops/plan-edit';
+import { resultAt } from '../derive/race-times';
+import { findRace, withMeeting, withRace, withStarter, type RaceRef, type StartRef } from '../ops/plan-edit';
 
 /**
  * An action takes over what the plan had still ahead for the same thing: a generated day may hold
@@ -20,6 +21,26 @@ export function withoutLaterResultChanges(plan: RaceDayPlan, ref: RaceRef, at: n
     r.resultChanges.every((c) => c.at <= at)
       ? r
       : { ...r, resultChanges: r.resultChanges.filter((c) => c.at <= at) },
+  );
+}
+
+/**
+ * After an action that moved the race's start (a delay, a false start's restart): the result
+ * changes the day held for it after `at` move with its result, so a correction still follows the
+ * result it corrects instead of coming before it.
+ */
+export function withLaterResultChangesMoved(
+  before: RaceDayPlan,
+  after: RaceDayPlan,
+  ref: RaceRef,
+  at: number,
+): RaceDayPlan {
+  const shift = resultAt(findRace(after, ref).race) - resultAt(findRace(before, ref).race);
+  if (shift === 0) return after;
+  return withRace(after, ref, (r) =>
+    r.resultChanges.every((c) => c.at <= at)
+      ? r
+      : { ...r, resultChanges: r.resultChanges.map((c) => (c.at > at ? { ...c, at: c.at + shift } : c)) },
   );
 }
 
