@@ -39,6 +39,8 @@ export class JsonBytesLog {
   private readonly slabEnd: number[] = [];
   /** Where the next text goes in the newest slab. */
   private fill: number;
+  /** The slabs' sizes summed. */
+  private slabsBytes = 0;
   /** Per text: its offset in its slab, oldest at `head`. */
   private starts = new Uint32Array(1024);
   private head = 0;
@@ -75,9 +77,10 @@ export class JsonBytesLog {
     if (this.count === this.starts.length) this.grow();
     let slab = this.slabs[this.slabs.length - 1];
     if (slab === undefined || this.fill + bytes + 1 > slab.length) {
-      // The first slab is small: a store reset before every test, holding a few events, does not
-      // take (and hand the garbage collector) a large slab each time.
-      const size = this.slabs.length === 0 ? Math.min(this.slabBytes, SMALLEST_SLAB_BYTES) : this.slabBytes;
+      // A quarter of what the slabs hold, up to the log's slab size: a store reset before every
+      // test takes no large slab each time, and one holding a few megabytes while old events go
+      // keeps no more than a slab of dropped texts beyond them.
+      const size = Math.min(this.slabBytes, Math.max(SMALLEST_SLAB_BYTES, Math.floor(this.slabsBytes / 4)));
       slab = Buffer.allocUnsafeSlow(Math.max(size, bytes + 1));
       this.addSlab(slab);
     }
@@ -88,6 +91,7 @@ export class JsonBytesLog {
   private addSlab(slab: Buffer): void {
     if (this.slabs.length > 0) this.slabEnd[this.slabEnd.length - 1] = this.fill;
     this.slabs.push(slab);
+    this.slabsBytes += slab.length;
     this.slabFirst.push(this.dropped + this.count);
     this.slabEnd.push(0);
     this.fill = 0;
@@ -171,7 +175,7 @@ export class JsonBytesLog {
     this.dropped++;
     // The newest slab stays while it has room, even with nothing left in it.
     while (this.slabs.length > 1 && (this.slabFirst[1] as number) <= this.dropped) {
-      this.slabs.shift();
+      this.slabsBytes -= (this.slabs.shift() as Buffer).length;
       this.slabFirst.shift();
       this.slabEnd.shift();
     }
