@@ -196,7 +196,8 @@ const RACE_CASES: Record<string, Apply> = {
   'dead-heat': (plan, spot, r, ctx) => {
     const { race } = findRace(plan, spot);
     const order = [...finishersOf(race)].sort((a, b) => a.finishSeconds - b.finishSeconds);
-    const k = r.chance(0.5) ? 0 : r.int(1, Math.max(1, Math.min(4, order.length - 2)));
+    // Two finishers leave only the first pair (non-finishers and disqualifications can thin a field).
+    const k = r.chance(0.5) || order.length < 3 ? 0 : r.int(1, Math.min(4, order.length - 2));
     const pair = [order[k]!, order[k + 1]!].filter(Boolean);
     pair.forEach((s) => claim(ctx, spot, s.startNr));
     const next = photoFinish(plan, spot, ahead(plan, spot), r.int(4, 8) * MINUTE);
@@ -323,11 +324,14 @@ function applyMeetingCase(plan: RaceDayPlan, spot: Spot, r: Rng): Applied {
       const afterRace = spot.raceNr!;
       const { race } = findRace(plan, { trackId: spot.trackId, raceNr: afterRace });
       const next = meeting.races.find((x) => x.raceNr === afterRace + 1)!;
-      const when = between(
-        r,
-        resultAt(race) + 60 * SECOND,
-        Math.min(resultAt(race) + 10 * MINUTE, actualStart(next) - 60 * SECOND),
-      );
+      // A minute after the race's result where the next start leaves room; else while that
+      // result is still awaited (a photo finish or a delayed start can run up to the next
+      // start), which abandonMeeting allows from the race's start until the next one's.
+      const latest = Math.min(resultAt(race) + 10 * MINUTE, actualStart(next) - 60 * SECOND);
+      const afterResult = resultAt(race) + 60 * SECOND;
+      const earliest =
+        afterResult < actualStart(next) - SECOND ? afterResult : Math.max(actualStart(race), latest);
+      const when = between(r, earliest, Math.max(earliest, latest));
       return {
         plan: abandonMeeting(
           plan,

@@ -65,25 +65,27 @@ function placeRace(
   item: Partial<EdgeCaseItem>,
   r: Rng,
   required: boolean,
-): void {
+): boolean {
   if (item.trackId !== undefined && item.raceNr !== undefined) {
     const { meeting, race } = findRace(board.plan, { trackId: item.trackId, raceNr: item.raceNr });
     const why = refusal(board, def, meeting, race);
     if (why) throw invalid(`${def.id}@${item.trackId}:${item.raceNr}: ${why}`);
-    return take(board, def, meeting, race);
+    take(board, def, meeting, race);
+    return true;
   }
   const meetings = item.trackId === undefined ? board.plan.meetings : [findMeeting(board.plan, item.trackId)];
   const open = meetings.flatMap((m) =>
     m.races.filter((race) => !refusal(board, def, m, race)).map((race) => ({ m, race })),
   );
   if (open.length === 0) {
-    if (!required) return;
+    if (!required) return false;
     const where = item.trackId === undefined ? 'this day' : `track ${item.trackId}`;
     const hint = def.sport === 'gallop' ? ' (it needs a gallop meeting: meetings trot:N,gallop:1)' : '';
     throw invalid(`no race of ${where} can take ${def.id}${hint}`);
   }
   const { m, race } = r.pick(open);
   take(board, def, m, race);
+  return true;
 }
 
 function placeMeeting(
@@ -178,11 +180,26 @@ export function placeEdgeCases(plan: RaceDayPlan, request: EdgeCaseRequest, r: R
         Number(a.item.trackId === undefined) - Number(b.item.trackId === undefined) ||
         Number(a.item.raceNr === undefined) - Number(b.item.raceNr === undefined),
     );
-    for (const { item, def } of order) {
-      if (def.level === 'meeting') placeMeeting(board, def, item, r, true, keep);
-      // `all` on a day whose gallop races are all taken (or that has none) leaves a gallop case
-      // out rather than refusing the day; a case asked for by name is still required.
-      else placeRace(board, def, item, r, request.mode === 'list' || def.sport !== 'gallop');
+    for (const { item, def } of order.filter((o) => o.def.level === 'meeting')) {
+      placeMeeting(board, def, item, r, true, keep);
+    }
+    const raceLevel = order.filter((o) => o.def.level === 'race');
+    if (request.mode === 'list') {
+      for (const { item, def } of raceLevel) placeRace(board, def, item, r, true);
+    } else {
+      // `all` first places in catalogue order; a case that found every race it fits taken
+      // (cancelled-race wants a race of its own) gets its place before the others on a second
+      // pass. Only days that need it draw differently, so every other day stays as it was.
+      const missed = raceLevel.filter(({ item, def }) => !placeRace(board, def, item, r, false));
+      if (missed.length > 0) {
+        board.slots.clear();
+        board.spots.splice(board.spots.length - (raceLevel.length - missed.length));
+        for (const { item, def } of [...missed, ...raceLevel.filter((o) => !missed.includes(o))]) {
+          // A gallop case no gallop race can take (or a day with no turf for surface-change) is
+          // left out rather than refusing the day; a case asked for by name is still required.
+          placeRace(board, def, item, r, def.sport !== 'gallop');
+        }
+      }
     }
   }
   const stage = (id: string) => edgeCaseDef(id)!.stage;
