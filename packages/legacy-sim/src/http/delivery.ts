@@ -53,7 +53,7 @@ export class Delivery {
 
   deliver(req: IncomingMessage, res: ServerResponse, lease: Lease): void {
     const socket = req.socket;
-    const answer = lease.message.document.answer;
+    const answer = lease.message.document.answer();
     let messages = this.inFlight.get(socket);
     if (!messages) this.inFlight.set(socket, (messages = new Set()));
     const onClose = (hadError: boolean) => message.settle(message.written && !hadError);

@@ -37,7 +37,7 @@ export class QueuedDocument {
   }
 
   /** The answer, made on the first call (a megabyte document takes a few milliseconds). */
-  get answer(): ListenAnswer {
+  answer(): ListenAnswer {
     if (this.answered) return this.answered;
     const held = this.held;
     const text = JSON.stringify(typeof held === 'string' ? held : held.toString('utf8'));
