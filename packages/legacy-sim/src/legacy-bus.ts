@@ -32,6 +32,11 @@ export interface LegacyPublishInput {
   readonly delivery: LegacyDelivery;
   readonly payloadKey?: string | undefined;
   readonly xml: string;
+  /**
+   * The document's UTF-8 bytes, when the sender handed it in as such (an injected UTF-8 body):
+   * a queued large document keeps them rather than a copy of its own.
+   */
+  readonly utf8?: Buffer | undefined;
 }
 
 export type LegacyPublishResult =
@@ -118,6 +123,7 @@ export class LegacyBus {
         channel: target,
         payloadKey: input.payloadKey ?? '',
         xml: input.xml,
+        utf8: input.utf8,
       });
       logger.debug({ channel: input.channel, payloadKey: input.payloadKey, queued }, 'legacy message queued');
       return { delivery: 'durable', queued };

@@ -48,6 +48,16 @@ describe('a large injection', () => {
     expect(await (await listen()).json()).toBe(BIG);
   });
 
+  it('is answered to the long poll as exactly the bytes of its JSON string', async () => {
+    const run = await startSim({ longPollTimeoutMs: 500 });
+    expect((await post(run.base, '/customerapi/channel/id/Durable', BIG, 'text/xml')).status).toBe(200);
+    const res = await fetch(`${run.base}/customerapi/channels/listen`, { headers: AUTH });
+    const expected = Buffer.from(JSON.stringify(BIG), 'utf8');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-length')).toBe(String(expected.length));
+    expect(Buffer.from(await res.arrayBuffer()).equals(expected)).toBe(true);
+  });
+
   it('refuses a document broken past its first slice, with nothing queued', async () => {
     const turns = heldTurns();
     const run = await startSim({}, { yieldTurn: turns.yieldTurn });

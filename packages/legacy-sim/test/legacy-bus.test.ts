@@ -1,7 +1,7 @@
 import { isSimError, ManualClock, silentLogger, TransientHub, UserTable, type User } from '@racedata/core';
 import { legacyChannelCatalog } from '../src/description';
 import { LegacyBus, type TransientXmlMessage } from '../src/legacy-bus';
-import { LegacyQueues } from '../src/queue/legacy-queues';
+import { LegacyQueues, xmlOf } from '../src/queue/legacy-queues';
 
 const catalog = legacyChannelCatalog();
 const users = UserTable.fromJSON(
@@ -27,7 +27,7 @@ async function drain(queues: LegacyQueues, user: User): Promise<string[]> {
   while (queues.depth(user) > 0) {
     const lease = await queues.take(user, { timeoutMs: 1 });
     if (!lease) break;
-    out.push(lease.message.xml);
+    out.push(xmlOf(lease.message));
     lease.ack();
   }
   return out;

@@ -1,4 +1,4 @@
-import { decodeXmlBody } from '../src/http/xml-body';
+import { decodeXmlBody, decodeXmlBodyWithBytes } from '../src/http/xml-body';
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
 
@@ -29,5 +29,16 @@ describe('decodeXmlBody', () => {
     expect(() => decodeXmlBody(Buffer.from('<a/>'), 'text/xml; charset=klingon')).toThrow(
       expect.objectContaining({ status: 415, code: 'UNSUPPORTED_CHARSET' }),
     );
+  });
+
+  it('hands back the UTF-8 body itself, after its byte-order mark, and no bytes for another charset', () => {
+    const body = Buffer.from('<Horse name="Åskvigg"/>', 'utf8');
+    const plain = decodeXmlBodyWithBytes(body, 'text/xml');
+    expect(plain.utf8).toBe(body);
+    const marked = decodeXmlBodyWithBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]), undefined);
+    expect(marked.xml).toBe('<Horse name="Åskvigg"/>');
+    expect(marked.utf8?.equals(body)).toBe(true);
+    const other = decodeXmlBodyWithBytes(latin1('<Horse name="Åskvigg"/>'), 'text/xml; charset=ISO-8859-1');
+    expect(other).toEqual({ xml: '<Horse name="Åskvigg"/>', utf8: undefined });
   });
 });

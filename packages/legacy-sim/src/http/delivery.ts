@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import { destroyAfterPendingIo, peerHasReset } from '@racedata/core';
-import type { Lease, LegacyMessage } from '../queue/legacy-queues';
+import type { Lease } from '../queue/legacy-queues';
 
 /** How long a closing connection waits for the client's own close before it is cut. */
 const LINGER_MS = 5_000;
@@ -37,7 +37,6 @@ export class Delivery {
   private readonly inFlight = new WeakMap<Socket, Set<InFlight>>();
   /** Sockets whose close already waits for the client's answer (see watch). */
   private readonly watched = new WeakSet<Socket>();
-  private readonly bodies = new MessageBodies();
 
   /** App-level middleware: a request confirms every response written earlier on its connection. */
   readonly confirmOnNextRequest: RequestHandler = (req, _res, next) => {
@@ -54,7 +53,7 @@ export class Delivery {
 
   deliver(req: IncomingMessage, res: ServerResponse, lease: Lease): void {
     const socket = req.socket;
-    const body = this.bodies.of(lease.message);
+    const answer = lease.message.document.answer();
     let messages = this.inFlight.get(socket);
     if (!messages) this.inFlight.set(socket, (messages = new Set()));
     const onClose = (hadError: boolean) => message.settle(message.written && !hadError);
@@ -73,17 +72,18 @@ export class Delivery {
       this.watched.add(socket);
       this.watch(socket);
     }
-    // One string for head and body: Node then sends the response in one write, not a writev of
-    // the two (that write was the largest part of a delivery's CPU).
+    // A small answer is a string, which Node sends in one write with the head rather than a
+    // writev of the two (that write was the largest part of a delivery's CPU); a large one is
+    // bytes, written as they are (see QueuedDocument).
     res.writeHead(200, [
       'cache-control',
       'no-store',
       'content-type',
       'application/json; charset=utf-8',
       'content-length',
-      body.bytes,
+      answer.length,
     ]);
-    res.end(body.text, () => {
+    res.end(answer.body, () => {
       message.written = true;
       // On loopback the reset of a client gone before the answer arrived is back by now.
       if (socket.destroyed || peerHasReset(socket)) message.settle(false);
@@ -144,27 +144,6 @@ function holdEndFor(socket: Socket, ms: number, before: () => void): void {
     socket.once('close', () => clearTimeout(timer));
     return socket;
   } as typeof socket.end;
-}
-
-/** A listen answer's body: the XML document as a JSON string, with its UTF-8 length. */
-interface Body {
-  readonly text: string;
-  readonly bytes: string;
-}
-
-/** Bodies made once per message, however many users' polls it answers. */
-class MessageBodies {
-  private readonly byMessage = new WeakMap<LegacyMessage, Body>();
-
-  of(message: LegacyMessage): Body {
-    let body = this.byMessage.get(message);
-    if (!body) {
-      const text = JSON.stringify(message.xml);
-      body = { text, bytes: String(Buffer.byteLength(text, 'utf8')) };
-      this.byMessage.set(message, body);
-    }
-    return body;
-  }
 }
 
 interface SoonDestroyable {

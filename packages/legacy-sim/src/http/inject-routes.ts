@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
 import { legacySimError } from '../errors';
-import { decodeXmlBody } from './xml-body';
+import { decodeXmlBodyWithBytes } from './xml-body';
 
 export interface InjectDeps {
   bus: LegacyBus;
@@ -34,13 +34,16 @@ export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): Request
     express.raw({ type: () => true, limit: deps.maxBodyBytes }),
     async (req, res) => {
       const body: unknown = req.body;
-      const xml = Buffer.isBuffer(body) ? decodeXmlBody(body, req.headers['content-type']) : '';
+      const { xml, utf8 } = Buffer.isBuffer(body)
+        ? decodeXmlBodyWithBytes(body, req.headers['content-type'])
+        : { xml: '', utf8: undefined };
       // Express 5 hands a rejection to the error middleware, as it does a throw.
       const result = await deps.bus.publishYielding({
         channel: String(req.params.channelId),
         delivery,
         payloadKey: payloadKeyOf(req),
         xml,
+        utf8,
       });
       res.json({ status: 'success', data: result });
     },

@@ -26,6 +26,17 @@ function utf16ByMark(body: Buffer): string | undefined {
  * charset are refused: replacing them with U+FFFD would queue a document the client never sent.
  */
 export function decodeXmlBody(body: Buffer, contentType: string | undefined): string {
+  return decodeXmlBodyWithBytes(body, contentType).xml;
+}
+
+/** An injected document, and its UTF-8 bytes when the body was UTF-8: the queue keeps those. */
+export interface DecodedBody {
+  readonly xml: string;
+  readonly utf8: Buffer | undefined;
+}
+
+/** decodeXmlBody, also handing back the body itself (after any byte-order mark) when it was UTF-8. */
+export function decodeXmlBodyWithBytes(body: Buffer, contentType: string | undefined): DecodedBody {
   const head = body.subarray(0, 200).toString('latin1');
   const fromHeader = charsetOf(contentType);
   const fromDocument = DECLARED_ENCODING.exec(head)?.[1] ?? utf16ByMark(body);
@@ -37,7 +48,7 @@ export function decodeXmlBody(body: Buffer, contentType: string | undefined): st
     throw unsupportedCharset(encoding, 'UTF-8 or ISO-8859-1', { cause: err });
   }
   try {
-    return decoder.encoding === 'utf-8' ? utf8(body) : decoder.decode(body);
+    return decoder.encoding === 'utf-8' ? utf8(body) : { xml: decoder.decode(body), utf8: undefined };
   } catch {
     const source = fromHeader
       ? 'charset from the Content-Type header'
@@ -52,8 +63,11 @@ export function decodeXmlBody(body: Buffer, contentType: string | undefined): st
  * What a fatal UTF-8 TextDecoder gives (the text, without a byte-order mark), at a fraction of
  * its cost on a megabyte body: the validity check runs natively before one plain decode.
  */
-function utf8(body: Buffer): string {
+function utf8(body: Buffer): DecodedBody {
   if (!isUtf8(body)) throw new TypeError('not UTF-8');
   const text = body.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (text.charCodeAt(0) !== 0xfeff) return { xml: text, utf8: body };
+  return { xml: text.slice(1), utf8: body.subarray(UTF8_BOM_BYTES) };
 }
+
+const UTF8_BOM_BYTES = 3;

@@ -1,7 +1,16 @@
 import type { TimerHandle, User } from '@racedata/core';
+import { QueuedDocument } from './queued-document';
 import type { HeldPoll, Lease, LegacyDropCounts, LegacyMessage, LegacyQueuesOptions, Waiter } from './types';
 
 export type { HeldPoll, Lease, LegacyDropCounts, LegacyMessage, LegacyQueuesOptions, Waiter } from './types';
+export type { ListenAnswer } from './queued-document';
+
+/** The document a queued message carries, decoded again (tests, diagnostics; never on delivery). */
+export function xmlOf(message: LegacyMessage): string;
+export function xmlOf(message: LegacyMessage | undefined): string | undefined;
+export function xmlOf(message: LegacyMessage | undefined): string | undefined {
+  return message?.document.xml;
+}
 
 /** One message however many queues hold it; its bytes count once while any queue does. */
 interface Stored {
@@ -93,19 +102,23 @@ export class LegacyQueues {
     return this.options.maxBytes ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Puts the message on each user's queue; returns how many queues took it. */
+  /**
+   * Puts the message on each user's queue; returns how many queues took it. `utf8`, the
+   * document's UTF-8 bytes when the caller has them, is kept rather than a copy (QueuedDocument).
+   */
   enqueue(
     users: readonly User[],
-    input: { channel: string | null; payloadKey: string; xml: string },
+    input: { channel: string | null; payloadKey: string; xml: string; utf8?: Buffer | undefined },
   ): number {
     const message: LegacyMessage = Object.freeze({
       id: this.nextId++,
       channel: input.channel,
       payloadKey: input.payloadKey,
-      xml: input.xml,
+      document: new QueuedDocument(input.xml, input.utf8),
       enqueuedAt: this.options.clock.now(),
     });
-    const stored: Stored = { message, bytes: Buffer.byteLength(input.xml, 'utf8'), holders: new Set() };
+    const bytes = input.utf8?.length ?? Buffer.byteLength(input.xml, 'utf8');
+    const stored: Stored = { message, bytes, holders: new Set() };
     const targets = users.map((user) => this.queueOf(user));
     for (const queue of targets) this.prune(queue);
     this.makeRoom(stored.bytes);

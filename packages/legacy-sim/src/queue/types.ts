@@ -1,12 +1,14 @@
 /** What the legacy queues hand out and take: messages, leases, options and waiting polls. */
 import type { Clock, Logger } from '@racedata/core';
+import type { QueuedDocument } from './queued-document';
 
 export interface LegacyMessage {
   readonly id: number;
   /** Catalog channel, or null for the legacy `id` address (every user). */
   readonly channel: string | null;
   readonly payloadKey: string;
-  readonly xml: string;
+  /** The document, and the long poll's answer made from it (xmlOf reads the document). */
+  readonly document: QueuedDocument;
   readonly enqueuedAt: number;
 }
 

@@ -1,6 +1,6 @@
 import type { Logger, ManualClock, User } from '@racedata/core';
 import { track } from '@racedata/test-support';
-import { LegacyQueues, type Lease } from '../../src/queue/legacy-queues';
+import { LegacyQueues, xmlOf, type Lease } from '../../src/queue/legacy-queues';
 import { alice, bob, freshQueues, HOUR } from './legacy-queues-support';
 
 describe('LegacyQueues bounds', () => {
@@ -20,7 +20,7 @@ describe('LegacyQueues bounds', () => {
       expect(queues.depth(alice)).toBe(2);
       clock.advance(1);
       expect(queues.depth(alice)).toBe(1);
-      expect((await takeNow()).message.xml).toBe('<young/>');
+      expect(xmlOf((await takeNow()).message)).toBe('<young/>');
     });
 
     test('an expired message is never handed to a take', async () => {
@@ -38,7 +38,7 @@ describe('LegacyQueues bounds', () => {
       clock.advance(25 * HOUR);
       put('<new/>');
       expect(queues.depth(alice)).toBe(1);
-      expect((await takeNow()).message.xml).toBe('<new/>');
+      expect(xmlOf((await takeNow()).message)).toBe('<new/>');
     });
 
     test('a leased message survives expiry until it is acked or released', async () => {
@@ -76,7 +76,7 @@ describe('LegacyQueues bounds', () => {
       const out: string[] = [];
       for (let i = 0; i < 3; i++) {
         const lease = (await q.take(alice, { timeoutMs: 0 })) as Lease;
-        out.push(lease.message.xml);
+        out.push(xmlOf(lease.message));
         lease.ack();
       }
       expect(out).toEqual(['<3/>', '<4/>', '<5/>']);
@@ -101,9 +101,9 @@ describe('LegacyQueues bounds', () => {
       expect(q.droppedCount).toBe(1);
       held.release();
       const next = (await q.take(alice, { timeoutMs: 0 })) as Lease;
-      expect(next.message.xml).toBe('<1/>');
+      expect(xmlOf(next.message)).toBe('<1/>');
       next.ack();
-      expect(((await q.take(alice, { timeoutMs: 0 })) as Lease).message.xml).toBe('<3/>');
+      expect(xmlOf(((await q.take(alice, { timeoutMs: 0 })) as Lease).message)).toBe('<3/>');
     });
 
     test('messages expired by retention free room before anything is dropped', () => {
@@ -130,7 +130,7 @@ describe('LegacyQueues bounds', () => {
       const out: string[] = [];
       while (q.depth(u) > 0) {
         const lease = (await q.take(u, { timeoutMs: 0 })) as Lease;
-        out.push(lease.message.xml);
+        out.push(xmlOf(lease.message));
         lease.ack();
       }
       return out;

@@ -1,6 +1,7 @@
 import type { ManualClock } from '@racedata/core';
 import { flush, track } from '@racedata/test-support';
-import type { LegacyQueues } from '../../src/queue/legacy-queues';
+import { xmlOf, type LegacyQueues } from '../../src/queue/legacy-queues';
+import { QueuedDocument } from '../../src/queue/queued-document';
 import { alice, bob, freshQueues, user } from './legacy-queues-support';
 
 describe('LegacyQueues', () => {
@@ -11,16 +12,17 @@ describe('LegacyQueues', () => {
     ({ clock, queues } = current);
   });
 
-  test('enqueue builds a frozen message with an id, channel, payloadKey, xml and enqueue time', async () => {
+  test('enqueue builds a frozen message with an id, channel, payloadKey, document and enqueue time', async () => {
     expect(queues.enqueue([alice], { channel: 'RaceDay', payloadKey: 'K1', xml: '<a/>' })).toBe(1);
     const lease = await takeNow();
     expect(lease.message).toEqual({
       id: 1,
       channel: 'RaceDay',
       payloadKey: 'K1',
-      xml: '<a/>',
+      document: expect.any(QueuedDocument),
       enqueuedAt: clock.now(),
     });
+    expect(xmlOf(lease.message)).toBe('<a/>');
     expect(Object.isFrozen(lease.message)).toBe(true);
   });
 
@@ -40,7 +42,7 @@ describe('LegacyQueues', () => {
     const out: string[] = [];
     for (let i = 0; i < 3; i++) {
       const lease = await takeNow();
-      out.push(lease.message.xml);
+      out.push(xmlOf(lease.message));
       lease.ack();
     }
     expect(out).toEqual(['<1/>', '<2/>', '<3/>']);
@@ -51,7 +53,7 @@ describe('LegacyQueues', () => {
     put('<a/>');
     const t = track(take(alice, 60_000));
     await flush();
-    expect(t.value()?.message.xml).toBe('<a/>');
+    expect(xmlOf(t.value()?.message)).toBe('<a/>');
     expect(clock.pendingTimers).toBe(0);
   });
 
@@ -61,14 +63,14 @@ describe('LegacyQueues', () => {
     expect(t.settled()).toBe(false);
     expect(clock.pendingTimers).toBe(1);
     put('<late/>');
-    expect((await t.promise)?.message.xml).toBe('<late/>');
+    expect(xmlOf((await t.promise)?.message)).toBe('<late/>');
     expect(clock.pendingTimers).toBe(0);
   });
 
   test('a leased message is invisible to other takes until released or acked', async () => {
     put('<only/>');
     const first = await takeNow();
-    expect(first.message.xml).toBe('<only/>');
+    expect(xmlOf(first.message)).toBe('<only/>');
     const second = track(take(alice, 1000));
     clock.advance(1000);
     expect(await second.promise).toBeUndefined();
@@ -79,13 +81,13 @@ describe('LegacyQueues', () => {
     put('<1/>');
     put('<2/>');
     const lease = await takeNow();
-    expect(lease.message.xml).toBe('<1/>');
+    expect(xmlOf(lease.message)).toBe('<1/>');
     lease.release();
     const again = await takeNow();
-    expect(again.message.xml).toBe('<1/>');
+    expect(xmlOf(again.message)).toBe('<1/>');
     expect(again.message).toBe(lease.message);
     again.ack();
-    expect((await takeNow()).message.xml).toBe('<2/>');
+    expect(xmlOf((await takeNow()).message)).toBe('<2/>');
   });
 
   test('release hands the message to the next waiting take', async () => {
@@ -95,7 +97,7 @@ describe('LegacyQueues', () => {
     await flush();
     expect(waiting.settled()).toBe(false);
     lease.release();
-    expect((await waiting.promise)?.message.xml).toBe('<m/>');
+    expect(xmlOf((await waiting.promise)?.message)).toBe('<m/>');
     expect(clock.pendingTimers).toBe(0);
   });
 
@@ -109,7 +111,7 @@ describe('LegacyQueues', () => {
     lease.ack();
     expect(queues.depth(alice)).toBe(1);
     const next = await takeNow();
-    expect(next.message.xml).toBe('<b/>');
+    expect(xmlOf(next.message)).toBe('<b/>');
   });
 
   test('release after release does not hand the message out twice', async () => {
@@ -138,7 +140,7 @@ describe('LegacyQueues', () => {
     put('<2/>');
     put('<3/>');
     const leases = await Promise.all([take(), take(), take()]);
-    expect(leases.map((l) => l?.message.xml)).toEqual(['<1/>', '<2/>', '<3/>']);
+    expect(leases.map((l) => xmlOf(l?.message))).toEqual(['<1/>', '<2/>', '<3/>']);
   });
 
   test('concurrent waiting takes are served in arrival order, one message each', async () => {
@@ -148,8 +150,8 @@ describe('LegacyQueues', () => {
     await flush();
     put('<1/>');
     put('<2/>');
-    expect((await a.promise)?.message.xml).toBe('<1/>');
-    expect((await b.promise)?.message.xml).toBe('<2/>');
+    expect(xmlOf((await a.promise)?.message)).toBe('<1/>');
+    expect(xmlOf((await b.promise)?.message)).toBe('<2/>');
     await flush();
     expect(c.settled()).toBe(false);
     clock.advance(500);
@@ -160,8 +162,8 @@ describe('LegacyQueues', () => {
     put('<x/>', [alice, bob]);
     const a = await takeNow(alice);
     const b = await takeNow(bob);
-    expect(a.message.xml).toBe('<x/>');
-    expect(b.message.xml).toBe('<x/>');
+    expect(xmlOf(a.message)).toBe('<x/>');
+    expect(xmlOf(b.message)).toBe('<x/>');
     a.ack();
     expect(queues.depth(alice)).toBe(0);
     expect(queues.depth(bob)).toBe(1);
@@ -176,12 +178,12 @@ describe('LegacyQueues', () => {
     expect(queues.depth(alice)).toBe(1);
     clock.advance(1000);
     expect(await bobWaits.promise).toBeUndefined();
-    expect((await takeNow(alice)).message.xml).toBe('<for-alice/>');
+    expect(xmlOf((await takeNow(alice)).message)).toBe('<for-alice/>');
   });
 
   test('users are told apart by key: another User object with the same key shares the queue', async () => {
     put('<a/>', [alice]);
-    expect((await takeNow(user('alice', []))).message.xml).toBe('<a/>');
+    expect(xmlOf((await takeNow(user('alice', []))).message)).toBe('<a/>');
   });
 
   test('a take times out with undefined after exactly timeoutMs; the next message is kept for later', async () => {
@@ -193,7 +195,7 @@ describe('LegacyQueues', () => {
     expect(await t.promise).toBeUndefined();
     put('<after/>');
     expect(queues.depth(alice)).toBe(1);
-    expect((await takeNow()).message.xml).toBe('<after/>');
+    expect(xmlOf((await takeNow()).message)).toBe('<after/>');
   });
 
   test('an abort signal ends a waiting take with undefined and does not swallow the next message', async () => {
@@ -203,7 +205,7 @@ describe('LegacyQueues', () => {
     expect(await t).toBeUndefined();
     expect(clock.pendingTimers).toBe(0);
     put('<a/>');
-    expect((await takeNow()).message.xml).toBe('<a/>');
+    expect(xmlOf((await takeNow()).message)).toBe('<a/>');
   });
 
   test('an already aborted signal returns undefined at once and leases nothing', async () => {
@@ -211,7 +213,7 @@ describe('LegacyQueues', () => {
     const controller = new AbortController();
     controller.abort();
     expect(await take(alice, 60_000, controller.signal)).toBeUndefined();
-    expect((await takeNow()).message.xml).toBe('<a/>');
+    expect(xmlOf((await takeNow()).message)).toBe('<a/>');
   });
 
   test('close() resolves every waiting take with undefined, and later takes too', async () => {
