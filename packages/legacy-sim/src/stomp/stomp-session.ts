@@ -2,7 +2,7 @@ import {
   admitBytes,
   closeWithGrace,
   sendBounded,
-  sendFrames,
+  writeAdmitted,
   WS_CLOSE,
   type Bursts,
   type HeldFrames,
@@ -65,6 +65,8 @@ const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
  * subscriptions, and turns hub messages into MESSAGE frames. Any protocol error gets an ERROR
  * frame and a close, never an exception out of here.
  */
+const NO_HEADS: readonly FrameHead[] = [];
+
 /** A message a session holds until its burst is written: its frames for each head, numbered from `first`. */
 interface HeldMessage {
   readonly frames: MessageFrames;
@@ -87,8 +89,14 @@ export class StompSession implements HeldFrames {
   private readonly heartBeats: HeartBeatTimers;
   private connectDeadline: TimerHandle | undefined;
   private sent = 0;
-  /** MESSAGE frames handed over in this turn, written together when it ends (flushHeld). */
-  private held: HeldMessage[] = [];
+  /**
+   * MESSAGE frames handed over in this turn, written together when it ends (flushHeld): the
+   * first message's in the held* fields, any later one's in `more`; heldBytes is all of them.
+   */
+  private heldFrames: MessageFrames | undefined;
+  private heldHeads: readonly FrameHead[] = NO_HEADS;
+  private heldFirst = 0;
+  private more: HeldMessage[] | undefined;
   private heldBytes = 0;
 
   constructor(
@@ -298,14 +306,23 @@ export class StompSession implements HeldFrames {
       .delivering()
       .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
     const heads = this.heads;
+    const first = this.sent + 1;
     let bytes = 0;
-    for (let k = 0; k < heads.length; k++)
-      bytes += frames.frameBytes(heads[k] as FrameHead, this.sent + 1 + k);
+    for (let k = 0; k < heads.length; k++) bytes += frames.frameBytes(heads[k] as FrameHead, first + k);
     // A client that has not read what it was sent (and is held for it) is dropped, as a write
     // would have dropped it.
     if (!admitBytes(this.ws, this.heldBytes, this.sendLimit)) return;
-    if (this.held.length === 0) this.ctx.bursts.hold(this);
-    this.held.push({ frames, heads, first: this.sent + 1 });
+    // Nearly every burst is one message: it is held in fields, with no object or array made per
+    // session and message; the rare second one moves both to `more`.
+    if (this.heldFrames === undefined) {
+      this.ctx.bursts.hold(this);
+      this.heldFrames = frames;
+      this.heldHeads = heads;
+      this.heldFirst = first;
+    } else {
+      this.more ??= [];
+      this.more.push({ frames, heads, first });
+    }
     this.heldBytes += bytes;
     this.sent += heads.length;
   }
@@ -315,20 +332,26 @@ export class StompSession implements HeldFrames {
    * Every other frame this session sends goes out after them (send() and heart-beats flush first).
    */
   flushHeld(): void {
-    if (this.held.length === 0) return;
-    const held = this.held;
+    const frames = this.heldFrames;
+    if (frames === undefined) return;
+    const { heldHeads: heads, heldFirst: first, more } = this;
     const memory = this.ctx.frameMemory;
     const buffer = memory.take(this.heldBytes);
-    this.held = [];
+    this.heldFrames = undefined;
+    this.heldHeads = NO_HEADS;
+    this.more = undefined;
     this.heldBytes = 0;
     if (this.state === 'closed') return;
     let at = 0;
-    for (const { frames, heads, first } of held) {
-      for (let k = 0; k < heads.length; k++)
-        at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
+    for (let k = 0; k < heads.length; k++)
+      at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
+    for (const held of more ?? []) {
+      for (let k = 0; k < held.heads.length; k++)
+        at = held.frames.writeFrame(buffer, at, held.heads[k] as FrameHead, held.first + k);
     }
-    // A queued buffer's memory is still to be read by the socket.
-    if (sendFrames(this.ws, buffer, this.sendLimit) === 'queued') memory.keep(buffer);
+    // admitBytes() let these bytes through when they were handed over. A queued buffer's memory
+    // is still to be read by the socket.
+    if (writeAdmitted(this.ws, buffer) === 'queued') memory.keep(buffer);
   }
 
   private receipt(frame: StompFrame): void {
