@@ -91,13 +91,12 @@ export class StompSession implements HeldFrames {
   private sent = 0;
   /**
    * MESSAGE frames handed over in this turn, written together when it ends (flushHeld): the
-   * first message's in the held* fields, any later one's in `more`; heldBytes is all of them.
+   * first message's in the held* fields, any later one's in `more`.
    */
   private heldFrames: MessageFrames | undefined;
   private heldHeads: readonly FrameHead[] = NO_HEADS;
   private heldFirst = 0;
   private more: HeldMessage[] | undefined;
-  private heldBytes = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -307,13 +306,11 @@ export class StompSession implements HeldFrames {
       .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
     const heads = this.heads;
     const first = this.sent + 1;
-    let bytes = 0;
-    for (let k = 0; k < heads.length; k++) bytes += frames.frameBytes(heads[k] as FrameHead, first + k);
-    // A client that has not read what it was sent (and is held for it) is dropped, as a write
-    // would have dropped it.
-    if (!admitBytes(this.ws, this.heldBytes, this.sendLimit)) return;
+    this.sent += heads.length;
     // Nearly every burst is one message: it is held in fields, with no object or array made per
-    // session and message; the rare second one moves both to `more`.
+    // session and message; a second one in the same turn goes to `more`. Whether the client may
+    // be handed the bytes is decided once, when the burst is written (flushHeld), which touches
+    // the socket once per session and burst rather than once per message and again to write.
     if (this.heldFrames === undefined) {
       this.ctx.bursts.hold(this);
       this.heldFrames = frames;
@@ -323,25 +320,34 @@ export class StompSession implements HeldFrames {
       this.more ??= [];
       this.more.push({ frames, heads, first });
     }
-    this.heldBytes += bytes;
-    this.sent += heads.length;
   }
 
   /**
    * Writes the MESSAGE frames of this burst, back to back in one buffer and one write (Bursts).
    * Every other frame this session sends goes out after them (send() and heart-beats flush first).
+   * A client whose unread bytes, with all but the last message of the burst, pass the limit is
+   * dropped and written nothing: the check a write of each message as it came would have made.
    */
   flushHeld(): void {
     const frames = this.heldFrames;
     if (frames === undefined) return;
     const { heldHeads: heads, heldFirst: first, more } = this;
-    const memory = this.ctx.frameMemory;
-    const buffer = memory.take(this.heldBytes);
     this.heldFrames = undefined;
     this.heldHeads = NO_HEADS;
     this.more = undefined;
-    this.heldBytes = 0;
     if (this.state === 'closed') return;
+    let last = 0;
+    for (let k = 0; k < heads.length; k++) last += frames.frameBytes(heads[k] as FrameHead, first + k);
+    let bytes = last;
+    for (const held of more ?? []) {
+      last = 0;
+      for (let k = 0; k < held.heads.length; k++)
+        last += held.frames.frameBytes(held.heads[k] as FrameHead, held.first + k);
+      bytes += last;
+    }
+    if (!admitBytes(this.ws, bytes - last, this.sendLimit)) return;
+    const memory = this.ctx.frameMemory;
+    const buffer = memory.take(bytes);
     let at = 0;
     for (let k = 0; k < heads.length; k++)
       at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
@@ -349,8 +355,7 @@ export class StompSession implements HeldFrames {
       for (let k = 0; k < held.heads.length; k++)
         at = held.frames.writeFrame(buffer, at, held.heads[k] as FrameHead, held.first + k);
     }
-    // admitBytes() let these bytes through when they were handed over. A queued buffer's memory
-    // is still to be read by the socket.
+    // A queued buffer's memory is still to be read by the socket.
     if (writeAdmitted(this.ws, buffer) === 'queued') memory.keep(buffer);
   }
 
