@@ -9,6 +9,16 @@ describe('FrameMemory', () => {
     expect(second.byteOffset).toBe(first.byteOffset);
   });
 
+  it('hands the same view out again for a frame of the same size, none made per frame', () => {
+    const memory = new FrameMemory();
+    const first = memory.take(459);
+    expect(memory.take(459)).toBe(first);
+    expect(memory.take(460)).not.toBe(first);
+    const kept = memory.take(460);
+    memory.keep(kept);
+    expect(memory.take(460)).not.toBe(kept);
+  });
+
   it('never hands out a kept frame again, within the slab or after it is full', () => {
     const memory = new FrameMemory();
     const kept: Buffer[] = [];

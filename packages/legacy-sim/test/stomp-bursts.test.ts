@@ -47,8 +47,12 @@ class FakeSocket extends EventEmitter {
     this._socket.write(sharedTextFrame(String(data)).frame);
   }
 
+  terminated = false;
+
   close(): void {}
-  terminate(): void {}
+  terminate(): void {
+    this.terminated = true;
+  }
 
   /** A text message from the client. */
   receive(text: string): void {
@@ -65,7 +69,7 @@ function framesOf(written: Buffer[]): StompFrame[] {
   return frames;
 }
 
-function session(id: string) {
+function session(id: string, maxBufferedBytes = DEFAULT_STOMP_OPTIONS.maxBufferedBytes) {
   let flush: () => void = () => undefined;
   const bursts = new Bursts(undefined, (run) => (flush = run));
   const hub = new TransientHub<TransientXmlMessage>();
@@ -76,7 +80,7 @@ function session(id: string) {
     hub,
     clock: new ManualClock(),
     logger: silentLogger(),
-    options: { ...DEFAULT_STOMP_OPTIONS, heartBeat: { send: 0, receive: 0 } },
+    options: { ...DEFAULT_STOMP_OPTIONS, heartBeat: { send: 0, receive: 0 }, maxBufferedBytes },
     frameMemory: new FrameMemory(),
     bursts,
   });
@@ -128,6 +132,50 @@ describe('STOMP MESSAGE frames written a burst at a time', () => {
     expect(framesOf(socket.writes).map((f) => f.command)).toEqual(['CONNECTED', 'MESSAGE', 'RECEIPT']);
     flush();
     expect(framesOf(socket.writes).map((f) => f.command)).toEqual(['CONNECTED', 'MESSAGE', 'RECEIPT']);
+  });
+});
+
+describe('a burst and the client that is not reading', () => {
+  /** A connected, subscribed session whose client has `unread` bytes it has not read yet. */
+  function behind(unread: number, limit: number) {
+    const s = session('s1', limit);
+    s.socket.receive('CONNECT\naccept-version:1.2\nheart-beat:0,0\n\n\0');
+    s.socket.receive('SUBSCRIBE\nid:a\ndestination:/user/topic/publish\n\n\0');
+    s.socket._socket.writableLength = unread;
+    return { ...s, before: s.socket.writes.length };
+  }
+
+  // Every frame of these three messages has the same size (one-digit sequences and message-ids).
+  const frameBytes = (() => {
+    const s = behind(0, DEFAULT_STOMP_OPTIONS.maxBufferedBytes);
+    s.hub.publish('TimeToStart', message(1));
+    s.flush();
+    return (s.socket.writes.at(-1) as Buffer).length;
+  })();
+
+  it('writes the whole burst when the unread bytes and all but its last message fit the limit', () => {
+    const s = behind(100, 100 + 2 * frameBytes);
+    for (let n = 1; n <= 3; n++) s.hub.publish('TimeToStart', message(n));
+    s.flush();
+    expect(s.socket.terminated).toBe(false);
+    expect(s.socket.writes.length).toBe(s.before + 1);
+    expect(framesOf(s.socket.writes.slice(s.before)).map((f) => f.headers['message-id'])).toEqual([
+      's1-1',
+      's1-2',
+      's1-3',
+    ]);
+  });
+
+  it('drops the client and writes none of the burst when they pass it', () => {
+    const s = behind(101, 100 + 2 * frameBytes);
+    for (let n = 1; n <= 3; n++) s.hub.publish('TimeToStart', message(n));
+    s.flush();
+    expect(s.socket.terminated).toBe(true);
+    expect(s.socket.writes.length).toBe(s.before);
+    // Released: later messages are not held for it.
+    s.hub.publish('TimeToStart', message(4));
+    s.flush();
+    expect(s.socket.writes.length).toBe(s.before);
   });
 });
 

@@ -103,7 +103,8 @@ export function admitBytes(ws: WsLike, more: number, limit: SendLimit): boolean 
  * text message, and counts as queued.
  */
 export function sendFrame(ws: WsLike, data: FramedText, limit: SendLimit): FrameSent {
-  return writeFramed(ws, data.frame, () => [data.payload], limit);
+  if (!admitWrite(ws, limit)) return 'dropped';
+  return writeFramed(ws, data.frame, data);
 }
 
 /**
@@ -112,20 +113,37 @@ export function sendFrame(ws: WsLike, data: FramedText, limit: SendLimit): Frame
  * one's payload through send(), in order.
  */
 export function sendFrames(ws: WsLike, frames: Buffer, limit: SendLimit): FrameSent {
-  return writeFramed(ws, frames, () => textFramePayloads(frames), limit);
+  if (!admitWrite(ws, limit)) return 'dropped';
+  return writeFramed(ws, frames, undefined);
 }
 
-function writeFramed(ws: WsLike, frames: Buffer, payloads: () => Buffer[], limit: SendLimit): FrameSent {
+/**
+ * sendFrames for frames whose bytes admitBytes() already let through (a burst held since): no
+ * second look at what the client left unread, which cannot have grown since (a connection
+ * writes what it holds before anything else). Dropped only when the socket is no longer open.
+ * At a fan-out this runs once per client and message, so it does no more than the write.
+ */
+export function writeAdmitted(ws: WsLike, frames: Buffer): FrameSent {
   if (ws.readyState !== OPEN) return 'dropped';
+  return writeFramed(ws, frames, undefined);
+}
+
+/** False, and the client dropped when it is over the limit, unless the socket may be written. */
+function admitWrite(ws: WsLike, limit: SendLimit): boolean {
+  if (ws.readyState !== OPEN) return false;
+  const buffered = unread(ws, directSocket(ws));
+  if (buffered <= limit.maxBufferedBytes) return true;
+  limit.onDrop(buffered);
+  ws.terminate();
+  return false;
+}
+
+/** `one` is the framed text when `frames` holds just that one (its payload is then at hand). */
+function writeFramed(ws: WsLike, frames: Buffer, one: FramedText | undefined): FrameSent {
   const socket = directSocket(ws);
-  const buffered = unread(ws, socket);
-  if (buffered > limit.maxBufferedBytes) {
-    limit.onDrop(buffered);
-    ws.terminate();
-    return 'dropped';
-  }
   if (socket === undefined) {
-    for (const payload of payloads()) ws.send(payload, { binary: false });
+    const payloads = one === undefined ? textFramePayloads(frames) : [one.payload];
+    for (const payload of payloads) ws.send(payload, { binary: false });
     return 'queued';
   }
   socket.write(frames);

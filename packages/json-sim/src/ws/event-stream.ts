@@ -5,8 +5,7 @@ import {
   admitBytes,
   Bursts,
   closeWithGrace,
-  sendFrame,
-  sendFrames,
+  writeAdmitted,
   sharedTextFrame,
   type HeldFrames,
   TransientHub,
@@ -246,7 +245,9 @@ export class EventStream implements TransientFanOut {
  * (Bursts): one frame as it is (the bytes every client shares), several copied into one buffer.
  */
 class HeldData implements HeldFrames {
-  private held: SharedTextFrame[] = [];
+  /** The first frame of this burst; nearly every burst is one, held with no array made for it. */
+  private first: SharedTextFrame | undefined;
+  private more: SharedTextFrame[] | undefined;
   private heldBytes = 0;
 
   constructor(
@@ -259,19 +260,26 @@ class HeldData implements HeldFrames {
   hold(frame: SharedTextFrame): boolean {
     // What it holds counts as unread, as it would if each frame had been written at once.
     if (!admitBytes(this.ws, this.heldBytes, this.limit)) return false;
-    if (this.held.length === 0) this.bursts.hold(this);
-    this.held.push(frame);
+    if (this.first === undefined) {
+      this.bursts.hold(this);
+      this.first = frame;
+    } else {
+      this.more ??= [];
+      this.more.push(frame);
+    }
     this.heldBytes += frame.frame.length;
     return true;
   }
 
   flushHeld(): void {
-    const held = this.held;
-    if (held.length === 0) return;
-    this.held = [];
+    const { first, more } = this;
+    if (first === undefined) return;
+    this.first = undefined;
+    this.more = undefined;
     this.heldBytes = 0;
-    if (held.length === 1) sendFrame(this.ws, held[0] as SharedTextFrame, this.limit);
-    else sendFrames(this.ws, Buffer.concat(held.map((frame) => frame.frame)), this.limit);
+    // admitBytes() let these bytes through when they were handed over.
+    const frames = more === undefined ? first.frame : Buffer.concat([first, ...more].map((f) => f.frame));
+    writeAdmitted(this.ws, frames);
   }
 }
 

@@ -2,7 +2,7 @@ import {
   admitBytes,
   closeWithGrace,
   sendBounded,
-  sendFrames,
+  writeAdmitted,
   WS_CLOSE,
   type Bursts,
   type HeldFrames,
@@ -65,6 +65,8 @@ const NO_OPS = new Set(['ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT']);
  * subscriptions, and turns hub messages into MESSAGE frames. Any protocol error gets an ERROR
  * frame and a close, never an exception out of here.
  */
+const NO_HEADS: readonly FrameHead[] = [];
+
 /** A message a session holds until its burst is written: its frames for each head, numbered from `first`. */
 interface HeldMessage {
   readonly frames: MessageFrames;
@@ -87,9 +89,14 @@ export class StompSession implements HeldFrames {
   private readonly heartBeats: HeartBeatTimers;
   private connectDeadline: TimerHandle | undefined;
   private sent = 0;
-  /** MESSAGE frames handed over in this turn, written together when it ends (flushHeld). */
-  private held: HeldMessage[] = [];
-  private heldBytes = 0;
+  /**
+   * MESSAGE frames handed over in this turn, written together when it ends (flushHeld): the
+   * first message's in the held* fields, any later one's in `more`.
+   */
+  private heldFrames: MessageFrames | undefined;
+  private heldHeads: readonly FrameHead[] = NO_HEADS;
+  private heldFirst = 0;
+  private more: HeldMessage[] | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -298,37 +305,58 @@ export class StompSession implements HeldFrames {
       .delivering()
       .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
     const heads = this.heads;
-    let bytes = 0;
-    for (let k = 0; k < heads.length; k++)
-      bytes += frames.frameBytes(heads[k] as FrameHead, this.sent + 1 + k);
-    // A client that has not read what it was sent (and is held for it) is dropped, as a write
-    // would have dropped it.
-    if (!admitBytes(this.ws, this.heldBytes, this.sendLimit)) return;
-    if (this.held.length === 0) this.ctx.bursts.hold(this);
-    this.held.push({ frames, heads, first: this.sent + 1 });
-    this.heldBytes += bytes;
+    const first = this.sent + 1;
     this.sent += heads.length;
+    // Nearly every burst is one message: it is held in fields, with no object or array made per
+    // session and message; a second one in the same turn goes to `more`. Whether the client may
+    // be handed the bytes is decided once, when the burst is written (flushHeld), which touches
+    // the socket once per session and burst rather than once per message and again to write.
+    if (this.heldFrames === undefined) {
+      this.ctx.bursts.hold(this);
+      this.heldFrames = frames;
+      this.heldHeads = heads;
+      this.heldFirst = first;
+    } else {
+      this.more ??= [];
+      this.more.push({ frames, heads, first });
+    }
   }
 
   /**
    * Writes the MESSAGE frames of this burst, back to back in one buffer and one write (Bursts).
    * Every other frame this session sends goes out after them (send() and heart-beats flush first).
+   * A client whose unread bytes, with all but the last message of the burst, pass the limit is
+   * dropped and written nothing: the check a write of each message as it came would have made.
    */
   flushHeld(): void {
-    if (this.held.length === 0) return;
-    const held = this.held;
-    const memory = this.ctx.frameMemory;
-    const buffer = memory.take(this.heldBytes);
-    this.held = [];
-    this.heldBytes = 0;
+    const frames = this.heldFrames;
+    if (frames === undefined) return;
+    const { heldHeads: heads, heldFirst: first, more } = this;
+    this.heldFrames = undefined;
+    this.heldHeads = NO_HEADS;
+    this.more = undefined;
     if (this.state === 'closed') return;
+    let last = 0;
+    for (let k = 0; k < heads.length; k++) last += frames.frameBytes(heads[k] as FrameHead, first + k);
+    let bytes = last;
+    for (const held of more ?? []) {
+      last = 0;
+      for (let k = 0; k < held.heads.length; k++)
+        last += held.frames.frameBytes(held.heads[k] as FrameHead, held.first + k);
+      bytes += last;
+    }
+    if (!admitBytes(this.ws, bytes - last, this.sendLimit)) return;
+    const memory = this.ctx.frameMemory;
+    const buffer = memory.take(bytes);
     let at = 0;
-    for (const { frames, heads, first } of held) {
-      for (let k = 0; k < heads.length; k++)
-        at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
+    for (let k = 0; k < heads.length; k++)
+      at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
+    for (const held of more ?? []) {
+      for (let k = 0; k < held.heads.length; k++)
+        at = held.frames.writeFrame(buffer, at, held.heads[k] as FrameHead, held.first + k);
     }
     // A queued buffer's memory is still to be read by the socket.
-    if (sendFrames(this.ws, buffer, this.sendLimit) === 'queued') memory.keep(buffer);
+    if (writeAdmitted(this.ws, buffer) === 'queued') memory.keep(buffer);
   }
 
   private receipt(frame: StompFrame): void {
