@@ -217,7 +217,8 @@ const debugOnDemand = {
 // functions, the bundle's outermost one included: about 4 ms and half a megabyte of garbage a
 // start. In a single-file bundle every caller's file is the bundle itself, the file depd's own
 // code runs from, so that is what it records, and no stack is taken until a notice is printed.
-const DEPD_CALL_SITE = '  var stack = getStack()\n  var site = callSiteLocation(stack[1])\n  var file = site[0]\n';
+const DEPD_CALL_SITE =
+  '  var stack = getStack()\n  var site = callSiteLocation(stack[1])\n  var file = site[0]\n';
 const depdInBundle = {
   name: 'depd-in-bundle',
   setup(b) {
@@ -225,7 +226,11 @@ const depdInBundle = {
       const source = readFileSync(args.path, 'utf8');
       // A depd that no longer has these lines is bundled unchanged, and this build says so.
       if (!source.includes(DEPD_CALL_SITE)) {
-        return { contents: source, loader: 'js', warnings: [{ text: 'depd changed: its call-site capture is bundled as is' }] };
+        return {
+          contents: source,
+          loader: 'js',
+          warnings: [{ text: 'depd changed: its call-site capture is bundled as is' }],
+        };
       }
       return { contents: source.replace(DEPD_CALL_SITE, '  var file = __filename\n'), loader: 'js' };
     });

@@ -79,7 +79,13 @@ export function createJsonSimulator(
     control: {
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
       docs: docsOnDemand(() =>
-        jsonDocs().jsonSimulatorDocs({ kind: 'json', description: JSON_DESCRIPTION, catalog, users, settings }),
+        jsonDocs().jsonSimulatorDocs({
+          kind: 'json',
+          description: JSON_DESCRIPTION,
+          catalog,
+          users,
+          settings,
+        }),
       ),
       dropped: () => bus.store.dropped,
     },
