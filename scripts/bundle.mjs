@@ -134,8 +134,11 @@ module.exports = new Proxy({}, {
 
 // http-errors builds a class for every HTTP status when loaded, and express, body-parser and
 // their kin load it at start to raise an error only when a request goes wrong: a stand-in loads
-// it on its first call or property read, as lazyBuiltins does for builtins.
-const LAZY_PACKAGES = ['http-errors'];
+// it on its first call or property read, as lazyBuiltins does for builtins. So do qs (with
+// side-channel and object-inspect: a urlencoded body, express's extended query parser), send
+// and content-disposition (res.sendFile, res.download, res.attachment), which express loads at
+// start for requests the simulators do not answer that way.
+const LAZY_PACKAGES = ['http-errors', 'qs', 'send', 'content-disposition'];
 const lazyPackages = {
   name: 'lazy-packages',
   setup(b) {
