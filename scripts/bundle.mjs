@@ -235,7 +235,10 @@ const depdInBundle = {
           warnings: [{ text: 'depd changed: its call-site capture is bundled as is' }],
         };
       }
-      return { contents: source.replace(DEPD_CALL_SITE, '  var file = __filename\n'), loader: 'js' };
+      // A bundle re-bundled as an ES module has no __filename: depd's own lookup then.
+      const file =
+        "  var file = typeof __filename === 'string' ? __filename : callSiteLocation(getStack()[1])[0]\n";
+      return { contents: source.replace(DEPD_CALL_SITE, file), loader: 'js' };
     });
   },
 };
