@@ -14,7 +14,7 @@ import { generateDtsBundle } from 'dts-bundle-generator';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { slimPlugins, writeAtomically } from './bundle.mjs';
+import { minifyOptions, slimPlugins, writeAtomically } from './bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testkit = path.join(root, 'packages/testkit');
@@ -44,8 +44,7 @@ const main = await build({
     sourcefile: 'racedata-sim.ts',
   },
   write: false,
-  minify: true,
-  keepNames: true,
+  ...minifyOptions,
   external: ['testcontainers'],
   plugins: slimPlugins,
 });

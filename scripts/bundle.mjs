@@ -85,7 +85,8 @@ const withoutNativeAddons = {
 // https and tls (ws's client side, prom-client's Pushgateway), child_process (commander's
 // executable subcommands), zlib (body-parser inflating a compressed body, the Pushgateway),
 // worker_threads (pino's transports), assert and crypto (ws's client handshake; the server's
-// on the first upgrade). Loading them cost a start about 25 ms of CPU, as much as the
+// on the first upgrade), fs/promises (the docs site's and the recorder's file reads; it loads
+// readline's internals with it). Loading them cost a start about 25 ms of CPU, as much as the
 // simulators' own code. Each is replaced by a stand-in that loads the module on the first look
 // at one of its properties: callers read them at call time (`https.request(...)`, TypeScript's
 // `(0, crypto_1.randomBytes)(...)`), so nothing else changes. A few modules take functions out
@@ -99,6 +100,7 @@ const LAZY_BUILTINS = {
   worker_threads: [],
   assert: [],
   crypto: ['randomBytes', 'randomFillSync', 'createHash', 'randomUUID', 'timingSafeEqual'],
+  'fs/promises': [],
 };
 const lazyBuiltins = {
   name: 'lazy-builtins',
@@ -132,8 +134,11 @@ module.exports = new Proxy({}, {
 
 // http-errors builds a class for every HTTP status when loaded, and express, body-parser and
 // their kin load it at start to raise an error only when a request goes wrong: a stand-in loads
-// it on its first call or property read, as lazyBuiltins does for builtins.
-const LAZY_PACKAGES = ['http-errors'];
+// it on its first call or property read, as lazyBuiltins does for builtins. So do qs (with
+// side-channel and object-inspect: a urlencoded body, express's extended query parser), send
+// and content-disposition (res.sendFile, res.download, res.attachment), which express loads at
+// start for requests the simulators do not answer that way.
+const LAZY_PACKAGES = ['http-errors', 'qs', 'send', 'content-disposition'];
 const lazyPackages = {
   name: 'lazy-packages',
   setup(b) {
@@ -209,6 +214,35 @@ const debugOnDemand = {
   },
 };
 
+// depd (express's, router's and http-errors' deprecation notices) records the file of each module
+// that asks for a deprecate function by capturing and resolving a call-site stack at load. V8
+// collects source positions for that lazily, so the first capture re-parses the enclosing
+// functions, the bundle's outermost one included: about 4 ms and half a megabyte of garbage a
+// start. In a single-file bundle every caller's file is the bundle itself, the file depd's own
+// code runs from, so that is what it records, and no stack is taken until a notice is printed.
+const DEPD_CALL_SITE =
+  '  var stack = getStack()\n  var site = callSiteLocation(stack[1])\n  var file = site[0]\n';
+const depdInBundle = {
+  name: 'depd-in-bundle',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]depd[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      // A depd that no longer has these lines is bundled unchanged, and this build says so.
+      if (!source.includes(DEPD_CALL_SITE)) {
+        return {
+          contents: source,
+          loader: 'js',
+          warnings: [{ text: 'depd changed: its call-site capture is bundled as is' }],
+        };
+      }
+      // A bundle re-bundled as an ES module has no __filename: depd's own lookup then.
+      const file =
+        "  var file = typeof __filename === 'string' ? __filename : callSiteLocation(getStack()[1])[0]\n";
+      return { contents: source.replace(DEPD_CALL_SITE, file), loader: 'js' };
+    });
+  },
+};
+
 /** The slimming above, shared with the test kit's bundle (scripts/bundle-testkit.mjs). */
 export const slimPlugins = [
   mimeSubset,
@@ -217,7 +251,17 @@ export const slimPlugins = [
   lazyBuiltins,
   lazyPackages,
   debugOnDemand,
+  depdInBundle,
 ];
+
+/**
+ * Whitespace and syntax minified, identifiers kept: functions and classes keep their own names
+ * (errors' names, stack traces) without esbuild's keepNames, which renames every one and then
+ * sets its name back with a call at load: thousands of calls and over half a megabyte of
+ * garbage a start. The bundle is a third larger for it, about a millisecond more to read.
+ * Shared with the test kit's bundle.
+ */
+export const minifyOptions = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: false };
 
 /** Writes `code` to `file` aside and renames it into place. */
 export function writeAtomically(file, code) {
@@ -240,8 +284,7 @@ async function bundleCli() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    minify: true,
-    keepNames: true,
+    ...minifyOptions,
     legalComments: 'none',
     plugins: slimPlugins,
     // packages/cli/src/version.ts: the bundle runs where no package.json is beside it (the images).

@@ -10,8 +10,7 @@ import {
   type SimulatorSettings,
   type UserTable,
 } from '@racedata/core';
-import { type Simulator } from '@racedata/control';
-import { consoleAssets } from '@racedata/console';
+import { type ConsoleAssets, type Simulator } from '@racedata/control';
 import type { JsonSeeder } from '@racedata/json-sim';
 import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
 import { startBanner } from './banner';
@@ -70,7 +69,18 @@ function onDemandRecordings<M>(load: () => Promise<M[] | undefined>): {
 /* eslint-disable @typescript-eslint/no-require-imports */
 const jsonSim = () => require('@racedata/json-sim') as typeof import('@racedata/json-sim');
 const legacySim = () => require('@racedata/legacy-sim') as typeof import('@racedata/legacy-sim');
+// The console's script and stylesheet (about 60 KB of strings) load with the first request
+// for them at /_sim/ui, not at every start.
+const consoleBuild = () => require('@racedata/console') as typeof import('@racedata/console');
 /* eslint-enable @typescript-eslint/no-require-imports */
+const consoleAssets: ConsoleAssets = {
+  get js() {
+    return consoleBuild().consoleAssets.js;
+  },
+  get css() {
+    return consoleBuild().consoleAssets.css;
+  },
+};
 
 async function create(
   plan: SimulatorPlan,

@@ -22,6 +22,6 @@ export * from './console-auth';
 export * from './console-assets';
 export * from './console-stream';
 export * from './console-routes';
-export * from './docs/index';
+export * from './docs-on-demand';
 export * from './certification-source';
 export * from './request-url';

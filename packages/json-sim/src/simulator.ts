@@ -1,4 +1,5 @@
 import {
+  docsOnDemand,
   UpgradeRouter,
   ReplayControl,
   type RecordedJsonMessage,
@@ -16,9 +17,12 @@ import type { JsonSimulatorProbe } from './probe';
 import { EVENT_STREAM_PATH, EventStream } from './ws/event-stream';
 import { jsonControlHooks } from './control-hooks';
 import { JSON_DESCRIPTION } from './description';
-import { jsonSimulatorDocs } from './docs/json-docs';
 import { jsonSeeder, type JsonSeeder } from './seed/seed-events';
 import { jsonRaceDaySink } from './race-day-sink';
+
+// The documents' modules load with the first GET of a document (docsOnDemand), not at start.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jsonDocs = () => require('./docs/json-docs') as typeof import('./docs/json-docs');
 
 export interface JsonSimulatorDeps extends SimulatorServicesDeps {
   /** Replayed once the simulator listens, by AUTO_REPLAY_MESSAGE_INTERVAL or MAX_DELAY. */
@@ -74,7 +78,15 @@ export function createJsonSimulator(
     raceDay: { sink: jsonRaceDaySink(bus, catalog, logger) },
     control: {
       hooks: jsonControlHooks({ bus, stream, users, replay, settings }),
-      docs: jsonSimulatorDocs({ kind: 'json', description: JSON_DESCRIPTION, catalog, users, settings }),
+      docs: docsOnDemand(() =>
+        jsonDocs().jsonSimulatorDocs({
+          kind: 'json',
+          description: JSON_DESCRIPTION,
+          catalog,
+          users,
+          settings,
+        }),
+      ),
       dropped: () => bus.store.dropped,
     },
     sandboxFactory: (sandboxSettings, sandboxUsers) =>

@@ -1,4 +1,5 @@
 import {
+  docsOnDemand,
   type RecordedLegacyMessage,
   ReplayControl,
   type SimulatorSettings,
@@ -14,7 +15,6 @@ import {
 import { legacyControlHooks } from './control-hooks';
 import { LEGACY_DESCRIPTION } from './description';
 import { createLegacyHttp } from './http/app';
-import { legacySimulatorDocs } from './docs/legacy-docs';
 import { LegacyQueues } from './queue/legacy-queues';
 import { LegacyBus, type TransientXmlMessage } from './legacy-bus';
 import type { LegacySimulatorProbe } from './probe';
@@ -22,6 +22,10 @@ import { StompEndpoint } from './stomp/stomp-endpoint';
 import { legacyRaceDaySink } from './race-day-sink';
 import type { YieldTurn } from './xml/well-formed';
 import { DEFAULT_STOMP_OPTIONS, STOMP_PATHS, type StompOptions } from './stomp/stomp-options';
+
+// The documents' modules load with the first GET of a document (docsOnDemand), not at start.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const legacyDocs = () => require('./docs/legacy-docs') as typeof import('./docs/legacy-docs');
 
 export interface LegacySimulatorDeps extends SimulatorServicesDeps {
   /**
@@ -132,13 +136,15 @@ export function createLegacySimulator(
     raceDay: { sink: legacyRaceDaySink(bus, catalog, logger) },
     control: {
       hooks: legacyControlHooks({ queues, stomp, users, replay }),
-      docs: legacySimulatorDocs({
-        kind: 'legacy',
-        description: LEGACY_DESCRIPTION,
-        catalog,
-        users,
-        settings,
-      }),
+      docs: docsOnDemand(() =>
+        legacyDocs().legacySimulatorDocs({
+          kind: 'legacy',
+          description: LEGACY_DESCRIPTION,
+          catalog,
+          users,
+          settings,
+        }),
+      ),
       dropped: () => queues.droppedCount,
     },
     sandboxFactory: (sandboxSettings, sandboxUsers) =>

@@ -24,5 +24,24 @@ export interface SimulatorDocs {
   readonly asyncapi: object;
 }
 
+/**
+ * Documents built on their first read (GET /_sim/openapi.json or /asyncapi.json), not at start:
+ * building them walks every route's schemas, and a start only needs them once someone asks. The
+ * context they are built from (catalog, users, settings) does not change while a simulator runs,
+ * so the documents are the same whenever they are built.
+ */
+export function docsOnDemand(build: () => SimulatorDocs): SimulatorDocs {
+  let built: SimulatorDocs | undefined;
+  const docs = () => (built ??= build());
+  return {
+    get openapi() {
+      return docs().openapi;
+    },
+    get asyncapi() {
+      return docs().asyncapi;
+    },
+  };
+}
+
 /** Version of the documented interface: the project's version (a test compares the two). */
 export const DOCS_VERSION = '0.2.0';
