@@ -15,9 +15,9 @@ describe('edge-case placement', () => {
     fc.assert(
       fc.property(dateArb, seedArb, (date, seed) => {
         const { plan } = dayOf(date, seed, 'all');
-        // A day whose gallop races are all on dirt has no turf race to move: the one case `all` leaves out.
+        // A day whose gallop races were all on dirt had no turf race to move: the one case `all` leaves out.
         const turf = plan.meetings.some(
-          (m) => m.sport === 'gallop' && m.races.some((r) => r.surface === 'turf'),
+          (m) => m.sport === 'gallop' && m.races.some((r) => r.surface === 'turf' || r.surfaceChange),
         );
         const expected = EDGE_CASE_IDS.filter((id) => turf || id !== 'surface-change');
         expect(new Set(ids(plan))).toEqual(new Set(expected));
@@ -39,9 +39,12 @@ describe('edge-case placement', () => {
     ['2020-05-27', 3977849856, 'every race taken before cancelled-race'],
     ['2025-12-26', 3102548119, 'a dead heat in a race left with two finishers'],
     ['2028-01-29', 1557278208, 'a gallop meeting on dirt only: no turf for surface-change'],
+    ['2020-01-01', 1331712973, 'surface-change moved the only turf race to dirt: the case is there'],
   ])('all on %s, seed %d (%s; days fast-check or a scan once found refused)', (date, seed) => {
     const { plan } = dayOf(date, seed, 'all');
-    const turf = plan.meetings.some((m) => m.sport === 'gallop' && m.races.some((r) => r.surface === 'turf'));
+    const turf = plan.meetings.some(
+      (m) => m.sport === 'gallop' && m.races.some((r) => r.surface === 'turf' || r.surfaceChange),
+    );
     expect(new Set(ids(plan))).toEqual(
       new Set(EDGE_CASE_IDS.filter((id) => turf || id !== 'surface-change')),
     );
