@@ -26,6 +26,8 @@ const packageProjects = packages.map((name) => ({
   moduleNameMapper: {
     '^@racedata/(core|race-day|control|recorder|certify|legacy-sim|json-sim|testkit|cli)$':
       '<rootDir>/packages/$1/src/index.ts',
+    // A simulator's start loads only this part of the race-day package (packages/race-day/src/player.ts).
+    '^@racedata/race-day/player$': '<rootDir>/packages/race-day/src/player.ts',
     // The root package's own name, as examples and users import the test kit (package.json exports).
     '^racedata-sim$': '<rootDir>/packages/testkit/src/index.ts',
     '^racedata-sim/testcontainers$': '<rootDir>/packages/testkit/src/testcontainers/index.ts',

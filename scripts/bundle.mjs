@@ -97,7 +97,8 @@ const LAZY_BUILTINS = {
   tls: [],
   child_process: [],
   zlib: [],
-  worker_threads: [],
+  // thread-stream takes Worker at load, for pino's transports, which the simulators never start.
+  worker_threads: ['Worker'],
   assert: [],
   crypto: ['randomBytes', 'randomFillSync', 'createHash', 'randomUUID', 'timingSafeEqual'],
   'fs/promises': [],
@@ -116,7 +117,10 @@ const lazyBuiltins = {
       contents: `
 let real;
 const load = () => (real ??= require(${JSON.stringify(`node:${args.path}`)}));
-const deferred = new Map(${JSON.stringify(LAZY_BUILTINS[args.path])}.map((name) => [name, function (...a) { return load()[name].apply(this, a); }]));
+const deferred = new Map(${JSON.stringify(LAZY_BUILTINS[args.path])}.map((name) => [name, function (...a) {
+  const real = load()[name];
+  return new.target ? Reflect.construct(real, a) : real.apply(this, a);
+}]));
 module.exports = new Proxy({}, {
   get: (_, key) => (real === undefined && deferred.get(key)) || load()[key],
   set: (_, key, value) => ((load()[key] = value), true),
@@ -243,6 +247,45 @@ const depdInBundle = {
   },
 };
 
+// Two modules read a builtin at load only to decide something later: pino whether it runs on the
+// main thread (for an asynchronous destination, which the simulators do not use), body-parser
+// whether zlib has zstd (for a zstd-encoded body). Each read loads the builtin (worker_threads
+// and zlib: about 4 ms of a start between them); asked where it is used instead, it loads then.
+const LOAD_TIME_READS = [
+  {
+    file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]tools\.js$/,
+    edits: [
+      ["const { isMainThread } = require('worker_threads')\n", ''],
+      ['if (!opts.sync && isMainThread) {', "if (!opts.sync && require('worker_threads').isMainThread) {"],
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]body-parser[\\/]lib[\\/]read\.js$/,
+    edits: [
+      ["const hasZstandardSupport = 'createZstdDecompress' in zlib\n", ''],
+      ['if (hasZstandardSupport) {', "if ('createZstdDecompress' in zlib) {"],
+    ],
+  },
+];
+const readsWhereUsed = {
+  name: 'reads-where-used',
+  setup(b) {
+    for (const { file, edits } of LOAD_TIME_READS)
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        // A version without these lines is bundled unchanged, and this build says so.
+        const missing = edits.filter(([from]) => !source.includes(from));
+        if (missing.length > 0)
+          return {
+            contents: source,
+            loader: 'js',
+            warnings: [{ text: `${args.path} changed: bundled as is` }],
+          };
+        return { contents: edits.reduce((text, [from, to]) => text.replace(from, to), source), loader: 'js' };
+      });
+  },
+};
+
 /** The slimming above, shared with the test kit's bundle (scripts/bundle-testkit.mjs). */
 export const slimPlugins = [
   mimeSubset,
@@ -252,6 +295,7 @@ export const slimPlugins = [
   lazyPackages,
   debugOnDemand,
   depdInBundle,
+  readsWhereUsed,
 ];
 
 /**

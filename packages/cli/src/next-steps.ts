@@ -8,7 +8,7 @@ import {
   type User,
   type UserTable,
 } from '@racedata/core';
-import { actualStart, countdownFrom, localClock, type PlayingDay } from '@racedata/race-day';
+import { actualStart, countdownFrom, localClock, type PlayingDay } from '@racedata/race-day/player';
 import { displayBase } from './banner';
 import { firstStreamData } from './stream-hint';
 

@@ -12,7 +12,7 @@ import {
 } from '@racedata/core';
 import { type ConsoleAssets, type Simulator } from '@racedata/control';
 import type { JsonSeeder } from '@racedata/json-sim';
-import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
+import { playRequestFromSettings, RaceDay } from '@racedata/race-day/player';
 import { startBanner } from './banner';
 import { nextSteps, type Started } from './next-steps';
 import type { CliContext } from './context';

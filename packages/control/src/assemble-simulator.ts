@@ -14,7 +14,7 @@ import { Sandboxes } from './sandboxes';
 import type { SimulatorServices } from './simulator-services';
 import type { Simulator, SimulatorParts } from './simulator-types';
 import type { ReplayState } from './wire';
-import { DayPlayer } from '@racedata/race-day';
+import { DayPlayer } from '@racedata/race-day/player';
 
 /** The replay part of GET /_sim/state. */
 export function replayState(replay: ReplayHandle): ReplayState {

@@ -1,18 +1,12 @@
 import {
-  allowedActions,
-  applyAction,
   deliveryOf,
-  findMeeting,
-  findRace,
-  jsonEvent,
   localIso,
-  parseAction,
-  phaseOf,
   raceDayError,
+  raceDayLibrary,
   raceMoment,
   type DayMessage,
   type PlayingDay,
-} from '@racedata/race-day';
+} from '@racedata/race-day/player';
 import type { OffsetClock } from './offset-clock';
 import type { SimulatorRaceDay } from './race-day-routes';
 import { parseGotoBody } from './race-day-goto-params';
@@ -38,7 +32,7 @@ function playingNow(raceDay: SimulatorRaceDay, what: string): Playing {
 
 /** A message as an action's answer lists it: the JSON event, its delivery and its day time. */
 export function messageView(m: DayMessage): RaceDayMessage {
-  const event = jsonEvent(m);
+  const event = raceDayLibrary().jsonEvent(m);
   return {
     channel: event.channel,
     legacyChannel: m.channel,
@@ -58,6 +52,7 @@ export function messageView(m: DayMessage): RaceDayMessage {
  * lists what this one emitted at once and the race's phase after it.
  */
 export function takeAction(raceDay: SimulatorRaceDay, body: unknown): RaceDayActionResult {
+  const { allowedActions, applyAction, findMeeting, findRace, parseAction, phaseOf } = raceDayLibrary();
   const action = parseAction(body);
   const { playing } = playingNow(raceDay, `action ${action.action}`);
   // Names what the day lacks (400) before anything is played.
@@ -92,6 +87,7 @@ export function takeAction(raceDay: SimulatorRaceDay, body: unknown): RaceDayAct
  * between is played in order. Backwards is a 409: the day cannot be unplayed.
  */
 export function goTo(raceDay: SimulatorRaceDay, clock: OffsetClock, body: unknown): RaceDayGotoResult {
+  const { allowedActions, findRace, phaseOf } = raceDayLibrary();
   const target = parseGotoBody(body);
   const { playing, now } = playingNow(raceDay, 'goto');
   const { meeting, race } = findRace(playing.plan, target);

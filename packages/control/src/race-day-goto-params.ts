@@ -1,4 +1,4 @@
-import { raceDayError, RACE_MOMENTS, type RaceMoment } from '@racedata/race-day';
+import { raceDayError, RACE_MOMENTS, type RaceMoment } from '@racedata/race-day/player';
 import { isObject } from './body-checks';
 
 const GOTO_KEYS = ['trackId', 'raceNr', 'phase', 'offsetMs'];

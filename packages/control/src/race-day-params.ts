@@ -9,7 +9,7 @@ import {
   parseSpeedOption,
   parseStartAtOption,
   type PlayRequest,
-} from '@racedata/race-day';
+} from '@racedata/race-day/player';
 import { invalid, isObject, onlyKeys } from './body-checks';
 
 export const RACE_DAY_BODY_KEYS = ['date', 'seed', 'meetings', 'edgeCases', 'speed', 'at'] as const;

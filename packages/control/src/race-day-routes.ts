@@ -1,18 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { coreError, type RaceDaySettings } from '@racedata/core';
 import {
-  allowedActions,
   DAY_CHANNELS,
   deliveryOf,
   formatStartAt,
   localIso,
-  PAYLOAD_SCHEMAS,
-  planView,
   raceDayError,
-  SCHEMA_DIALECT,
+  raceDayLibrary,
   type DayPlayer,
   type RaceDay,
-} from '@racedata/race-day';
+} from '@racedata/race-day/player';
 import { decodeSegment } from './body-checks';
 import type { OffsetClock } from './offset-clock';
 import { parseRaceDayBody } from './race-day-params';
@@ -43,6 +40,7 @@ export function raceDayState({
   if (!playing || now === undefined) {
     throw raceDayError('RACE_DAY_NOT_RUNNING', 'no race day is playing; POST /_sim/race-day starts one');
   }
+  const { allowedActions, planView } = raceDayLibrary();
   const view = planView(playing.plan, now);
   return {
     ...view,
@@ -80,14 +78,16 @@ export function raceDaySummary(raceDay: SimulatorRaceDay | undefined): RaceDaySu
 }
 
 /** Each legacy channel and the JSON channels whose payload model its XML carries. */
-const LEGACY_TO_JSON = Object.fromEntries(
-  DAY_CHANNELS.map((c) => [
-    c,
-    Object.keys(PAYLOAD_SCHEMAS).filter((name) => name.replace(/(Trot|Gallop)$/, '') === c),
-  ]),
-);
+const legacyToJson = (schemas: object) =>
+  Object.fromEntries(
+    DAY_CHANNELS.map((c) => [
+      c,
+      Object.keys(schemas).filter((name) => name.replace(/(Trot|Gallop)$/, '') === c),
+    ]),
+  );
 
 export function schemaIndex(): SchemaIndex {
+  const { PAYLOAD_SCHEMAS, SCHEMA_DIALECT } = raceDayLibrary();
   return {
     dialect: SCHEMA_DIALECT,
     channels: Object.entries(PAYLOAD_SCHEMAS).map(([channel, schema]) => ({
@@ -103,7 +103,7 @@ export function schemaIndex(): SchemaIndex {
         'A legacy XML document carries the same fields as the JSON payload of its channel with the sport suffix: ' +
         'root element named after the channel with date, trackId, sport, raceNr and startNr; scalars as attributes; ' +
         'an object as a child element; a list as a wrapper element holding one element per item (docs/race-days.md).',
-      channels: LEGACY_TO_JSON,
+      channels: legacyToJson(PAYLOAD_SCHEMAS),
     },
   };
 }
@@ -128,6 +128,7 @@ export async function raceDayRoutes(
   }
   if (route.startsWith('GET /_sim/schemas/')) {
     const channel = decodeSegment(path.slice('/_sim/schemas/'.length), 'the channel');
+    const { PAYLOAD_SCHEMAS } = raceDayLibrary();
     const schema = Object.hasOwn(PAYLOAD_SCHEMAS, channel) ? PAYLOAD_SCHEMAS[channel] : undefined;
     if (!schema) {
       throw coreError(

@@ -15,7 +15,7 @@ import {
   TokenService,
   type UserTable,
 } from '@racedata/core';
-import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
+import { playRequestFromSettings, RaceDay } from '@racedata/race-day/player';
 import type { CertificationSource } from './certification-source';
 import type { ConsoleAssets } from './console-assets';
 import { FaultRoutes } from './fault-routes';

@@ -1,5 +1,5 @@
 import { cutShort, isCalendarDate, quoteShort, type ChannelCatalog, type EventInput } from '@racedata/core';
-import { PAYLOAD_SCHEMAS, validateSchema } from '@racedata/race-day';
+import { raceDayLibrary } from '@racedata/race-day/player';
 import { jsonSimError } from './errors';
 
 const OPTIONAL_NUMBERS = ['trackId', 'raceNr', 'startNr'] as const;
@@ -47,6 +47,7 @@ export function parseMessageInput(body: unknown, catalog: ChannelCatalog): Event
  * CHANNELS_FILE of your own) takes any payload.
  */
 export function checkPayloadSchema(input: EventInput): void {
+  const { PAYLOAD_SCHEMAS, validateSchema } = raceDayLibrary();
   const schema = Object.hasOwn(PAYLOAD_SCHEMAS, input.channel) ? PAYLOAD_SCHEMAS[input.channel] : undefined;
   if (!schema) return;
   const problems = validateSchema(schema, input.payload, '$.payload', 5);

@@ -1,5 +1,5 @@
 import type { ChannelCatalog, Logger } from '@racedata/core';
-import { jsonEvent, jsonChannelOf, type DayMessage, type DaySink } from '@racedata/race-day';
+import { jsonEvent, jsonChannelOf, type DayMessage, type DaySink } from '@racedata/race-day/player';
 import type { ChannelBus } from './channel-bus';
 
 /**

@@ -1,5 +1,11 @@
 import type { ChannelCatalog, Logger } from '@racedata/core';
-import { deliveryOf, legacyXml, payloadKeyOf, type DayMessage, type DaySink } from '@racedata/race-day';
+import {
+  deliveryOf,
+  legacyXml,
+  payloadKeyOf,
+  type DayMessage,
+  type DaySink,
+} from '@racedata/race-day/player';
 import type { LegacyBus } from './legacy-bus';
 
 /**

@@ -10,7 +10,7 @@ import {
 import type { Simulator } from '@racedata/control';
 import { createJsonSimulator, JSON_DESCRIPTION } from '@racedata/json-sim';
 import { createLegacySimulator, LEGACY_DESCRIPTION } from '@racedata/legacy-sim';
-import { playRequestFromSettings, RaceDay } from '@racedata/race-day';
+import { playRequestFromSettings, RaceDay } from '@racedata/race-day/player';
 import { bundledRecordingsDir } from './bundled-recordings';
 import type { ControlClientOptions, Sandbox } from './control-client';
 import { controlPair, type ControlPair, type SandboxPair } from './control-pair';

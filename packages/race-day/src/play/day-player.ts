@@ -1,7 +1,11 @@
 import { MAX_TIMER_MS, type Clock, type Logger, type TimerHandle } from '@racedata/core';
-import { dayStreams, type Stream } from '../timeline/day-timeline';
+import type { Stream } from '../timeline/day-timeline';
 import { deliveryOf, type DayMessage } from '../timeline/messages';
 import type { DayListener, PlayingDay, RaceDay } from './race-day';
+
+// The timelines load with the first day played, as the generator does (race-day.ts).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const timelines = () => require('../timeline/day-timeline') as typeof import('../timeline/day-timeline');
 
 /** Where a simulator takes a day's messages: its own publish path, as replay uses. */
 export interface DaySink {
@@ -82,7 +86,9 @@ export class DayPlayer implements DayListener {
     this.playedCount = 0;
     this.pending = undefined;
     const now = this.dayNow()!;
-    this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
+    this.cursors = timelines()
+      .dayStreams(day.plan)
+      .map((stream) => ({ stream, messages: undefined, index: 0 }));
     const history: DayMessage[] = [];
     const times: number[] = [];
     // Durable history in time order: merged across streams, live streams already over skipped.
@@ -125,7 +131,9 @@ export class DayPlayer implements DayListener {
   replan(day: PlayingDay, at: number, action?: string): void {
     this.cancel();
     this.playing = day;
-    this.cursors = dayStreams(day.plan).map((stream) => ({ stream, messages: undefined, index: 0 }));
+    this.cursors = timelines()
+      .dayStreams(day.plan)
+      .map((stream) => ({ stream, messages: undefined, index: 0 }));
     const seen = new Map(this.lastKeys);
     // Skip what was played: everything before the last instant, and at it what was played then.
     for (const cursor of this.cursors) {

@@ -12,9 +12,13 @@ import {
   type DayOptions,
   type StartAt,
 } from '../model/options';
-import { generateDay } from '../generate/day';
 import { localDateOf } from '../time/stockholm';
 import { anchorDay } from './anchor';
+
+// The generator is most of this package: it loads with the first day asked for, so a simulator
+// started without one (the default) never loads it (player.ts).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const generator = () => require('../generate/day') as typeof import('../generate/day');
 
 /** What starts a day: the day's options and how it plays. */
 export interface PlayRequest {
@@ -66,7 +70,7 @@ export class RaceDay {
 
   /** Generates the requested day and starts it at clock time `now`; throws on a bad request, changing nothing. */
   start(request: PlayRequest, now: number): PlayingDay {
-    const plan = generateDay(request.day);
+    const plan = generator().generateDay(request.day);
     const day: PlayingDay = {
       request,
       plan,

@@ -1,0 +1,101 @@
+/**
+ * The bundle loads worker_threads and zlib only when something uses them (scripts/bundle.mjs,
+ * LOAD_TIME_READS and LAZY_BUILTINS): a start that never compresses nor runs a worker does not
+ * pay for loading them, and a gzip request body still works, loading zlib then.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
+const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
+const DEFERRED = ['worker_threads', 'zlib'];
+
+let dir: string;
+let bundle: string;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  // A copy, so this run's code cache is its own.
+  dir = mkdtempSync(path.join(os.tmpdir(), 'racedata-bundle-loads-'));
+  bundle = path.join(dir, 'racedata-sim.cjs');
+  copyFileSync(builtBundle, bundle);
+});
+
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  port: number;
+  /** Stops the simulator and answers which of DEFERRED it had loaded by then. */
+  stop(): Promise<string[]>;
+}
+
+async function start(kind: 'json' | 'legacy'): Promise<Run> {
+  // At exit the process says which builtins it loaded (Node's own list of them).
+  const script = [
+    `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));`,
+    `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(bundle)});`,
+  ].join('\n');
+  const child = spawn(process.execPath, ['-e', script, 'x', kind, '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`no banner within 20 s: ${out} ${err}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (match) {
+        clearTimeout(deadline);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${out} ${err}`)));
+  });
+  return {
+    port,
+    async stop() {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const list = /^LOADED (.*)$/m.exec(err)?.[1];
+      expect(list).toBeDefined();
+      const loaded = new Set(JSON.parse(list as string) as string[]);
+      return DEFERRED.filter((name) => loaded.has(`NativeModule ${name}`));
+    },
+  };
+}
+
+test.each(['json', 'legacy'] as const)(
+  'a %s start that answers /health loads neither worker_threads nor zlib',
+  async (kind) => {
+    const run = await start(kind);
+    expect((await fetch(`http://127.0.0.1:${run.port}/health`)).status).toBe(200);
+    expect(await run.stop()).toEqual([]);
+  },
+);
+
+test('a gzip request body is still taken, loading zlib when it comes', async () => {
+  const run = await start('json');
+  const message = { channel: 'RaceDayTrot', date: '2026-06-06', trackId: 5, raceNr: 1, payload: { n: 1 } };
+  const res = await fetch(`http://127.0.0.1:${run.port}/api/message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: gzipSync(JSON.stringify(message)),
+  });
+  expect(res.status).toBeLessThan(300);
+  const events = await fetch(`http://127.0.0.1:${run.port}/_sim/state`);
+  expect(((await events.json()) as { store: { events: number } }).store.events).toBe(1);
+  expect(await run.stop()).toEqual(['zlib']);
+});
