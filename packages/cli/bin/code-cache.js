@@ -4,11 +4,12 @@
 // simulators answer their first request sooner (bench/src/measures/start-up.ts measures it).
 //
 // The cache is written when the process exits: by then every function the run needed has been
-// compiled, so the next start finds them all. What a run compiles depends on its command: a
-// `--version` or a `replay` never compiles a simulator, and a cache written by one would be taken
-// by every later start, which would then compile nearly all it runs. So the header names the
-// simulators whose start the cache covers, and a start of one it does not cover writes it again
-// at exit: V8 keeps what the old cache held, and adds what this run compiled.
+// compiled, so the next start finds them all. What a run compiles depends on what it did: a
+// `--version`, a `json --help` or a `replay` never starts a simulator, and a cache written by one
+// would be taken by every later start, which would then compile nearly all it runs. So the header
+// names the simulators whose start the cache covers, and a run that started one it does not cover
+// writes it again at exit: V8 keeps what the old cache held, and adds what this run compiled. The
+// CLI says which simulator started, once it listens, with the process event STARTED.
 // It is keyed to the build id on the bundle's first line (scripts/bundle.mjs: a hash of its
 // content; size and modification time for a bundle without one) and to the Node version, and
 // V8 refuses a cache from another V8 or other flags on its own; a refused or stale cache is just
@@ -20,8 +21,8 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-/** The simulators each command starts. */
-const STARTS = { json: ['json'], legacy: ['legacy'], all: ['json', 'legacy'] };
+/** The process event the CLI emits with a simulator's kind once that simulator listens. */
+const STARTED = 'racedata-sim:started';
 
 function keyOf(bundle, source) {
   const build = /^\/\/ racedata-sim build ([0-9a-f]+)\n/.exec(source.slice(0, 80));
@@ -75,11 +76,8 @@ function readSource(file) {
   return isAscii(bytes) ? bytes.latin1Slice() : bytes.toString('utf8');
 }
 
-/**
- * Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. `command`
- * is the CLI's first argument, which says which simulators this run starts.
- */
-function runBundle(bundle, command = process.argv[2]) {
+/** Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. */
+function runBundle(bundle) {
   const cacheFile = `${bundle}.v8cache`;
   const source = readSource(bundle);
   const key = keyOf(bundle, source);
@@ -88,12 +86,14 @@ function runBundle(bundle, command = process.argv[2]) {
     filename: bundle,
     ...(cached && { cachedData: cached.data }),
   });
-  const starts = Object.hasOwn(STARTS, command) ? STARTS[command] : [];
-  if (cached === undefined || script.cachedDataRejected) {
-    process.once('exit', () => writeCache(cacheFile, headerOf(key, starts), script));
-  } else if (starts.some((kind) => !cached.covers.includes(kind))) {
-    process.once('exit', () => writeCache(cacheFile, headerOf(key, [...cached.covers, ...starts]), script));
-  }
+  const started = new Set();
+  process.on(STARTED, (kind) => started.add(kind));
+  process.once('exit', () => {
+    if (cached === undefined || script.cachedDataRejected)
+      writeCache(cacheFile, headerOf(key, [...started]), script);
+    else if ([...started].some((kind) => !cached.covers.includes(kind)))
+      writeCache(cacheFile, headerOf(key, [...cached.covers, ...started]), script);
+  });
   const mod = new Module(bundle, module);
   mod.filename = bundle;
   mod.paths = Module._nodeModulePaths(path.dirname(bundle));
@@ -102,4 +102,4 @@ function runBundle(bundle, command = process.argv[2]) {
   mod.loaded = true;
 }
 
-module.exports = { runBundle };
+module.exports = { runBundle, STARTED };

@@ -11,6 +11,11 @@ export interface CliContext {
    * (held-lines.ts). Tests that read stderr as soon as something happened leave it unset.
    */
   readonly holdLogLines?: boolean;
+  /**
+   * A simulator of this kind listens. The real process tells the npm bin's code cache
+   * (packages/cli/bin/code-cache.js), which covers the starts a run actually made.
+   */
+  started?(kind: 'json' | 'legacy'): void;
   /** Ends the process (or, in tests, records the code). */
   exit(code: number): void;
   /** Runs the handler once on SIGTERM or SIGINT. */

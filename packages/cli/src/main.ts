@@ -12,8 +12,8 @@ import type { SimulatorKind } from '@racedata/core';
 
 /**
  * The command line's program. `args` (the words after `racedata-sim`) say which command will
- * run, so only that one of the on-demand commands is loaded (see on-demand-commands.ts); without
- * them every command is.
+ * run, so only that one of the on-demand commands is loaded (see on-demand-commands.ts) and only
+ * that simulator command declares its flags; without them every command is complete.
  */
 export function buildProgram(ctx: CliContext, args?: readonly string[]): Command {
   const program = new Command('racedata-sim')
@@ -24,12 +24,19 @@ export function buildProgram(ctx: CliContext, args?: readonly string[]): Command
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
 
+  const named = args && commandNamed(args);
+  // A simulator command declares its forty-odd flags only when it is the one that runs (or when
+  // no command is named: the top-level help lists each with its options); the others are listed
+  // by name, which is all a start of another command or a mistyped name needs.
+  const declared = (name: string) => named === undefined || name === named;
+
   for (const kind of ['json', 'legacy'] as const) {
     const command = program
       .command(kind)
       .description(
         kind === 'json' ? 'run the JSON simulator (port 3000)' : 'run the legacy XML simulator (port 8080)',
       );
+    if (!declared(kind)) continue;
     if (kind === 'json') command.addOption(seedOption());
     withSettingsHelp(command, kind);
     addSettingOptions(command, kind).action(async (flags: Record<string, unknown>) => {
@@ -40,6 +47,24 @@ export function buildProgram(ctx: CliContext, args?: readonly string[]): Command
   }
 
   const all = program.command('all').description('run both simulators: legacy on 8080 and JSON on 3000');
+  if (declared('all')) declareAll(ctx, all);
+
+  registerReplayCommand(program, ctx);
+  addOnDemandCommands(program, ctx, (name) => args === undefined || name === named);
+  // Help texts are rendered when help is printed, not at every start.
+  program.addHelpText(
+    'after',
+    () =>
+      `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,
+  );
+  // Added last, so that it is the last line of every command's help.
+  for (const command of [program, ...program.commands]) {
+    command.addHelpText('after', () => `\n${docsHelp(command.name())}\n`);
+  }
+  return program;
+}
+
+function declareAll(ctx: CliContext, all: Command): void {
   all.addOption(new Option('--legacy-port <value>', 'legacy simulator port (env LEGACY_PORT, default 8080)'));
   all.addOption(new Option('--json-port <value>', 'JSON simulator port (env JSON_PORT, default 3000)'));
   all.addOption(seedOption());
@@ -63,23 +88,10 @@ export function buildProgram(ctx: CliContext, args?: readonly string[]): Command
       },
     ]);
   });
-
-  registerReplayCommand(program, ctx);
-  const named = args && commandNamed(args);
-  addOnDemandCommands(program, ctx, (name) => args === undefined || name === named);
-  program.addHelpText(
-    'after',
-    `\n${settingsHelp('top')}\n  (racedata-sim replay --help and record --help list those commands' own)\n\n${EXIT_CODES_HELP}\n`,
-  );
-  // Added last, so that it is the last line of every command's help.
-  for (const command of [program, ...program.commands]) {
-    command.addHelpText('after', `\n${docsHelp(command.name())}\n`);
-  }
-  return program;
 }
 
 function withSettingsHelp(command: Command, kind: SimulatorKind | 'all'): void {
-  command.addHelpText('after', `\n${settingsHelp(kind)}\n\n${EXIT_CODES_HELP}\n`);
+  command.addHelpText('after', () => `\n${settingsHelp(kind)}\n\n${EXIT_CODES_HELP}\n`);
 }
 
 function seedOption(): Option {
@@ -119,6 +131,8 @@ export function processContext(env: NodeJS.ProcessEnv): CliContext {
     stdout: process.stdout,
     stderr: process.stderr,
     holdLogLines: true,
+    // The event packages/cli/bin/code-cache.js listens for (its STARTED).
+    started: (kind) => (process as NodeJS.EventEmitter).emit('racedata-sim:started', kind),
     exit: (code) => process.exit(code),
     onShutdownSignal(handler) {
       let signalled = false;

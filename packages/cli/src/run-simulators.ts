@@ -189,6 +189,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
       ctx.exit(1);
       return;
     }
+    ctx.started?.(plan.kind);
     ctx.stdout.write(startBanner(plan.kind, address, tables.users, tables.catalog));
     started.push({ kind: plan.kind, address, settings: plan.settings, ...tables, replayed: rest.replayed });
   }

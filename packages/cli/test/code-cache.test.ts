@@ -109,6 +109,22 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     expect(statSync(cache).mtimeMs).toBe(mtime);
   });
 
+  test('a run of a simulator command that starts nothing (its --help, a bad flag) covers no start', async () => {
+    for (const args of [
+      ['json', '--help'],
+      ['legacy', '--port', 'abc'],
+    ]) {
+      const child = runCli(args);
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    // Taken as a start's cache, it would leave every later start compiling what it runs.
+    expect(coversOf(cache)).toBe('-');
+    const small = readFileSync(cache).length;
+    await startAndStop('legacy');
+    expect(coversOf(cache)).toBe('legacy');
+    expect(readFileSync(cache).length).toBeGreaterThan(small);
+  });
+
   test('a start of the other simulator adds its code to the cache, which then covers both', async () => {
     await startAndStop('json');
     const json = readFileSync(cache).length;
