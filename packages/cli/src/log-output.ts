@@ -1,4 +1,10 @@
-import { createLogger, type LogFormat, type Logger, type LogLevel } from '@racedata/core';
+import {
+  createLogger,
+  type LogDestination,
+  type LogFormat,
+  type Logger,
+  type LogLevel,
+} from '@racedata/core';
 import type { CliContext } from './context';
 import { envValue } from './env';
 import { HeldLines } from './held-lines';
@@ -18,11 +24,19 @@ export function cliLogger(
   ctx: CliContext,
   options: { level: LogLevel; format: LogFormat; name?: string },
 ): Logger {
-  const format = resolveLogFormat(options.format, ctx.stderr);
+  // Settled by the first line, not at every start: asking stderr whether it is a terminal makes
+  // Node build its stream (over a millisecond for a pipe), and a simulator logs nothing until
+  // something happens.
+  let lines: LogDestination | undefined;
+  const out: LogDestination = { write: (line) => (lines ??= stderrLines(ctx, options.format)).write(line) };
+  const destination = ctx.holdLogLines === true ? new HeldLines(out) : out;
+  return createLogger({ level: options.level, ...(options.name && { name: options.name }), destination });
+}
+
+function stderrLines(ctx: CliContext, logFormat: LogFormat): LogDestination {
+  const format = resolveLogFormat(logFormat, ctx.stderr);
   const tty = (ctx.stderr as { isTTY?: boolean }).isTTY === true;
   // https://no-color.org: any non-empty NO_COLOR turns colours off.
   const colors = tty && envValue(ctx.env, 'NO_COLOR') === undefined;
-  const lines = format === 'pretty' ? prettyDestination(ctx.stderr, { colors }) : ctx.stderr;
-  const destination = ctx.holdLogLines === true ? new HeldLines(lines) : lines;
-  return createLogger({ level: options.level, ...(options.name && { name: options.name }), destination });
+  return format === 'pretty' ? prettyDestination(ctx.stderr, { colors }) : ctx.stderr;
 }

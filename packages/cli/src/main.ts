@@ -129,7 +129,10 @@ export function processContext(env: NodeJS.ProcessEnv): CliContext {
   return {
     env,
     stdout: process.stdout,
-    stderr: process.stderr,
+    // Node builds process.stderr on first use; a start that logs nothing never needs it.
+    get stderr() {
+      return process.stderr;
+    },
     holdLogLines: true,
     // The event packages/cli/bin/code-cache.js listens for (its STARTED).
     started: (kind) => (process as NodeJS.EventEmitter).emit('racedata-sim:started', kind),

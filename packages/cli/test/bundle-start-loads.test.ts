@@ -1,7 +1,8 @@
 /**
  * The bundle loads worker_threads and zlib only when something uses them (scripts/bundle.mjs,
  * LOAD_TIME_READS and LAZY_BUILTINS): a start that never compresses nor runs a worker does not
- * pay for loading them, and a gzip request body still works, loading zlib then.
+ * pay for loading them, and a gzip request body still works, loading zlib then. Nor does a start
+ * that logs nothing build process.stderr (packages/cli/src/log-output.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 const root = path.resolve(__dirname, '..', '..', '..');
 const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
 const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
-const DEFERRED = ['worker_threads', 'zlib'];
+const DEFERRED = ['worker_threads', 'zlib', 'stderr'];
 
 let dir: string;
 let bundle: string;
@@ -38,9 +39,18 @@ interface Run {
 }
 
 async function start(kind: 'json' | 'legacy'): Promise<Run> {
-  // At exit the process says which builtins it loaded (Node's own list of them).
+  // At exit the process says which builtins it loaded (Node's own list of them), and whether
+  // anything had asked for process.stderr, which Node builds on first use, when it listened.
   const script = [
-    `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));`,
+    `const stderr = Object.getOwnPropertyDescriptor(process, 'stderr');`,
+    `let asked = false;`,
+    `Object.defineProperty(process, 'stderr', { configurable: true, get() { asked = true; return stderr.get.call(process); } });`,
+    // Node's own sockets ask for it when they close, so what counts is whether it was asked for
+    // by the time the banner says the simulator listens.
+    `let askedByBanner = false;`,
+    `const write = process.stdout.write.bind(process.stdout);`,
+    `process.stdout.write = (chunk, ...rest) => ((askedByBanner ||= asked), write(chunk, ...rest));`,
+    `process.on('exit', () => require('node:fs').writeSync(2, 'LOADED ' + JSON.stringify([...process.moduleLoadList, ...(askedByBanner ? ['stderr'] : [])]) + '\\n'));`,
     `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(bundle)});`,
   ].join('\n');
   const child = spawn(process.execPath, ['-e', script, 'x', kind, '--port', '0', '--host', '127.0.0.1'], {
@@ -72,13 +82,13 @@ async function start(kind: 'json' | 'legacy'): Promise<Run> {
       const list = /^LOADED (.*)$/m.exec(err)?.[1];
       expect(list).toBeDefined();
       const loaded = new Set(JSON.parse(list as string) as string[]);
-      return DEFERRED.filter((name) => loaded.has(`NativeModule ${name}`));
+      return DEFERRED.filter((name) => loaded.has(name === 'stderr' ? name : `NativeModule ${name}`));
     },
   };
 }
 
 test.each(['json', 'legacy'] as const)(
-  'a %s start that answers /health loads neither worker_threads nor zlib',
+  'a %s start loads neither worker_threads nor zlib, nor builds stderr before it listens',
   async (kind) => {
     const run = await start(kind);
     expect((await fetch(`http://127.0.0.1:${run.port}/health`)).status).toBe(200);
