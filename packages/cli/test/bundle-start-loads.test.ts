@@ -4,33 +4,11 @@
  * pay for loading them, and a gzip request body still works, loading zlib then. Nor does a start
  * that logs nothing build process.stderr (packages/cli/src/log-output.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { bundleCopyPerTest } from './bundle-copy';
 
-const root = path.resolve(__dirname, '..', '..', '..');
-const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
-const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
 const DEFERRED = ['worker_threads', 'zlib', 'stderr'];
-
-let dir: string;
-let bundle: string;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  // A copy, so this run's code cache is its own.
-  dir = mkdtempSync(path.join(os.tmpdir(), 'racedata-bundle-loads-'));
-  bundle = path.join(dir, 'racedata-sim.cjs');
-  copyFileSync(builtBundle, bundle);
-});
-
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+const copy = bundleCopyPerTest('racedata-bundle-loads-');
 
 interface Run {
   port: number;
@@ -41,7 +19,7 @@ interface Run {
 async function start(kind: 'json' | 'legacy'): Promise<Run> {
   // At exit the process says which builtins it loaded (Node's own list of them), and whether
   // anything had asked for process.stderr, which Node builds on first use, when it listened.
-  const script = [
+  const prelude = [
     `const stderr = Object.getOwnPropertyDescriptor(process, 'stderr');`,
     `let asked = false;`,
     `Object.defineProperty(process, 'stderr', { configurable: true, get() { asked = true; return stderr.get.call(process); } });`,
@@ -51,13 +29,8 @@ async function start(kind: 'json' | 'legacy'): Promise<Run> {
     `const write = process.stdout.write.bind(process.stdout);`,
     `process.stdout.write = (chunk, ...rest) => ((askedByBanner ||= asked), write(chunk, ...rest));`,
     `process.on('exit', () => require('node:fs').writeSync(2, 'LOADED ' + JSON.stringify([...process.moduleLoadList, ...(askedByBanner ? ['stderr'] : [])]) + '\\n'));`,
-    `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(bundle)});`,
-  ].join('\n');
-  const child = spawn(process.execPath, ['-e', script, 'x', kind, '--port', '0', '--host', '127.0.0.1'], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
+  ];
+  const child = copy.run([kind, '--port', '0', '--host', '127.0.0.1'], prelude);
   let out = '';
   let err = '';
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));

@@ -1,51 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { bundleCopyPerTest } from './bundle-copy';
 
-const root = path.resolve(__dirname, '..', '..', '..');
-const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
-const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
 const HEADER = /^racedata-sim code cache 3 ([0-9a-f]+) v[\d.]+ \w+ covers ([a-z,-]+)\n/;
 
-// Each test runs its own copy of the bundle, so its cache is its own and the repository's
-// cache (which every other CLI start in the suite may write) is never touched.
-let dir: string;
+// Each test runs its own copy of the bundle, so its cache is its own.
+const copy = bundleCopyPerTest('racedata-code-cache-');
 let bundle: string;
 let cache: string;
-const children: ChildProcess[] = [];
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'racedata-code-cache-'));
-  bundle = path.join(dir, 'racedata-sim.cjs');
+  bundle = copy.bundle;
   cache = `${bundle}.v8cache`;
-  copyFileSync(builtBundle, bundle);
-});
-
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Runs the bundle's CLI from the copy with `args` through the loader, as the npm bin does. */
-function runCli(args: readonly string[]): ChildProcess {
-  const script = `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(bundle)})`;
-  const child = spawn(process.execPath, ['-e', script, 'x', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return child;
-}
+const runCli = (args: readonly string[]) => copy.run(args);
 
 /** Starts a simulator (JSON by default) from the copy, waits for a 200 from /health, then stops it. */
 async function startAndStop(kind: 'json' | 'legacy' = 'json'): Promise<void> {

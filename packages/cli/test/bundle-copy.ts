@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
+const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
+
+export interface BundleCopy {
+  /** The copy's path (its code cache is `${bundle}.v8cache`). */
+  readonly bundle: string;
+  /**
+   * Runs the copy's CLI with `args` through the npm bin's loader, in a process of its own, after
+   * `prelude` (lines of script run first). Killed after the test if still running.
+   */
+  run(args: readonly string[], prelude?: readonly string[]): ChildProcess;
+}
+
+/**
+ * Each test gets its own copy of the built bundle in a temporary directory, so its code cache is
+ * its own and the repository's (which every other CLI start in the suite may write) is never
+ * touched. Call at the top of a test file: it registers the hooks that make and remove it.
+ */
+export function bundleCopyPerTest(prefix: string): BundleCopy {
+  let dir: string | undefined;
+  let bundle: string | undefined;
+  const children: ChildProcess[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    bundle = path.join(dir, 'racedata-sim.cjs');
+    copyFileSync(builtBundle, bundle);
+  });
+  afterEach(() => {
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const current = () => {
+    if (!bundle) throw new Error('the bundle copy exists only inside a test');
+    return bundle;
+  };
+  return {
+    get bundle() {
+      return current();
+    },
+    run(args, prelude = []) {
+      const script = [
+        ...prelude,
+        `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(current())});`,
+      ];
+      const child = spawn(process.execPath, ['-e', script.join('\n'), 'x', ...args], {
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      return child;
+    },
+  };
+}
