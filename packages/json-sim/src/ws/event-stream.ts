@@ -3,6 +3,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
   admitBytes,
+  lifelongSocket,
+  type FrameSocket,
+  type HubSubscriber,
   Bursts,
   closeWithGrace,
   writeAdmitted,
@@ -205,8 +208,8 @@ export class EventStream implements TransientFanOut {
       this.perUser.set(key, open);
       counted = key;
       // Subscribe only now: data raised before authentication is never delivered.
-      const connection = new HeldData(ws, this.sendLimit, this.bursts);
-      unsubscribe = hub.subscribe(user, (message) => connection.hold(message));
+      const connection = new HeldData(ws, user, this.sendLimit, this.bursts);
+      unsubscribe = hub.join(connection);
       ws.send(authenticatedMessage(clock.now(), key));
       pingTimer = clock.setInterval(() => {
         // A Ping follows the Data handed over before it.
@@ -244,22 +247,30 @@ export class EventStream implements TransientFanOut {
  * The Data frames one connection was handed in the current turn, written together when it ends
  * (Bursts): one frame as it is (the bytes every client shares), several copied into one buffer.
  */
-class HeldData implements HeldFrames {
+class HeldData implements HeldFrames, HubSubscriber<SharedTextFrame> {
   /** The first frame of this burst; nearly every burst is one, held with no array made for it. */
   private first: SharedTextFrame | undefined;
   private more: SharedTextFrame[] | undefined;
   private heldBytes = 0;
+  /** Resolved once (see lifelongSocket): a delivery then reads no sender state of ws's. */
+  private readonly socket: FrameSocket | undefined;
 
   constructor(
     private readonly ws: WebSocket,
+    readonly user: User,
     private readonly limit: SendLimit,
     private readonly bursts: Bursts,
-  ) {}
+  ) {
+    this.socket = lifelongSocket(ws);
+  }
 
-  /** False when the client is gone, or dropped for not reading (as a write would drop it). */
-  hold(frame: SharedTextFrame): boolean {
+  /**
+   * The hub's message for this connection's user, held for the burst (flushHeld writes it).
+   * False when the client is gone, or dropped for not reading (as a write would drop it).
+   */
+  deliver(frame: SharedTextFrame): boolean {
     // What it holds counts as unread, as it would if each frame had been written at once.
-    if (!admitBytes(this.ws, this.heldBytes, this.limit)) return false;
+    if (!admitBytes(this.ws, this.heldBytes, this.limit, this.socket)) return false;
     if (this.first === undefined) {
       this.bursts.hold(this);
       this.first = frame;
@@ -279,7 +290,7 @@ class HeldData implements HeldFrames {
     this.heldBytes = 0;
     // admitBytes() let these bytes through when they were handed over.
     const frames = more === undefined ? first.frame : Buffer.concat([first, ...more].map((f) => f.frame));
-    writeAdmitted(this.ws, frames);
+    writeAdmitted(this.ws, frames, this.socket);
   }
 }
 

@@ -6,6 +6,7 @@ import { basicAuthenticate, subscriptionAuthenticate } from './authenticate-rout
 import { errorMiddleware, notFound, onlyGet } from './error-middleware';
 import { Delivery } from './delivery';
 import { injectRoute } from './inject-routes';
+import { directInject } from './direct-inject';
 import { directListen, LISTEN_PATH } from './direct-listen';
 import { ListenEndpoint } from './listen-poll';
 import { listenRoute } from './listen-route';
@@ -28,7 +29,10 @@ export interface LegacyAppDeps {
 
 export interface LegacyHttp {
   readonly app: Express;
-  /** The server's request listener: held listens directly, everything else through `app`. */
+  /**
+   * The server's request listener: held listens and plain injections directly (direct-listen.ts,
+   * direct-inject.ts), everything else through `app`.
+   */
   readonly handler: RequestListener;
 }
 
@@ -58,5 +62,11 @@ export function createLegacyHttp(deps: LegacyAppDeps): LegacyHttp {
   app.post('/customerapi/channel/:channelId/NonDurable', ...injectRoute('transient', inject));
   app.use(notFound());
   app.use(errorMiddleware(deps.logger));
-  return { app, handler: directListen({ app, tokens: deps.tokens, listen, delivery }) };
+  const others = directInject({
+    others: app,
+    bus: deps.bus,
+    maxBodyBytes: deps.maxBodyBytes,
+    logger: deps.logger,
+  });
+  return { app, handler: directListen({ app, others, tokens: deps.tokens, listen, delivery }) };
 }

@@ -8,6 +8,8 @@ export const LISTEN_PATH = '/customerapi/channels/listen';
 
 export interface DirectListenDeps {
   app: Express;
+  /** Where every request that is not a clean listen goes (the app, or a listener before it). */
+  others?: RequestListener;
   tokens: TokenService;
   listen: ListenEndpoint;
   delivery: Delivery;
@@ -23,7 +25,8 @@ export interface DirectListenDeps {
  * answers it as it always has; the bytes of an answer are the same on both paths.
  */
 export function directListen(deps: DirectListenDeps): RequestListener {
-  const { app, tokens, listen, delivery } = deps;
+  const { tokens, listen, delivery } = deps;
+  const others = deps.others ?? deps.app;
   return (req, res) => {
     // What the app's confirmOnNextRequest middleware does, for requests that never reach it.
     delivery.confirmEarlier(req.socket);
@@ -34,14 +37,14 @@ export function directListen(deps: DirectListenDeps): RequestListener {
       (url.length > LISTEN_PATH.length && url[LISTEN_PATH.length] !== '?') ||
       url.includes('#')
     ) {
-      app(req, res);
+      others(req, res);
       return;
     }
     let user: User;
     try {
       user = tokens.verifyAuthorization(req.headers.authorization);
     } catch {
-      app(req, res);
+      others(req, res);
       return;
     }
     listen.serve(req, res, user);

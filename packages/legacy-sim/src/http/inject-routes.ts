@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
 import { legacySimError } from '../errors';
 import { decodeXmlBodyWithBytes } from './xml-body';
@@ -11,8 +11,8 @@ export interface InjectDeps {
 /** Keys identify a message (a race id, a timestamp); anything longer is a mistake. */
 export const MAX_PAYLOAD_KEY_CHARS = 1024;
 
-function payloadKeyOf(req: Request): string | undefined {
-  const value: unknown = req.query.payloadKey;
+/** The payloadKey of an injection from its query's parsed `payloadKey` (express's simple parser). */
+export function payloadKeyFrom(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw legacySimError('BAD_REQUEST', 'payloadKey must be given at most once');
   if (value.length > MAX_PAYLOAD_KEY_CHARS) {
@@ -27,7 +27,8 @@ function payloadKeyOf(req: Request): string | undefined {
 /**
  * POST /customerapi/channel/{channelId}/Durable and /NonDurable (interface 4.6). The body is
  * read raw whatever its content type: the vendor's own example posts XML labelled
- * application/json. payloadKey is optional, as in that example.
+ * application/json. payloadKey is optional, as in that example. The common case of these posts is
+ * served without express by direct-inject.ts, with the same answers.
  */
 export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): RequestHandler[] {
   return [
@@ -41,7 +42,7 @@ export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): Request
       const result = await deps.bus.publishYielding({
         channel: String(req.params.channelId),
         delivery,
-        payloadKey: payloadKeyOf(req),
+        payloadKey: payloadKeyFrom(req.query.payloadKey),
         xml,
         utf8,
       });

@@ -1,6 +1,7 @@
 import {
   admitBytes,
   closeWithGrace,
+  lifelongSocket,
   sendBounded,
   writeAdmitted,
   WS_CLOSE,
@@ -8,6 +9,8 @@ import {
   type HeldFrames,
   type Clock,
   type FramedText,
+  type FrameSocket,
+  type HubSubscriber,
   type SendLimit,
   type Logger,
   type TimerHandle,
@@ -74,7 +77,9 @@ interface HeldMessage {
   readonly first: number;
 }
 
-export class StompSession implements HeldFrames {
+export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessage> {
+  /** Whose channels the session sees (the hub reads it per message). */
+  readonly user: User;
   /** Resolves once the socket is closed and everything of this session is released. */
   readonly closed: Promise<void>;
   /** The close code of the closing handshake, once closed (1006: cut without one). */
@@ -97,11 +102,22 @@ export class StompSession implements HeldFrames {
   private heldHeads: readonly FrameHead[] = NO_HEADS;
   private heldFirst = 0;
   private more: HeldMessage[] | undefined;
+  /**
+   * What a delivery needs, held by the session itself: at a fan-out to a thousand sessions each
+   * further object a delivery reads (the context, the sender) is a cache miss of its own.
+   */
+  private readonly socket: FrameSocket | undefined;
+  private readonly bursts: Bursts;
+  private readonly frameMemory: FrameMemory;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly ctx: StompSessionContext,
   ) {
+    this.user = ctx.user;
+    this.socket = lifelongSocket(ws);
+    this.bursts = ctx.bursts;
+    this.frameMemory = ctx.frameMemory;
     this.sendLimit = {
       maxBufferedBytes: ctx.options.maxBufferedBytes,
       binary: TEXT_FRAMES,
@@ -281,7 +297,7 @@ export class StompSession implements HeldFrames {
       );
       return;
     }
-    this.leaveHub ??= this.ctx.hub.subscribe(this.ctx.user, (message) => this.deliver(message));
+    this.leaveHub ??= this.ctx.hub.join(this);
   }
 
   private unsubscribe(frame: StompFrame): void {
@@ -297,7 +313,8 @@ export class StompSession implements HeldFrames {
     }
   }
 
-  private deliver(message: TransientXmlMessage): void {
+  /** The hub's message for this session's user: held for the burst (flushHeld writes it). */
+  deliver(message: TransientXmlMessage): void {
     if (this.state !== 'connected') return;
     // The JSON body and the frame's shared part are built once per message, not per session.
     const frames = messageFrames(message);
@@ -312,7 +329,7 @@ export class StompSession implements HeldFrames {
     // be handed the bytes is decided once, when the burst is written (flushHeld), which touches
     // the socket once per session and burst rather than once per message and again to write.
     if (this.heldFrames === undefined) {
-      this.ctx.bursts.hold(this);
+      this.bursts.hold(this);
       this.heldFrames = frames;
       this.heldHeads = heads;
       this.heldFirst = first;
@@ -345,8 +362,8 @@ export class StompSession implements HeldFrames {
         last += held.frames.frameBytes(held.heads[k] as FrameHead, held.first + k);
       bytes += last;
     }
-    if (!admitBytes(this.ws, bytes - last, this.sendLimit)) return;
-    const memory = this.ctx.frameMemory;
+    if (!admitBytes(this.ws, bytes - last, this.sendLimit, this.socket)) return;
+    const memory = this.frameMemory;
     const buffer = memory.take(bytes);
     let at = 0;
     for (let k = 0; k < heads.length; k++)
@@ -356,7 +373,7 @@ export class StompSession implements HeldFrames {
         at = held.frames.writeFrame(buffer, at, held.heads[k] as FrameHead, held.first + k);
     }
     // A queued buffer's memory is still to be read by the socket.
-    if (writeAdmitted(this.ws, buffer) === 'queued') memory.keep(buffer);
+    if (writeAdmitted(this.ws, buffer, this.socket) === 'queued') memory.keep(buffer);
   }
 
   private receipt(frame: StompFrame): void {

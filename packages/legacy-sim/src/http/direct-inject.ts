@@ -1,0 +1,136 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Logger } from '@racedata/core';
+import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
+import { sendError } from './error-middleware';
+import { payloadKeyFrom } from './inject-routes';
+import { decodeXmlBodyWithBytes } from './xml-body';
+
+export interface DirectInjectDeps {
+  /** Where every request this path does not take goes, untouched. */
+  readonly others: RequestListener;
+  readonly bus: LegacyBus;
+  readonly maxBodyBytes: number;
+  readonly logger: Logger;
+}
+
+/**
+ * The injection URL as express's route would see it with nothing to decode: the canonical
+ * spelling, a channel with no percent-escape, no trailing slash, no fragment.
+ */
+const INJECTION = /^\/customerapi\/channel\/([^/?#%]+)\/(Durable|NonDurable)(?:\?([^#]*))?$/;
+
+/**
+ * POST /customerapi/channel/{channelId}/Durable and /NonDurable served without express. A feed
+ * posts these many times a second, and at that rate express's code for each post (its request
+ * and response set-up, router, query getter, body-parser) rarely gets hot enough to be optimised:
+ * a NonDurable post cost more server CPU than its fan-out to hundreds of STOMP sessions saved
+ * (the fan-out bench). Only a plain post qualifies: the canonical URL, a Content-Length within
+ * the limit, no Content-Encoding or Transfer-Encoding. Anything else goes to `others` before a
+ * byte of the body is read, and express answers it as before (inject-routes.ts); both paths
+ * answer with the same bytes and errors.
+ */
+export function directInject(deps: DirectInjectDeps): RequestListener {
+  const { others, bus, maxBodyBytes, logger } = deps;
+  return (req, res) => {
+    const match = req.method === 'POST' ? INJECTION.exec(req.url ?? '') : null;
+    const length = match === null ? undefined : plainBodyLength(req, maxBodyBytes);
+    if (match === null || length === undefined) {
+      others(req, res);
+      return;
+    }
+    const [, channel = '', kind, query] = match;
+    const delivery: LegacyDelivery = kind === 'Durable' ? 'durable' : 'transient';
+    readBody(req, length, (err, body) => {
+      if (err !== undefined || body === undefined) {
+        sendError(err, req, res, logger);
+        return;
+      }
+      inject(bus, req, res, logger, { channel, delivery, query, body });
+    });
+  };
+}
+
+interface Injection {
+  readonly channel: string;
+  readonly delivery: LegacyDelivery;
+  readonly query: string | undefined;
+  readonly body: Buffer;
+}
+
+/** The route's handler (inject-routes.ts), in its order: decode, payloadKey, publish, answer. */
+async function inject(
+  bus: LegacyBus,
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  i: Injection,
+) {
+  try {
+    const { xml, utf8 } = decodeXmlBodyWithBytes(i.body, req.headers['content-type']);
+    const payloadKey = payloadKeyFrom(parseQuery(i.query ?? '').payloadKey);
+    const data = await bus.publishYielding({
+      channel: i.channel,
+      delivery: i.delivery,
+      payloadKey,
+      xml,
+      utf8,
+    });
+    const answer = JSON.stringify({ status: 'success', data });
+    // As express's res.json() writes it: these two headers, in this order.
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(answer, 'utf8'));
+    res.end(answer);
+  } catch (err) {
+    sendError(err, req, res, logger);
+  }
+}
+
+/** The body's length when the post is plain (see directInject), else undefined. */
+function plainBodyLength(req: IncomingMessage, maxBodyBytes: number): number | undefined {
+  const { headers } = req;
+  if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined)
+    return undefined;
+  const length = headers['content-length'];
+  if (length === undefined || !/^\d{1,15}$/.test(length)) return undefined;
+  const bytes = Number(length);
+  return bytes <= maxBodyBytes ? bytes : undefined;
+}
+
+/** What express's body reader answers a client that hangs up mid-body with (a 400). */
+function aborted(expected: number, received: number) {
+  return Object.assign(new Error('request aborted'), {
+    ...{ status: 400, statusCode: 400, expose: true, type: 'request.aborted' },
+    ...{ code: 'ECONNABORTED', expected, length: expected, received },
+  });
+}
+
+/**
+ * The body, whole. Node's parser ends it at its Content-Length; a client that hangs up first
+ * gets express's 'request aborted', and no part of the body reaches the bus.
+ */
+function readBody(req: IncomingMessage, expected: number, done: (err: unknown, body?: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let finished = false;
+  const finish = (err: unknown, body?: Buffer) => {
+    if (finished) return;
+    finished = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('aborted', onAborted);
+    req.off('error', onError);
+    done(err, body);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    chunks.push(chunk);
+  };
+  const onEnd = () => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+  const onAborted = () => finish(aborted(expected, received));
+  const onError = (err: unknown) => finish(err);
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('aborted', onAborted);
+  req.on('error', onError);
+}
