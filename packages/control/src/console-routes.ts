@@ -34,13 +34,25 @@ export interface ConsoleHandler {
 const MESSAGE_PATH = '/_sim/messages/';
 const CONSOLE_PATHS = new Set(['/', '/_sim/stream', '/_sim/catalog', '/_sim/users', '/_sim/replay']);
 
-function isConsolePath(path: string): boolean {
+export function isConsolePath(path: string): boolean {
   return (
     CONSOLE_PATHS.has(path) ||
     path.startsWith('/_sim/ui') ||
     path.startsWith(MESSAGE_PATH) ||
     isDocsPath(path)
   );
+}
+
+/**
+ * A path of letters, digits, `-`, `_` and `/` under a first segment that starts with a letter:
+ * the URL parser leaves it as it is (nothing to resolve or decode), and no console path looks so
+ * (each is `/` or starts with `/_sim`). Every request passes here, most of them a client's API
+ * call, and parsing each target as a URL cost more than the rest of this check (fan-out profile).
+ */
+const PLAIN_OTHER_PATH = /^\/[A-Za-z][A-Za-z0-9/_-]*(?:[?#]|$)/;
+
+export function plainOtherPath(target: string | undefined): boolean {
+  return target !== undefined && PLAIN_OTHER_PATH.test(target);
 }
 
 function isDocsPath(path: string): boolean {
@@ -153,6 +165,10 @@ export function withConsole(inner: RequestListener, options: ConsoleOptions): Co
   };
 
   const handle: RequestListener = (req, res) => {
+    if (plainOtherPath(req.url)) {
+      inner(req, res);
+      return;
+    }
     const url = requestUrl(req);
     if (!isConsolePath(url.pathname)) {
       inner(req, res);

@@ -34,6 +34,8 @@ class FakeSocket extends EventEmitter {
   readonly bufferedAmount = 0;
   readonly writes: Buffer[] = [];
   readonly _sender = { _state: 0, _queue: [], _bufferedBytes: 0 };
+  /** No extension negotiated: the session writes its frames straight to _socket (lifelongSocket). */
+  readonly extensions = '';
   readonly _socket = {
     writableLength: 0,
     write: (chunk: Buffer) => {
@@ -121,6 +123,36 @@ describe('STOMP MESSAGE frames written a burst at a time', () => {
       expect(Number(frame.headers['content-length'])).toBe(frame.body.length);
       expect(JSON.parse(frame.body.toString('utf8'))).toEqual(message(Math.floor(i / 2) + 1));
     }
+  });
+
+  it('keeps the headers a message was handed under when a SUBSCRIBE comes in the same turn', () => {
+    const { socket, hub, flush } = session('s3');
+    socket.receive('CONNECT\naccept-version:1.2\nheart-beat:0,0\n\n\0');
+    socket.receive('SUBSCRIBE\nid:a\ndestination:/user/topic/publish\n\n\0');
+    const before = socket.writes.length;
+    hub.publish('TimeToStart', message(1));
+    socket.receive('SUBSCRIBE\nid:b\ndestination:/api/v1/channels/user/topic/publish\n\n\0');
+    hub.publish('TimeToStart', message(2));
+    flush();
+    const frames = framesOf(socket.writes.slice(before));
+    expect(
+      frames.map((f) => [
+        f.headers.subscription,
+        f.headers['message-id'],
+        JSON.parse(f.body.toString()).payloadKey,
+      ]),
+    ).toEqual([
+      ['a', 's3-1', 'k-1'],
+      ['a', 's3-2', 'k-2'],
+      ['b', 's3-3', 'k-2'],
+    ]);
+    socket.receive('UNSUBSCRIBE\nid:b\n\n\0');
+    hub.publish('TimeToStart', message(3));
+    flush();
+    expect(framesOf(socket.writes.slice(before)).at(-1)?.headers).toMatchObject({
+      subscription: 'a',
+      'message-id': 's3-4',
+    });
   });
 
   it('writes the frames it holds before any other frame of the session', () => {

@@ -41,6 +41,14 @@ export function decodeXmlBodyWithBytes(body: Buffer, contentType: string | undef
   const fromHeader = charsetOf(contentType);
   const fromDocument = DECLARED_ENCODING.exec(head)?.[1] ?? utf16ByMark(body);
   const encoding = fromHeader ?? fromDocument ?? 'utf-8';
+  // The labels nearly every post carries (or implies): no decoder to look the label up with.
+  if (UTF8_LABELS.has(encoding)) {
+    try {
+      return utf8(body);
+    } catch {
+      throw notValidIn('utf-8', fromHeader, fromDocument);
+    }
+  }
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
@@ -50,13 +58,20 @@ export function decodeXmlBodyWithBytes(body: Buffer, contentType: string | undef
   try {
     return decoder.encoding === 'utf-8' ? utf8(body) : { xml: decoder.decode(body), utf8: undefined };
   } catch {
-    const source = fromHeader
-      ? 'charset from the Content-Type header'
-      : fromDocument
-        ? 'encoding named by the document'
-        : 'no charset given, so UTF-8';
-    throw legacySimError('INVALID_XML', `body has bytes that are not valid ${decoder.encoding} (${source})`);
+    throw notValidIn(decoder.encoding, fromHeader, fromDocument);
   }
+}
+
+/** WHATWG labels of UTF-8 as posts spell them; any other spelling takes the TextDecoder's lookup. */
+const UTF8_LABELS = new Set(['utf-8', 'UTF-8', 'utf8', 'UTF8', 'Utf-8']);
+
+function notValidIn(encoding: string, fromHeader: string | undefined, fromDocument: string | undefined) {
+  const source = fromHeader
+    ? 'charset from the Content-Type header'
+    : fromDocument
+      ? 'encoding named by the document'
+      : 'no charset given, so UTF-8';
+  return legacySimError('INVALID_XML', `body has bytes that are not valid ${encoding} (${source})`);
 }
 
 /**

@@ -52,12 +52,17 @@ export class MessageFrames {
 
   /** Bytes of the WebSocket frame `head` and `sequence` make (header included). */
   frameBytes(head: FrameHead, sequence: number): number {
-    const payload = this.payloadBytes(head, sequence);
+    return this.frameBytesOf(head.bytes, head.destination, sequence);
+  }
+
+  /** frameBytes() of a head given by its parts (a session with one subscription holds those). */
+  frameBytesOf(headBytes: Buffer, destination: string, sequence: number): number {
+    const payload = headBytes.length + decimalDigits(sequence) + 1 + this.tailFor(destination).length;
     return textFrameHeaderLength(payload) + payload;
   }
 
   private payloadBytes(head: FrameHead, sequence: number): number {
-    return head.bytes.length + decimalDigits(sequence) + 1 + this.tailFor(head).length;
+    return head.bytes.length + decimalDigits(sequence) + 1 + this.tailFor(head.destination).length;
   }
 
   /**
@@ -67,25 +72,28 @@ export class MessageFrames {
    * back to back in one buffer, and writes them in one write.
    */
   writeFrame(target: Buffer, at: number, head: FrameHead, sequence: number): number {
-    const tail = this.tailFor(head);
+    return this.writeFrameOf(target, at, head.bytes, head.destination, sequence);
+  }
+
+  /** writeFrame() of a head given by its parts. */
+  writeFrameOf(target: Buffer, at: number, headBytes: Buffer, destination: string, sequence: number): number {
+    const tail = this.tailFor(destination);
     const digits = decimalDigits(sequence);
-    const lines = head.bytes.length + digits + 1;
+    const lines = headBytes.length + digits + 1;
     const bytes = lines + tail.length;
     const start = at + writeTextFrameHeader(target, bytes, at);
-    target.set(head.bytes, start);
+    target.set(headBytes, start);
     let digit = start + lines - 1;
     target[digit] = NEWLINE;
-    for (let n = sequence; digit > start + head.bytes.length; n = Math.floor(n / 10)) {
+    for (let n = sequence; digit > start + headBytes.length; n = Math.floor(n / 10)) {
       target[--digit] = ZERO + (n % 10);
     }
     target.set(tail, start + lines);
     return start + bytes;
   }
 
-  private tailFor(head: FrameHead): Buffer {
-    return head.destination === this.lastDestination
-      ? (this.lastTail as Buffer)
-      : this.tailOf(head.destination);
+  private tailFor(destination: string): Buffer {
+    return destination === this.lastDestination ? (this.lastTail as Buffer) : this.tailOf(destination);
   }
 
   /** Everything after the per-session lines, built and encoded once per destination. */

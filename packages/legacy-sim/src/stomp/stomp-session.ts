@@ -91,6 +91,13 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
   private leaveHub: (() => void) | undefined;
   /** MESSAGE frame heads of the delivering subscriptions; rebuilt after SUBSCRIBE / UNSUBSCRIBE. */
   private heads: FrameHead[] | undefined;
+  /**
+   * The head's parts when exactly one subscription delivers (nearly every session): a delivery
+   * then reads them from the session itself rather than from the heads array and its head (at a
+   * fan-out to a thousand sessions, each further object read is a cache miss).
+   */
+  private soleBytes: Buffer | undefined;
+  private soleDestination = '';
   private readonly heartBeats: HeartBeatTimers;
   private connectDeadline: TimerHandle | undefined;
   private sent = 0;
@@ -101,6 +108,9 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
   private heldFrames: MessageFrames | undefined;
   private heldHeads: readonly FrameHead[] = NO_HEADS;
   private heldFirst = 0;
+  /** The first held message's head when it came under a sole head (heldHeads is then empty). */
+  private heldSoleBytes: Buffer | undefined;
+  private heldSoleDestination = '';
   private more: HeldMessage[] | undefined;
   /**
    * What a delivery needs, held by the session itself: at a fan-out to a thousand sessions each
@@ -286,6 +296,7 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
   private subscribe(frame: StompFrame): void {
     const added = this.subscriptions.add(frame.headers, this.version);
     this.heads = undefined;
+    this.soleBytes = undefined;
     if (isProblem(added)) {
       this.protocolError(added.message, added.details, frame);
       return;
@@ -303,6 +314,7 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
   private unsubscribe(frame: StompFrame): void {
     const problem = this.subscriptions.remove(frame.headers, this.version);
     this.heads = undefined;
+    this.soleBytes = undefined;
     if (problem) {
       this.protocolError(problem.message, problem.details, frame);
       return;
@@ -318,12 +330,10 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
     if (this.state !== 'connected') return;
     // The JSON body and the frame's shared part are built once per message, not per session.
     const frames = messageFrames(message);
-    this.heads ??= this.subscriptions
-      .delivering()
-      .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
-    const heads = this.heads;
+    const heads = this.heads ?? this.prepareHeads();
+    const sole = this.soleBytes;
     const first = this.sent + 1;
-    this.sent += heads.length;
+    this.sent += sole === undefined ? heads.length : 1;
     // Nearly every burst is one message: it is held in fields, with no object or array made per
     // session and message; a second one in the same turn goes to `more`. Whether the client may
     // be handed the bytes is decided once, when the burst is written (flushHeld), which touches
@@ -331,12 +341,26 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
     if (this.heldFrames === undefined) {
       this.bursts.hold(this);
       this.heldFrames = frames;
-      this.heldHeads = heads;
       this.heldFirst = first;
+      this.heldSoleBytes = sole;
+      if (sole === undefined) this.heldHeads = heads;
+      else this.heldSoleDestination = this.soleDestination;
     } else {
       this.more ??= [];
       this.more.push({ frames, heads, first });
     }
+  }
+
+  /** The heads of the delivering subscriptions, made after a SUBSCRIBE or UNSUBSCRIBE changed them. */
+  private prepareHeads(): FrameHead[] {
+    const heads = this.subscriptions
+      .delivering()
+      .map((subscription) => frameHead(subscription, this.ctx.id, this.version));
+    this.heads = heads;
+    const only = heads.length === 1 ? heads[0] : undefined;
+    this.soleBytes = only?.bytes;
+    this.soleDestination = only?.destination ?? '';
+    return heads;
   }
 
   /**
@@ -349,11 +373,13 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
     const frames = this.heldFrames;
     if (frames === undefined) return;
     const { heldHeads: heads, heldFirst: first, more } = this;
+    const { heldSoleBytes: sole, heldSoleDestination: destination } = this;
     this.heldFrames = undefined;
     this.heldHeads = NO_HEADS;
+    this.heldSoleBytes = undefined;
     this.more = undefined;
     if (this.state === 'closed') return;
-    let last = 0;
+    let last = sole === undefined ? 0 : frames.frameBytesOf(sole, destination, first);
     for (let k = 0; k < heads.length; k++) last += frames.frameBytes(heads[k] as FrameHead, first + k);
     let bytes = last;
     for (const held of more ?? []) {
@@ -365,7 +391,7 @@ export class StompSession implements HeldFrames, HubSubscriber<TransientXmlMessa
     if (!admitBytes(this.ws, bytes - last, this.sendLimit, this.socket)) return;
     const memory = this.frameMemory;
     const buffer = memory.take(bytes);
-    let at = 0;
+    let at = sole === undefined ? 0 : frames.writeFrameOf(buffer, 0, sole, destination, first);
     for (let k = 0; k < heads.length; k++)
       at = frames.writeFrame(buffer, at, heads[k] as FrameHead, first + k);
     for (const held of more ?? []) {
