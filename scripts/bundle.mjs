@@ -286,8 +286,38 @@ const readsWhereUsed = {
   },
 };
 
+// express, type-is and accepts each install their own copy of mime-types, all the same version,
+// and each copy builds its lookup tables when a start loads it. Every import of a version gets
+// the copy resolved first, so a start builds them once.
+const ONE_COPY = /^mime-types$/;
+const oneCopy = {
+  name: 'one-copy-per-version',
+  setup(b) {
+    const first = new Map();
+    b.onResolve({ filter: ONE_COPY }, async (args) => {
+      if (args.pluginData?.oneCopy) return undefined;
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        pluginData: { oneCopy: true },
+      });
+      if (found.errors.length > 0) return undefined;
+      const manifest = path.join(
+        found.path.slice(0, found.path.lastIndexOf(`node_modules${path.sep}${args.path}`)),
+        'node_modules',
+        args.path,
+        'package.json',
+      );
+      const key = `${args.path}@${JSON.parse(readFileSync(manifest, 'utf8')).version}`;
+      if (!first.has(key)) first.set(key, found.path);
+      return { path: first.get(key) };
+    });
+  },
+};
+
 /** The slimming above, shared with the test kit's bundle (scripts/bundle-testkit.mjs). */
 export const slimPlugins = [
+  oneCopy,
   mimeSubset,
   iconvShim,
   withoutNativeAddons,

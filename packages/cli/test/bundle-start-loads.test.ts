@@ -4,6 +4,7 @@
  * pay for loading them, and a gzip request body still works, loading zlib then. Nor does a start
  * that logs nothing build process.stderr (packages/cli/src/log-output.ts).
  */
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { bundleCopyPerTest } from './bundle-copy';
 
@@ -81,4 +82,11 @@ test('a gzip request body is still taken, loading zlib when it comes', async () 
   const events = await fetch(`http://127.0.0.1:${run.port}/_sim/state`);
   expect(((await events.json()) as { store: { events: number } }).store.events).toBe(1);
   expect(await run.stop()).toEqual(['zlib']);
+});
+
+test('the bundle holds one copy of mime-types for express, type-is and accepts', () => {
+  // Each builds its lookup tables when loaded (scripts/bundle.mjs, oneCopy).
+  const source = readFileSync(copy.bundle, 'latin1');
+  const copies = source.match(/"node_modules\/(?:[^"]+\/)?mime-types\/index\.js"/g) ?? [];
+  expect(copies).toHaveLength(1);
 });
