@@ -23,8 +23,8 @@ const INJECTION = /^\/customerapi\/channel\/([^/?#%]+)\/(Durable|NonDurable)(?:\
 /**
  * POST /customerapi/channel/{channelId}/Durable and /NonDurable served without express. A feed
  * posts these many times a second, and at that rate express's code for each post (its request
- * and response set-up, router, query getter, body-parser) rarely gets hot enough to be optimised:
- * a NonDurable post cost more server CPU than its fan-out to hundreds of STOMP sessions saved
+ * and response set-up, router, query getter, body-parser) rarely gets hot enough to be optimised,
+ * and a post's own CPU showed in the CPU per delivery of a fan-out to a thousand STOMP sessions
  * (the fan-out bench). Only a plain post qualifies: the canonical URL, a Content-Length within
  * the limit, no Content-Encoding or Transfer-Encoding. Anything else goes to `others` before a
  * byte of the body is read, and express answers it as before (inject-routes.ts); both paths
