@@ -144,9 +144,7 @@ export function sendFrames(ws: WsLike, frames: Buffer, limit: SendLimit): FrameS
  */
 export function writeAdmitted(ws: WsLike, frames: Buffer, socket?: FrameSocket): FrameSent {
   if (ws.readyState !== OPEN) return 'dropped';
-  if (socket === undefined) return writeFramed(ws, frames, undefined);
-  socket.write(frames);
-  return socket.writableLength === 0 ? 'written' : 'queued';
+  return socket === undefined ? writeFramed(ws, frames, undefined) : writeTo(socket, frames);
 }
 
 /** False, and the client dropped when it is over the limit, unless the socket may be written. */
@@ -167,6 +165,11 @@ function writeFramed(ws: WsLike, frames: Buffer, one: FramedText | undefined): F
     for (const payload of payloads) ws.send(payload, { binary: false });
     return 'queued';
   }
+  return writeTo(socket, frames);
+}
+
+/** Frames written straight to the TCP socket: `written` when it took them whole at once. */
+function writeTo(socket: FrameSocket, frames: Buffer): FrameSent {
   socket.write(frames);
   return socket.writableLength === 0 ? 'written' : 'queued';
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from '@racedata/core';
 import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
-import { sendError } from './error-middleware';
+import { answerJson, sendError } from './error-middleware';
 import { payloadKeyFrom } from './inject-routes';
 import { decodeXmlBodyWithBytes } from './xml-body';
 
@@ -76,11 +76,7 @@ async function inject(
       xml,
       utf8,
     });
-    const answer = JSON.stringify({ status: 'success', data });
-    // As express's res.json() writes it: these two headers, in this order.
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(answer, 'utf8'));
-    res.end(answer);
+    answerJson(res, 200, { status: 'success', data });
   } catch (err) {
     sendError(err, req, res, logger);
   }

@@ -26,8 +26,16 @@ export function sendError(err: unknown, req: IncomingMessage, res: ServerRespons
     res.end();
     return;
   }
-  const body = JSON.stringify({ status: 'fail', code: error.code, message: error.message });
-  res.statusCode = error.status;
+  answerJson(res, error.status, { status: 'fail', code: error.code, message: error.message });
+}
+
+/**
+ * A JSON answer in the bytes express's res.status().json() writes (these two headers, in this
+ * order), for the paths served outside express (direct-listen.ts, direct-inject.ts).
+ */
+export function answerJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
   res.end(body);

@@ -44,7 +44,7 @@ export class MessageFrames {
    * buffer comes from `memory` (see FrameMemory: call its keep() if the socket queued the frame).
    */
   frame(head: FrameHead, sequence: number, memory: FrameMemory): FramedText {
-    const payload = this.payloadBytes(head, sequence);
+    const payload = this.payloadBytes(head.bytes, head.destination, sequence);
     const frame = memory.take(textFrameHeaderLength(payload) + payload);
     this.writeFrame(frame, 0, head, sequence);
     return new ClientTextFrame(frame, textFrameHeaderLength(payload));
@@ -57,12 +57,12 @@ export class MessageFrames {
 
   /** frameBytes() of a head given by its parts (a session with one subscription holds those). */
   frameBytesOf(headBytes: Buffer, destination: string, sequence: number): number {
-    const payload = headBytes.length + decimalDigits(sequence) + 1 + this.tailFor(destination).length;
+    const payload = this.payloadBytes(headBytes, destination, sequence);
     return textFrameHeaderLength(payload) + payload;
   }
 
-  private payloadBytes(head: FrameHead, sequence: number): number {
-    return head.bytes.length + decimalDigits(sequence) + 1 + this.tailFor(head.destination).length;
+  private payloadBytes(headBytes: Buffer, destination: string, sequence: number): number {
+    return headBytes.length + decimalDigits(sequence) + 1 + this.tailFor(destination).length;
   }
 
   /**
