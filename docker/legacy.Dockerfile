@@ -23,7 +23,7 @@ COPY packages/console/package.json packages/console/
 COPY packages/cli/package.json packages/cli/
 RUN npm ci --loglevel=error
 COPY tsconfig.json tsconfig.base.json ./
-COPY scripts/bundle.mjs scripts/bundle-testkit.mjs scripts/prime-code-cache.mjs scripts/
+COPY scripts/bundle.mjs scripts/bundle-wrappers.mjs scripts/bundle-testkit.mjs scripts/prime-code-cache.mjs scripts/
 COPY packages/ packages/
 # The console (esbuild), tsc --build, then scripts/bundle.mjs: the CLI, its production
 # dependencies and the console's assets in one file. Then one run of both simulators writes

@@ -15,6 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minifyOptions, slimPlugins, writeAtomically } from './bundle.mjs';
+import { plainModuleWrappers } from './bundle-wrappers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testkit = path.join(root, 'packages/testkit');
@@ -48,7 +49,7 @@ const main = await build({
   external: ['testcontainers'],
   plugins: slimPlugins,
 });
-writeAtomically(path.join(dist, 'racedata-sim.cjs'), main.outputFiles[0].contents);
+writeAtomically(path.join(dist, 'racedata-sim.cjs'), plainModuleWrappers(main.outputFiles[0].text));
 
 // Node's import of a CommonJS file finds its names by reading its source (cjs-module-lexer), so
 // the Testcontainers entry spells them out in the form esbuild writes for its own output.

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { plainModuleWrappers } from './bundle-wrappers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -371,7 +372,7 @@ async function bundleCli() {
   });
   // The first line names the build by its content: the code cache (packages/cli/bin/code-cache.js)
   // is keyed to it, so a cache is never used with another bundle, however files are copied.
-  const code = readFileSync(partial);
+  const code = Buffer.from(plainModuleWrappers(readFileSync(partial, 'utf8')));
   const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
   writeFileSync(partial, Buffer.concat([Buffer.from(`// racedata-sim build ${id}\n`), code]));
   renameSync(partial, outfile);
