@@ -372,7 +372,10 @@ async function bundleCli() {
   });
   // The first line names the build by its content: the code cache (packages/cli/bin/code-cache.js)
   // is keyed to it, so a cache is never used with another bundle, however files are copied.
-  const code = Buffer.from(plainModuleWrappers(readFileSync(partial, 'utf8')));
+  // The code inside a function expression the loader compiles as it is (BUNDLE_OPENING).
+  const { BUNDLE_OPENING, BUNDLE_CLOSING } = require('../packages/cli/bin/code-cache.js');
+  const body = plainModuleWrappers(readFileSync(partial, 'utf8'));
+  const code = Buffer.from(`${BUNDLE_OPENING}${body}${BUNDLE_CLOSING}`);
   const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
   writeFileSync(partial, Buffer.concat([Buffer.from(`// racedata-sim build ${id}\n`), code]));
   renameSync(partial, outfile);

@@ -258,10 +258,10 @@ uid=$("$rt" exec "$name-legacy" node -e 'console.log(process.getuid())' 2>&1)
 # V8 accepts, or every container start compiles the bundle from scratch.
 for c in json legacy; do
   cache=$("$rt" exec "$name-$c" node -e '
-    const fs = require("fs"), vm = require("vm"), Module = require("module");
+    const fs = require("fs"), { compiled } = require("/app/bin/code-cache.js");
     const file = "/app/dist/racedata-sim.cjs", src = fs.readFileSync(file, "utf8");
     const data = fs.readFileSync(file + ".v8cache"), cut = data.indexOf(10) + 1;
-    const s = new vm.Script(Module.wrap(src), { filename: file, cachedData: data.subarray(cut) });
+    const s = compiled(file, src, data.subarray(cut));
     console.log(s.cachedDataRejected ? "rejected" : "accepted");' 2>&1)
   [ "$cache" = accepted ] && pass "$c image's code cache is accepted by its node" || fail "$c image's code cache: $cache"
 done

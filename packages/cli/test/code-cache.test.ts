@@ -1,7 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { bundleCopyPerTest } from './bundle-copy';
 
-const HEADER = /^racedata-sim code cache 3 ([0-9a-f]+) v[\d.]+ \w+ covers ([a-z,-]+)\n/;
+const LOADER = path.resolve(__dirname, '..', 'bin', 'code-cache.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { BUNDLE_OPENING, BUNDLE_CLOSING } = require(LOADER) as {
+  BUNDLE_OPENING: string;
+  BUNDLE_CLOSING: string;
+};
+
+const HEADER = /^racedata-sim code cache 4 ([0-9a-f]+) v[\d.]+ \w+ covers ([a-z,-]+)\n/;
 
 // Each test runs its own copy of the bundle, so its cache is its own.
 const copy = bundleCopyPerTest('racedata-code-cache-');
@@ -111,6 +120,40 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     writeFileSync(cache, Buffer.concat([Buffer.from(header), Buffer.alloc(4096, 7)]));
     await startAndStop();
     expect(readFileSync(cache).length).toBeGreaterThan(100_000);
+  });
+
+  test('the bundle is its own script: its cache is taken with the file as it is, and it runs as a module', async () => {
+    const source = readFileSync(bundle, 'latin1');
+    expect(source.startsWith(BUNDLE_OPENING, source.indexOf('\n') + 1)).toBe(true);
+    expect(source.endsWith(BUNDLE_CLOSING)).toBe(true);
+    await startAndStop();
+    // What the image test asks of an image's cache (scripts/test-images.sh).
+    const check = [
+      `const fs = require('fs'), { compiled } = require(${JSON.stringify(LOADER)});`,
+      `const file = ${JSON.stringify(bundle)}, data = fs.readFileSync(file + '.v8cache');`,
+      `const script = compiled(file, fs.readFileSync(file, 'latin1'), data.subarray(data.indexOf(10) + 1));`,
+      `console.log(script.cachedDataRejected ? 'rejected' : typeof script.runInThisContext());`,
+    ].join('\n');
+    expect(spawnSync(process.execPath, ['-e', check], { encoding: 'utf8' }).stdout).toBe('function\n');
+    // Run by node directly, as a CommonJS module, it is the CLI.
+    const direct = spawnSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' });
+    expect(direct.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  test('a bundle written as a plain module (an older build) still runs through the loader', async () => {
+    const source = readFileSync(bundle, 'latin1');
+    const opening = source.indexOf('\n') + 1;
+    writeFileSync(
+      bundle,
+      source.slice(0, opening) + source.slice(opening + BUNDLE_OPENING.length, -BUNDLE_CLOSING.length),
+      'latin1',
+    );
+    await startAndStop();
+    expect(coversOf(cache)).toBe('json');
+    // Compiled the same way the next time, so V8 takes the cache and it is not written again.
+    const mtime = statSync(cache).mtimeMs;
+    await startAndStop();
+    expect(statSync(cache).mtimeMs).toBe(mtime);
   });
 
   test('a cache of another build is not used: a rebuilt bundle gets a new cache', async () => {
