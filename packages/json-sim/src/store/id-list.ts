@@ -1,11 +1,13 @@
 import type { BlockArena } from './block-arena';
 
+/** Largest offset from a block's base a Uint16Array entry holds. */
+const MAX_OFFSET_16 = 0xffff;
 /** Largest offset from a block's base a Uint32Array entry holds. */
 const MAX_OFFSET = 0xffffffff;
 /** Entries per full block: 2 KB of Uint32. */
 export const BLOCK_ENTRIES = 512;
 
-type Block = Uint32Array | Float64Array;
+type Block = Uint16Array | Uint32Array | Float64Array;
 
 /**
  * Ascending eventIds, appended at the tail and dropped at the head, in typed arrays: no object
@@ -19,7 +21,10 @@ type Block = Uint32Array | Float64Array;
  * small block that doubles until it is full size, so the many short lists (a day, a race) stay
  * small.
  *
- * Each block keeps its ids as offsets from its own base in a Uint32Array, 4 bytes an entry. The
+ * Each block keeps its ids as offsets from its own base: in a Uint16Array, 2 bytes an entry,
+ * while they lie within 65,535 of it, as the ids of a channel's, a day's or a race's events
+ * usually do when they come in together (a block of a channel among eight spans about 4,000
+ * ids); a block whose ids spread wider is widened to a Uint32Array, 4 bytes an entry. The
  * store's ids are consecutive and it holds a bounded number of them, so the live ids of a block
  * lie within a few million of each other; a block whose ids ever spread wider than 32 bits is
  * widened to exact Float64 ids instead.
@@ -68,15 +73,16 @@ export class IdList {
       } else {
         block =
           block === undefined
-            ? new Uint32Array(Math.min(this.firstCapacity, this.blockEntries))
+            ? new Uint16Array(Math.min(this.firstCapacity, this.blockEntries))
             : this.fullBlock();
         b = this.blocks.push(block) - 1;
         this.bases.push(id);
         this.tailFill = 0;
       }
     }
-    if (id - (this.bases[b] as number) > MAX_OFFSET && block instanceof Uint32Array)
-      block = this.rebase(b, id);
+    const offset = id - (this.bases[b] as number);
+    if (offset > MAX_OFFSET_16 && block instanceof Uint16Array) block = this.widened(b);
+    if (offset > MAX_OFFSET && block instanceof Uint32Array) block = this.rebase(b, id);
     block[this.tailFill++] = id - (this.bases[b] as number);
     this.count++;
   }
@@ -133,14 +139,33 @@ export class IdList {
     return ((this.blocks[b] as Block)[p & (this.blockEntries - 1)] as number) + (this.bases[b] as number);
   }
 
-  private fullBlock(): Uint32Array {
-    return this.arena?.entries === this.blockEntries ? this.arena.take() : new Uint32Array(this.blockEntries);
+  private fullBlock(): Uint16Array {
+    return this.arena?.entries === this.blockEntries
+      ? this.arena.take16()
+      : new Uint16Array(this.blockEntries);
   }
 
   private resized(block: Block, size: number): Block {
-    const next = block instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
+    const next =
+      block instanceof Float64Array
+        ? new Float64Array(size)
+        : block instanceof Uint32Array
+          ? new Uint32Array(size)
+          : new Uint16Array(size);
     next.set(block);
     return next;
+  }
+
+  // The last block (b), of 2-byte offsets, as 4-byte ones: an id came more than 65,535 past
+  // its base. Entries before the list's head stay where they are, as positions count from them.
+  private widened(b: number): Uint32Array {
+    const block = this.blocks[b] as Uint16Array;
+    const full = block.length === this.blockEntries && this.arena?.entries === this.blockEntries;
+    const wide = full ? (this.arena as BlockArena).take32() : new Uint32Array(block.length);
+    wide.set(block.subarray(0, this.tailFill));
+    this.arena?.give(block);
+    this.blocks[b] = wide;
+    return wide;
   }
 
   // Makes the last block (b) hold `id`, further from its base than 32 bits allow: its base moves

@@ -55,6 +55,27 @@ describe('IdList', () => {
     expect(contents(a)).toEqual([1, ...[0, 1, 2, 3, 4].map((k) => 2 ** 40 + k)]);
   });
 
+  test('a block holds 2-byte offsets while its ids lie within 65,535 of its first, and widens past that', () => {
+    const arena = new BlockArena(4);
+    const list = new IdList(4, 4, arena);
+    const ids = [1, 9, 17, 25, 33, 41, 41 + 65_535, 41 + 65_536, 200_000, 200_008];
+    for (const id of ids) list.push(id);
+    expect(contents(list)).toEqual(ids);
+    const blocks = (list as unknown as { blocks: (Uint16Array | Uint32Array)[] }).blocks;
+    // The second block's ids spread past 65,535 from its first: that block, and only it, is wider.
+    expect(blocks.map((block) => block.constructor.name)).toEqual([
+      'Uint16Array',
+      'Uint32Array',
+      'Uint16Array',
+    ]);
+    expect(list.upperBound(41 + 65_535)).toBe(7);
+    // Dropped blocks go back to the arena by width, and a later list takes each width again.
+    while (list.length > 0) list.shift();
+    const other = new IdList(4, 4, arena);
+    for (let id = 1; id <= 9; id++) other.push(id * 30_000);
+    expect(contents(other)).toEqual([...Array(9).keys()].map((k) => (k + 1) * 30_000));
+  });
+
   test('keeps ids beyond 32 bits exactly', () => {
     const list = new IdList();
     const big = Number.MAX_SAFE_INTEGER - 1;
@@ -75,6 +96,8 @@ describe('IdList', () => {
           fc.oneof(
             { weight: 10, arbitrary: fc.constant(-1) },
             { weight: 10, arbitrary: fc.integer({ min: 1, max: 5 }) },
+            // Past what a block of 2-byte offsets holds, within what 4 bytes do.
+            { weight: 2, arbitrary: fc.integer({ min: 20_000, max: 70_000 }) },
             { weight: 1, arbitrary: fc.integer({ min: 2 ** 31, max: 2 ** 33 }) },
           ),
           { maxLength: 1500 },
