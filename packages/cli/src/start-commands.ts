@@ -1,4 +1,4 @@
-import type { SimulatorKind } from '@racedata/core';
+import { parseOptions, SETTINGS, type SimulatorKind } from '@racedata/core';
 import { resolveCliSettings } from './cli-settings';
 import type { CliContext } from './context';
 import { envValue } from './env';
@@ -23,24 +23,30 @@ export async function runStartCommand(
     ]);
     return;
   }
-  const port = (flag: unknown, env: string, fallback: string) =>
-    (typeof flag === 'string' ? flag : undefined) ?? envValue(ctx.env, env) ?? fallback;
+  // Checked here, named as given: a bad `--json-port` is not reported as PORT (--port).
+  const port = (given: unknown, env: string, flag: string, fallback: string) => {
+    const text = (typeof given === 'string' ? given : undefined) ?? envValue(ctx.env, env) ?? fallback;
+    parseOptions([{ ...PORT, env, flag }], { port: text }, 'json');
+    return text;
+  };
   await runSimulators(ctx, [
     {
       kind: 'legacy',
       settings: resolveCliSettings('legacy', flags, ctx.env, {
-        port: port(flags.legacyPort, 'LEGACY_PORT', '8080'),
+        port: port(flags.legacyPort, 'LEGACY_PORT', '--legacy-port', '8080'),
       }),
     },
     {
       kind: 'json',
       settings: resolveCliSettings('json', flags, ctx.env, {
-        port: port(flags.jsonPort, 'JSON_PORT', '3000'),
+        port: port(flags.jsonPort, 'JSON_PORT', '--json-port', '3000'),
       }),
       seed: seedOf(flags),
     },
   ]);
 }
+
+const PORT = SETTINGS.find((spec) => spec.key === 'port') as (typeof SETTINGS)[number];
 
 function seedOf(flags: Record<string, unknown>): string | undefined {
   return typeof flags.seed === 'string' ? flags.seed : undefined;

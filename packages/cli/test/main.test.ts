@@ -224,6 +224,29 @@ describe('racedata-sim json', () => {
 });
 
 describe('racedata-sim all', () => {
+  test.each([
+    [
+      ['--json-port', 'x', '--legacy-port', '0'],
+      {},
+      'JSON_PORT (--json-port): expected a whole number, got "x"',
+    ],
+    [
+      ['--json-port', '0', '--legacy-port', '70000'],
+      {},
+      'LEGACY_PORT (--legacy-port): expected a number from 0 to 65535, got 70000',
+    ],
+    [
+      ['--legacy-port', '0'],
+      { JSON_PORT: 'abc' },
+      'JSON_PORT (--json-port): expected a whole number, got "abc"',
+    ],
+  ])('a bad port %j is named as given, and the start stops with exit code 2', async (args, env, said) => {
+    const cli = fakeCli(env);
+    void run(['node', 'racedata-sim', 'all', ...args, '--host', '127.0.0.1'], cli.ctx);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toBe(`racedata-sim: ${said}\n`);
+  });
+
   test('runs the legacy and the JSON simulator side by side', async () => {
     const cli = await start([
       'all',
