@@ -1,5 +1,6 @@
 import { settingSpecsFor } from './cli-settings';
 import { flagProperty } from './option-texts';
+import { START_FLAGS } from './start-flags';
 import type { StartCommand } from './start-commands';
 
 /** A simulator command and its flags, read as commander reads them (see plainStart). */
@@ -17,7 +18,7 @@ interface Flag {
 
 const tables = new Map<StartCommand, ReadonlyMap<string, Flag>>();
 
-/** The flags a simulator command declares (program.ts), by spelling. */
+/** The flags a simulator command declares (setting-options.ts), by spelling. */
 function flagsOf(command: StartCommand): ReadonlyMap<string, Flag> {
   let table = tables.get(command);
   if (table) return table;
@@ -28,13 +29,10 @@ function flagsOf(command: StartCommand): ReadonlyMap<string, Flag> {
     flags.set(spec.flag, { property, takes: spec.boolean ? 'switch' : 'value', choices: spec.choices });
     if (spec.boolean) flags.set(spec.flag.replace(/^--/, '--no-'), { property, takes: 'off' });
   }
-  if (command !== 'legacy') flags.set('--seed', { property: 'seed', takes: 'value' });
-  if (command === 'all') {
-    flags.set('--legacy-port', { property: 'legacyPort', takes: 'value' });
-    flags.set('--json-port', { property: 'jsonPort', takes: 'value' });
+  for (const { flag, value } of START_FLAGS.filter((start) => start.commands.includes(command))) {
+    const property = flagProperty(flag.replace(/^--no-/, '--'));
+    flags.set(flag, { property, takes: value === undefined ? 'off' : 'value' });
   }
-  flags.set('--no-replay', { property: 'replay', takes: 'off' });
-  flags.set('--no-race-day', { property: 'raceDay', takes: 'off' });
   table = flags;
   tables.set(command, table);
   return table;

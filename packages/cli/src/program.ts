@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context';
 import { EXIT_BAD_CONFIG } from './errors';
 import { addOnDemandCommands, commandNamed } from './on-demand-commands';
@@ -36,7 +36,6 @@ export function buildProgram(ctx: CliContext, args?: readonly string[]): Command
         kind === 'json' ? 'run the JSON simulator (port 3000)' : 'run the legacy XML simulator (port 8080)',
       );
     if (!declared(kind)) continue;
-    if (kind === 'json') command.addOption(seedOption());
     withSettingsHelp(command, kind);
     addSettingOptions(command, kind).action((flags: Record<string, unknown>) =>
       runStartCommand(ctx, kind, flags),
@@ -62,9 +61,6 @@ export function buildProgram(ctx: CliContext, args?: readonly string[]): Command
 }
 
 function declareAll(ctx: CliContext, all: Command): void {
-  all.addOption(new Option('--legacy-port <value>', 'legacy simulator port (env LEGACY_PORT, default 8080)'));
-  all.addOption(new Option('--json-port <value>', 'JSON simulator port (env JSON_PORT, default 3000)'));
-  all.addOption(seedOption());
   withSettingsHelp(all, 'all');
   addSettingOptions(all, 'all').action((flags: Record<string, unknown>) =>
     runStartCommand(ctx, 'all', flags),
@@ -73,13 +69,6 @@ function declareAll(ctx: CliContext, all: Command): void {
 
 function withSettingsHelp(command: Command, kind: SimulatorKind | 'all'): void {
   command.addHelpText('after', () => `\n${settingsHelp(kind)}\n\n${EXIT_CODES_HELP}\n`);
-}
-
-function seedOption(): Option {
-  return new Option(
-    '--seed <file|N>',
-    'fill the JSON store before listening: an NDJSON file (one POST /api/message body a line) or N generated events',
-  );
 }
 
 /**
