@@ -1,7 +1,7 @@
 'use strict';
 // Runs the single-file bundle through V8's code cache. Compiling the bundle's ~900 KB is about
 // a third of a start; with the cache beside it, V8 deserialises the bytecode instead, and the
-// simulators answer their first request sooner (bench/src/measures/start-up.ts measures it).
+// simulators answer their first request sooner (bench/src/scenarios/start-up measures it).
 //
 // The cache is written when the process exits: by then every function the run needed has been
 // compiled, so the next start finds them all. What a run compiles depends on what it did: a
@@ -16,7 +16,17 @@
 // not used, and rewritten at exit. Writing is best effort (a read-only install keeps working).
 // The container images ship a cache written at build time (scripts/prime-code-cache.mjs).
 const { isAscii } = require('node:buffer');
-const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
+const {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
@@ -43,22 +53,88 @@ function keyOf(bundle, source) {
   return `racedata-sim code cache 4 ${id} ${process.version} ${process.arch}`;
 }
 
-/** The header line: the key, then the simulators whose start the cache covers (`-` for none). */
-function headerOf(key, covers) {
-  const names = [...new Set(covers)].sort();
-  return `${key} covers ${names.length > 0 ? names.join(',') : '-'}\n`;
+/**
+ * Where a start reads the bundle and its cache: one buffer larger than 32 MiB, of which only the
+ * pages read into are ever touched. glibc serves an allocation that large with a mapping of its
+ * own, and freeing it leaves the allocator's settings as they were. A buffer of the files' own
+ * sizes (a megabyte or two) is mapped too, but its free raises glibc's mapping threshold to its
+ * size for the rest of the process, and the threshold at which free memory goes back to the
+ * system to twice that: every later allocation below two megabytes then comes from heaps that
+ * keep what they once held, which after a bulk seed is ten megabytes and more of RSS
+ * (bench/src/scenarios/memory/1-seeded.ts measures it).
+ */
+const READ_BUFFER_BYTES = 33 << 20;
+
+/**
+ * The files' bytes, in one read buffer (READ_BUFFER_BYTES) while they fit it. Each file starts at
+ * a multiple of 8 bytes, so V8 reads the cache's data where it lies instead of copying it.
+ */
+function readFiles(files) {
+  const sizes = files.map((file) => {
+    try {
+      return statSync(file).size;
+    } catch {
+      return -1;
+    }
+  });
+  const total = sizes.reduce((sum, size) => sum + Math.max(size, 0) + 8, 0);
+  let buffer;
+  try {
+    buffer = Buffer.allocUnsafeSlow(Math.max(READ_BUFFER_BYTES, total));
+  } catch {
+    // A system that refuses to reserve it (strict overcommit) gets the files read plainly.
+    return files.map((file, i) => (sizes[i] < 0 ? undefined : readOrUndefined(file)));
+  }
+  let at = 0;
+  return files.map((file, i) => {
+    if (sizes[i] < 0) return undefined;
+    try {
+      const bytes = buffer.subarray(at, at + readWhole(file, buffer.subarray(at, at + sizes[i])));
+      at += Math.ceil(bytes.length / 8) * 8;
+      return bytes;
+    } catch {
+      return undefined;
+    }
+  });
 }
 
-/** V8's data and what it covers, when the cache exists and was made for this key. */
-function readCache(file, key) {
-  let data;
+function readOrUndefined(file) {
   try {
-    data = readFileSync(file);
+    return readFileSync(file);
   } catch {
     return undefined;
   }
+}
+
+/** Reads `file` into `into`, which has room for its size as last seen: the count of bytes read. */
+function readWhole(file, into) {
+  const fd = openSync(file, 'r');
+  try {
+    if (fstatSync(fd).size !== into.length) throw new Error(`${file} changed while read`);
+    let read = 0;
+    for (let n = 1; read < into.length && n > 0; read += n)
+      n = readSync(fd, into, read, into.length - read, read);
+    return read;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The header line: the key, then the simulators whose start the cache covers (`-` for none),
+ * padded with spaces to a multiple of 8 bytes so that V8's data after it is aligned (readFiles).
+ */
+function headerOf(key, covers) {
+  const names = [...new Set(covers)].sort();
+  const line = `${key} covers ${names.length > 0 ? names.join(',') : '-'}`;
+  return `${line.padEnd(Math.ceil((line.length + 1) / 8) * 8 - 1)}\n`;
+}
+
+/** V8's data and what it covers, when the cache was read and was made for this key. */
+function readCache(data, key) {
+  if (data === undefined) return undefined;
   const end = data.indexOf(0x0a);
-  const header = /^(.*) covers ([a-z,-]+)$/.exec(data.subarray(0, Math.max(end, 0)).toString('latin1'));
+  const header = /^(.*) covers ([a-z,-]+) *$/.exec(data.subarray(0, Math.max(end, 0)).toString('latin1'));
   if (end < 0 || !header || header[1] !== key) return undefined;
   return { data: data.subarray(end + 1), covers: header[2] === '-' ? [] : header[2].split(',') };
 }
@@ -83,8 +159,7 @@ function writeCache(file, header, script) {
  * as Latin-1 in a fraction of a millisecond, where Node's UTF-8 read of the same megabyte takes
  * several: a sizeable part of a start. Anything else is read as UTF-8.
  */
-function readSource(file) {
-  const bytes = readFileSync(file);
+function sourceOf(bytes) {
   return isAscii(bytes) ? bytes.latin1Slice() : bytes.toString('utf8');
 }
 
@@ -100,20 +175,30 @@ function compiled(bundle, source, cachedData) {
   });
 }
 
+/**
+ * The bundle compiled, with its cache when there is one for it. Only what the cache covers is
+ * kept from it: the read buffer (readFiles) is free to go once the script is compiled.
+ */
+function compiledWithCache(bundle, cacheFile) {
+  const [bundleBytes, cacheBytes] = readFiles([bundle, cacheFile]);
+  // A bundle the read buffer did not take is read plainly, which says why if it cannot be.
+  const source = sourceOf(bundleBytes ?? readFileSync(bundle));
+  const key = keyOf(bundle, source);
+  const cached = readCache(cacheBytes, key);
+  return { key, script: compiled(bundle, source, cached?.data), covers: cached?.covers };
+}
+
 /** Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. */
 function runBundle(bundle) {
   const cacheFile = `${bundle}.v8cache`;
-  const source = readSource(bundle);
-  const key = keyOf(bundle, source);
-  const cached = readCache(cacheFile, key);
-  const script = compiled(bundle, source, cached?.data);
+  const { key, script, covers } = compiledWithCache(bundle, cacheFile);
   const started = new Set();
   process.on(STARTED, (kind) => started.add(kind));
   process.once('exit', () => {
-    if (cached === undefined || script.cachedDataRejected)
+    if (covers === undefined || script.cachedDataRejected)
       writeCache(cacheFile, headerOf(key, [...started]), script);
-    else if ([...started].some((kind) => !cached.covers.includes(kind)))
-      writeCache(cacheFile, headerOf(key, [...cached.covers, ...started]), script);
+    else if ([...started].some((kind) => !covers.includes(kind)))
+      writeCache(cacheFile, headerOf(key, [...covers, ...started]), script);
   });
   const mod = new Module(bundle, module);
   mod.filename = bundle;

@@ -10,7 +10,7 @@ const { BUNDLE_OPENING, BUNDLE_CLOSING } = require(LOADER) as {
   BUNDLE_CLOSING: string;
 };
 
-const HEADER = /^racedata-sim code cache 4 ([0-9a-f]+) v[\d.]+ \w+ covers ([a-z,-]+)\n/;
+const HEADER = /^racedata-sim code cache 4 ([0-9a-f]+) v[\d.]+ \w+ covers ([a-z,-]+) *\n/;
 
 // Each test runs its own copy of the bundle, so its cache is its own.
 const copy = bundleCopyPerTest('racedata-code-cache-');
@@ -62,8 +62,25 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     expect(build?.[1]).toMatch(/^[0-9a-f]{32}$/);
     expect(header?.[1]).toBe(build?.[1]);
     expect(header?.[2]).toBe('json');
-    // V8's data follows the header: far more than a header alone.
+    // V8's data follows the header, at a multiple of 8 bytes (V8 copies data it finds unaligned).
+    expect(header?.[0].length).toBe(written.indexOf(10) + 1);
+    expect((written.indexOf(10) + 1) % 8).toBe(0);
     expect(written.length).toBeGreaterThan(100_000);
+  });
+
+  test('a cache whose header is not padded (an older loader wrote it) is still taken', async () => {
+    await startAndStop();
+    const written = readFileSync(cache);
+    const end = written.indexOf(10);
+    const unpadded = Buffer.concat([
+      Buffer.from(written.subarray(0, end).toString('latin1').trimEnd() + '\n'),
+      written.subarray(end + 1),
+    ]);
+    expect(unpadded.length).toBeLessThan(written.length);
+    writeFileSync(cache, unpadded);
+    const mtime = statSync(cache).mtimeMs;
+    await startAndStop();
+    expect(statSync(cache).mtimeMs).toBe(mtime);
   });
 
   test('a start that finds a cache V8 accepts leaves it as it is', async () => {
