@@ -130,10 +130,25 @@ export class Journal {
     const at = this.clock.now();
     const { transport, channel, eventId, payloadKey, status } = input;
     this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + users.length);
-    const tell = this.listeners.size > 0 || this.waiters.size > 0;
+    if (this.listeners.size === 0 && this.waiters.size === 0) {
+      // Nobody to tell of each entry: recorded as one run (JournalRing.pushEach).
+      this.ring.pushEach(
+        'delivered',
+        this.seq + 1,
+        at,
+        users,
+        transport,
+        channel,
+        eventId,
+        payloadKey,
+        status,
+      );
+      this.seq += users.length;
+      return;
+    }
     for (const user of users) {
       this.push('delivered', ++this.seq, at, user, transport, channel, eventId, payloadKey, status);
-      if (tell) this.added();
+      this.added();
     }
   }
 
