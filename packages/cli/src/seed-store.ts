@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { Logger } from '@racedata/core';
+import { monotonicMs, type Logger } from '@racedata/core';
 import type { JsonSeeder, SeedResult } from '@racedata/json-sim';
 import { CliError } from './errors';
 
@@ -12,7 +12,7 @@ const COUNT = /^\d+$/;
  * generated start-list events. In-process, no HTTP. A bad file stops the start (exit 2).
  */
 export async function seedStore(seeder: JsonSeeder, source: string, logger: Logger): Promise<SeedResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   let result: SeedResult;
   try {
     result = COUNT.test(source)
@@ -21,7 +21,7 @@ export async function seedStore(seeder: JsonSeeder, source: string, logger: Logg
   } catch (err) {
     throw new CliError('SEED_INVALID', { source, detail: (err as Error).message }, { cause: err });
   }
-  const ms = performance.now() - started;
+  const ms = monotonicMs() - started;
   logger.info(
     { ...result, ms: Math.round(ms), eventsPerSecond: Math.round((result.seeded * 1000) / Math.max(ms, 1)) },
     'store seeded',

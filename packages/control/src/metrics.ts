@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Gauge, Registry } from 'prom-client';
-import { type Logger, type SimulatorSettings, toSimError } from '@racedata/core';
+import { type Logger, monotonicMs, type SimulatorSettings, toSimError } from '@racedata/core';
 import { CONTROL_PREFIX, checkToken } from './control-plane';
 import type { ControlHooks } from './simulator-types';
 import { closeCodeLabel } from './close-code-label';
@@ -241,13 +241,13 @@ function metricsWrap(
 
   return (inner: RequestListener): RequestListener => {
     return (req, res) => {
-      const start = performance.now();
+      const start = monotonicMs();
       const url = req.url ?? '';
       const route = routeOf(url);
       const method = req.method ?? '';
       res.once('close', () => {
         const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-        requests.record(route, method, status, (performance.now() - start) / 1000);
+        requests.record(route, method, status, (monotonicMs() - start) / 1000);
       });
       if (route === METRICS_PATH && settings.controlApi !== 'off' && method === 'GET') {
         serve(req, res).catch((err: unknown) => {

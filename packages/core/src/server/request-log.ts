@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
+import { monotonicMs } from '../clock';
 import type { Logger } from '../logger';
 import { bearerToken, parseBasicCredentials, type TokenService } from '../tokens';
 
@@ -16,7 +17,7 @@ export interface RequestLogDeps {
 export function withRequestLog(inner: RequestListener, deps: RequestLogDeps): RequestListener {
   const { logger, tokens } = deps;
   return (req, res) => {
-    const start = performance.now();
+    const start = monotonicMs();
     const method = req.method ?? '';
     const url = req.url ?? '';
     const query = url.indexOf('?');
@@ -24,7 +25,7 @@ export function withRequestLog(inner: RequestListener, deps: RequestLogDeps): Re
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : 'aborted';
       const user = typeof status === 'number' && status < 400 ? userOf(req, tokens) : undefined;
-      const ms = Math.round((performance.now() - start) * 10) / 10;
+      const ms = Math.round((monotonicMs() - start) * 10) / 10;
       logger.info({ method, path, status, ...(user !== undefined && { user }), ms }, 'request');
     });
     inner(req, res);
