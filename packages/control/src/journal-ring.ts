@@ -8,6 +8,17 @@ const KIND_CODE: Record<Kind, number> = { received: 0, delivered: 1, closed: 2 }
 /** A held entry as listeners and readers get it: the record with its time as a number. */
 export type StoredRecord = JournalRecord & { readonly at: number };
 
+/** What every entry of a run (JournalRing.pushEach) shares: all of an entry but its seq and user. */
+export interface SharedFields {
+  readonly kind: Kind;
+  readonly at: number;
+  readonly via: string;
+  readonly channel: string | undefined;
+  readonly eventId: number | undefined;
+  readonly payloadKey: string | undefined;
+  readonly num: number;
+}
+
 /**
  * The journal's entries in columns: typed arrays for the numbers and plain arrays holding
  * references to strings the callers already have (user keys, channel names, payload keys).
@@ -82,18 +93,9 @@ export class JournalRing {
    * thousand sessions records a thousand entries per message, and entry by entry that showed in
    * the CPU each delivery costs (the fan-out bench).
    */
-  pushEach(
-    kind: Kind,
-    firstSeq: number,
-    at: number,
-    users: readonly (string | undefined)[],
-    via: string,
-    channel: string | undefined,
-    eventId: number | undefined,
-    payloadKey: string | undefined,
-    num: number,
-  ): void {
+  pushEach(firstSeq: number, users: readonly (string | undefined)[], shared: SharedFields): void {
     if (this.max <= 0) return;
+    const { kind, at, via, channel, eventId, payloadKey, num } = shared;
     // Entries a run longer than the ring would drop before it ends are never written.
     let next = Math.max(0, users.length - this.max);
     while (next < users.length) {

@@ -132,17 +132,16 @@ export class Journal {
     this.tallies.delivered.set(transport, (this.tallies.delivered.get(transport) ?? 0) + users.length);
     if (this.listeners.size === 0 && this.waiters.size === 0) {
       // Nobody to tell of each entry: recorded as one run (JournalRing.pushEach).
-      this.ring.pushEach(
-        'delivered',
-        this.seq + 1,
+      const shared = {
+        kind: 'delivered',
         at,
-        users,
-        transport,
+        via: transport,
         channel,
         eventId,
         payloadKey,
-        status,
-      );
+        num: status,
+      } as const;
+      this.ring.pushEach(this.seq + 1, users, shared);
       this.seq += users.length;
       return;
     }

@@ -36,7 +36,10 @@ describe('JournalRing', () => {
             runs.push('closed', seq, 5, s.user, 'stomp', undefined, undefined, undefined, 1000);
             model.push('closed', seq, 5, s.user, 'stomp', undefined, undefined, undefined, 1000);
           } else {
-            runs.pushEach('delivered', seq + 1, s.at, s.users, 'stomp', s.channel, undefined, 'k', 101);
+            runs.pushEach(seq + 1, s.users, {
+              ...{ kind: 'delivered', at: s.at, via: 'stomp', channel: s.channel },
+              ...{ eventId: undefined, payloadKey: 'k', num: 101 },
+            });
             for (const user of s.users)
               model.push('delivered', ++seq, s.at, user, 'stomp', s.channel, undefined, 'k', 101);
           }
@@ -57,7 +60,10 @@ describe('JournalRing', () => {
   test('a run longer than the ring keeps its last entries, numbered as if each had been pushed', () => {
     const ring = new JournalRing(3);
     ring.push('received', 1, 0, undefined, 'inject', 'Result', undefined, undefined, 0);
-    ring.pushEach('delivered', 2, 7, ['a', 'b', 'c', 'd', 'e'], 'stomp', 'Result', undefined, undefined, 101);
+    ring.pushEach(2, ['a', 'b', 'c', 'd', 'e'], {
+      ...{ kind: 'delivered', at: 7, via: 'stomp', channel: 'Result' },
+      ...{ eventId: undefined, payloadKey: undefined, num: 101 },
+    });
     expect(held(ring).map((r) => [r.seq, 'user' in r ? r.user : undefined])).toEqual([
       [4, 'c'],
       [5, 'd'],
