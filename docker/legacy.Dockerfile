@@ -23,7 +23,7 @@ COPY packages/console/package.json packages/console/
 COPY packages/cli/package.json packages/cli/
 RUN npm ci --loglevel=error
 COPY tsconfig.json tsconfig.base.json ./
-COPY scripts/bundle.mjs scripts/bundle-wrappers.mjs scripts/bundle-testkit.mjs scripts/prime-code-cache.mjs scripts/
+COPY scripts/bundle.mjs scripts/bundle-wrappers.mjs scripts/bundle-on-demand.mjs scripts/bundle-testkit.mjs scripts/prime-code-cache.mjs scripts/
 COPY packages/ packages/
 # The console (esbuild), tsc --build, then scripts/bundle.mjs: the CLI, its production
 # dependencies and the console's assets in one file. Then one run of both simulators writes
@@ -34,9 +34,11 @@ RUN npm run build && node scripts/prime-code-cache.mjs
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
-# The npm bin's layout: bin/racedata-sim.js runs dist/racedata-sim.cjs through the cache.
+# The npm bin's layout: bin/racedata-sim.js runs dist/racedata-sim.cjs through the cache; the
+# bundle reads racedata-sim.on-demand.js beside it when a module a start never runs is asked for.
 COPY --from=build /app/packages/cli/bin/racedata-sim.js /app/packages/cli/bin/code-cache.js ./bin/
-COPY --from=build /app/packages/cli/dist/racedata-sim.cjs /app/packages/cli/dist/racedata-sim.cjs.v8cache ./dist/
+COPY --from=build /app/packages/cli/dist/racedata-sim.cjs /app/packages/cli/dist/racedata-sim.cjs.v8cache \
+  /app/packages/cli/dist/racedata-sim.on-demand.js ./dist/
 # Bundled recordings; mounting a directory on /recordings replaces them.
 COPY recordings /recordings
 # The docs pages the console links, served read-only at /_sim/docs/ (packages/cli/src/docs-root.ts).

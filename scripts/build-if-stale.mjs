@@ -12,6 +12,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What `npm run build` writes that a start runs. */
 const OUTPUTS = [
   'packages/cli/dist/racedata-sim.cjs',
+  'packages/cli/dist/racedata-sim.on-demand.js',
   'packages/testkit/dist/racedata-sim.cjs',
   'packages/testkit/dist/testcontainers.cjs',
 ];

@@ -5,9 +5,10 @@
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ON_DEMAND_FILE, splitOnDemand } from './bundle-on-demand.mjs';
 import { plainModuleWrappers } from './bundle-wrappers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -374,10 +375,19 @@ async function bundleCli() {
   // is keyed to it, so a cache is never used with another bundle, however files are copied.
   // The code inside a function expression the loader compiles as it is (BUNDLE_OPENING).
   const { BUNDLE_OPENING, BUNDLE_CLOSING } = require('../packages/cli/bin/code-cache.js');
-  const body = plainModuleWrappers(readFileSync(partial, 'utf8'));
-  const code = Buffer.from(`${BUNDLE_OPENING}${body}${BUNDLE_CLOSING}`);
+  // What a start never runs goes to a file of its own, written first: the bundle that names its
+  // build is never in place before it (scripts/bundle-on-demand.mjs).
+  const { main, onDemand, moved } = splitOnDemand(plainModuleWrappers(readFileSync(partial, 'utf8')));
+  const onDemandFile = path.join(path.dirname(outfile), ON_DEMAND_FILE);
+  if (onDemand === undefined) rmSync(onDemandFile, { force: true });
+  else writeAtomically(onDemandFile, onDemand);
+  const code = Buffer.from(`${BUNDLE_OPENING}${main}${BUNDLE_CLOSING}`);
   const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
   writeFileSync(partial, Buffer.concat([Buffer.from(`// racedata-sim build ${id}\n`), code]));
   renameSync(partial, outfile);
-  console.log(`bundle: ${path.relative(root, outfile)} (${Math.round(statSync(outfile).size / 1024)} KB)`);
+  const kb = (file) => Math.round(statSync(file).size / 1024);
+  console.log(
+    `bundle: ${path.relative(root, outfile)} (${kb(outfile)} KB)` +
+      (onDemand === undefined ? '' : `, ${ON_DEMAND_FILE} (${kb(onDemandFile)} KB, ${moved.length} modules)`),
+  );
 }

@@ -20,6 +20,7 @@ function staleReason(tree: string): string | undefined {
 
 const OUTPUTS = [
   'packages/cli/dist/racedata-sim.cjs',
+  'packages/cli/dist/racedata-sim.on-demand.js',
   'packages/testkit/dist/racedata-sim.cjs',
   'packages/testkit/dist/testcontainers.cjs',
 ];

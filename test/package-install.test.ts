@@ -175,6 +175,7 @@ describeIfNpm('racedata-sim installed from its tarball into another project', ()
       expect.arrayContaining([
         'packages/cli/bin/racedata-sim.js',
         'packages/cli/dist/racedata-sim.cjs',
+        'packages/cli/dist/racedata-sim.on-demand.js',
         'packages/testkit/dist/racedata-sim.cjs',
         'packages/testkit/dist/testcontainers.cjs',
         'packages/testkit/dist/types/index.d.ts',

@@ -65,37 +65,52 @@ function keyOf(bundle, source) {
  */
 const READ_BUFFER_BYTES = 33 << 20;
 
-/**
- * The files' bytes, in one read buffer (READ_BUFFER_BYTES) while they fit it. Each file starts at
- * a multiple of 8 bytes, so V8 reads the cache's data where it lies instead of copying it.
- */
-function readFiles(files) {
-  const sizes = files.map((file) => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return -1;
-    }
-  });
-  const total = sizes.reduce((sum, size) => sum + Math.max(size, 0) + 8, 0);
-  let buffer;
+/** The read buffer (READ_BUFFER_BYTES), or undefined on a system that refuses to reserve it. */
+function readBuffer() {
   try {
-    buffer = Buffer.allocUnsafeSlow(Math.max(READ_BUFFER_BYTES, total));
+    return Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
   } catch {
-    // A system that refuses to reserve it (strict overcommit) gets the files read plainly.
-    return files.map((file, i) => (sizes[i] < 0 ? undefined : readOrUndefined(file)));
+    // strict overcommit: the files are read plainly
+    return undefined;
   }
-  let at = 0;
-  return files.map((file, i) => {
-    if (sizes[i] < 0) return undefined;
-    try {
-      const bytes = buffer.subarray(at, at + readWhole(file, buffer.subarray(at, at + sizes[i])));
-      at += Math.ceil(bytes.length / 8) * 8;
-      return bytes;
-    } catch {
-      return undefined;
-    }
-  });
+}
+
+/**
+ * The bundle's text, read into `buffer` whole. esbuild writes it in ASCII (non-ASCII characters
+ * escaped), and ASCII is read as Latin-1, a plain copy, where Node's UTF-8 decoding of the same
+ * megabytes takes several milliseconds; anything else is read as UTF-8. Undefined when the
+ * buffer cannot take it.
+ */
+function readSource(file, buffer) {
+  const bytes = readInto(file, buffer);
+  return bytes && (isAscii(bytes) ? bytes.latin1Slice() : bytes.toString('utf8'));
+}
+
+/**
+ * A file's bytes, read into `buffer` from its start. Undefined when there is no buffer, or the
+ * file is missing, unreadable or larger than the buffer.
+ */
+function readInto(file, buffer) {
+  if (buffer === undefined) return undefined;
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    if (size > buffer.length) return undefined;
+    let read = 0;
+    for (let n = 1; read < size && n > 0; read += n) n = readSync(fd, buffer, read, size - read, read);
+    return buffer.subarray(0, read);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The bundle's text read whole, as readSource would decode it; throws why it cannot be read. */
+function plainSource(file) {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.latin1Slice() : bytes.toString('utf8');
 }
 
 function readOrUndefined(file) {
@@ -106,23 +121,10 @@ function readOrUndefined(file) {
   }
 }
 
-/** Reads `file` into `into`, which has room for its size as last seen: the count of bytes read. */
-function readWhole(file, into) {
-  const fd = openSync(file, 'r');
-  try {
-    if (fstatSync(fd).size !== into.length) throw new Error(`${file} changed while read`);
-    let read = 0;
-    for (let n = 1; read < into.length && n > 0; read += n)
-      n = readSync(fd, into, read, into.length - read, read);
-    return read;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The header line: the key, then the simulators whose start the cache covers (`-` for none),
- * padded with spaces to a multiple of 8 bytes so that V8's data after it is aligned (readFiles).
+ * padded with spaces to a multiple of 8 bytes: the cache is read to the start of the read buffer
+ * (readInto), so V8's data after the header is aligned and read where it lies.
  */
 function headerOf(key, covers) {
   const names = [...new Set(covers)].sort();
@@ -155,15 +157,6 @@ function writeCache(file, header, script) {
 }
 
 /**
- * The bundle's text. esbuild writes it in ASCII (non-ASCII characters escaped), and ASCII is read
- * as Latin-1 in a fraction of a millisecond, where Node's UTF-8 read of the same megabyte takes
- * several: a sizeable part of a start. Anything else is read as UTF-8.
- */
-function sourceOf(bytes) {
-  return isAscii(bytes) ? bytes.latin1Slice() : bytes.toString('utf8');
-}
-
-/**
  * The bundle compiled (with `cachedData` when given) as a script whose value is its module
  * function: the file itself when written as one (BUNDLE_OPENING), else in Node's module wrapper.
  */
@@ -177,14 +170,17 @@ function compiled(bundle, source, cachedData) {
 
 /**
  * The bundle compiled, with its cache when there is one for it. Only what the cache covers is
- * kept from it: the read buffer (readFiles) is free to go once the script is compiled.
+ * kept from it: the read buffer (readBuffer) is free to go once the script is compiled.
  */
 function compiledWithCache(bundle, cacheFile) {
-  const [bundleBytes, cacheBytes] = readFiles([bundle, cacheFile]);
-  // A bundle the read buffer did not take is read plainly, which says why if it cannot be.
-  const source = sourceOf(bundleBytes ?? readFileSync(bundle));
+  const buffer = readBuffer();
+  // A bundle the buffer did not take is read plainly, which says why if it cannot be.
+  const source = readSource(bundle, buffer) ?? plainSource(bundle);
   const key = keyOf(bundle, source);
-  const cached = readCache(cacheBytes, key);
+  // Once the bundle is a string, its bytes are done with: the cache is read over them, into pages
+  // already touched. Every page a start touches first costs the kernel a fault, which on a
+  // virtual machine that backs its memory lazily is tens of microseconds.
+  const cached = readCache(readInto(cacheFile, buffer) ?? readOrUndefined(cacheFile), key);
   return { key, script: compiled(bundle, source, cached?.data), covers: cached?.covers };
 }
 

@@ -5,6 +5,8 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const builtBundle = path.join(root, 'packages', 'cli', 'dist', 'racedata-sim.cjs');
+export const ON_DEMAND_FILE = 'racedata-sim.on-demand.js';
+const builtOnDemand = path.join(root, 'packages', 'cli', 'dist', ON_DEMAND_FILE);
 const loader = path.join(root, 'packages', 'cli', 'bin', 'code-cache.js');
 
 export interface BundleCopy {
@@ -30,6 +32,8 @@ export function bundleCopyPerTest(prefix: string): BundleCopy {
     dir = mkdtempSync(path.join(os.tmpdir(), prefix));
     bundle = path.join(dir, 'racedata-sim.cjs');
     copyFileSync(builtBundle, bundle);
+    // The bundle reads the modules a start never runs from this file beside it.
+    copyFileSync(builtOnDemand, path.join(dir, ON_DEMAND_FILE));
   });
   afterEach(() => {
     for (const child of children.splice(0))
