@@ -152,7 +152,11 @@ export function splitOnDemand(code, roots = ON_DEMAND_ROOTS) {
   const loader =
     `var __onDemand,__onDemandModule=i=>function(exports,module){return(__onDemand??=__loadOnDemand())[i].call(this,exports,module)};` +
     `function __loadOnDemand(){let file=require("path").join(__dirname,${JSON.stringify(ON_DEMAND_FILE)}),text;` +
-    `try{text=require("fs").readFileSync(file,"latin1")}` +
+    // Read 64 KB at a time: a buffer of the file's size would be mapped by glibc, and freeing it
+    // raises glibc's mapping threshold for good (packages/cli/bin/code-cache.js, READ_BUFFER_BYTES).
+    `try{let fs=require("fs"),fd=fs.openSync(file,"r"),buffer=Buffer.allocUnsafeSlow(65536),parts=[],n;` +
+    `try{while((n=fs.readSync(fd,buffer,0,65536,null))>0)parts.push(buffer.toString("latin1",0,n))}finally{fs.closeSync(fd)}` +
+    `text=parts.join("")}` +
     `catch(err){throw new Error("the bundle's on-demand part, which npm run build writes beside it, cannot be read: "+err.message)}` +
     `if(!text.startsWith(${JSON.stringify(header)}))throw new Error(file+" is from another build than "+__filename+": npm run build writes both");` +
     `return new(require("vm").Script)(text,{filename:file}).runInThisContext()(${scope.join(',')})}`;

@@ -62,9 +62,9 @@ const build = `
   const built = buildSync({ entryPoints: ['entry.js'], bundle: true, platform: 'node', format: 'cjs',
     write: false, minifyWhitespace: true, minifySyntax: true });
   const whole = plainModuleWrappers(built.outputFiles[0].text);
-  // Preloaded, it logs each read of the on-demand file.
-  writeFileSync('hook.cjs', "const fs=require('fs'),read=fs.readFileSync;fs.readFileSync=(f,...a)=>(String(f).endsWith(" +
-    JSON.stringify(ON_DEMAND_FILE) + ")&&fs.appendFileSync('reads.log','read '),read(f,...a));");
+  // Preloaded, it logs each opening of the on-demand file.
+  writeFileSync('hook.cjs', "const fs=require('fs'),open=fs.openSync;fs.openSync=(f,...a)=>(String(f).endsWith(" +
+    JSON.stringify(ON_DEMAND_FILE) + ")&&fs.appendFileSync('reads.log','read '),open(f,...a));");
   const split = splitOnDemand(whole, ['later.js']);
   writeFileSync('whole.cjs', whole);
   writeFileSync('split.cjs', split.main);
