@@ -15,4 +15,4 @@ export const bareIdleRss = () =>
   });
 
 export const GC_METHOD =
-  "Every simulator is the built CLI as users run it, in its own process, with the bench hook preloaded (`node --expose-gc --require bench/src/servers/gc-hook.cjs`): it does nothing but run two full GCs when the harness asks over IPC; every reading follows one. RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics.";
+  "Every simulator is the built CLI as users run it, in its own process, with the bench hook preloaded (`node --expose-gc --require bench/src/servers/gc-hook.cjs`): it does nothing but run two full GCs when the harness asks over IPC; every reading follows one, and a first GET /metrics before it (the first answer loads the metrics library, which the CLI reads from its on-demand part: the harness's doing, not the store's). RSS is VmRSS from /proc/<pid>/status, heapUsed and heapTotal are the simulator's own nodejs_heap_size_used_bytes and nodejs_heap_size_total_bytes from GET /metrics.";
