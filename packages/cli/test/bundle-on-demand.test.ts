@@ -84,6 +84,25 @@ describe('a start needs only the bundle', () => {
     expect(run.stderr()).not.toContain(ON_DEMAND_FILE);
   });
 
+  test('json issues and takes a JWT (--token-mode jwt) without the on-demand file: no load mid-traffic', async () => {
+    const run = await start(['json', '--port', '0', '--token-mode', 'jwt']);
+    const [port] = run.ports as [number];
+    const auth = await get(port, '/customerapi/authenticate/subscription', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'testuser', secret: 'testpassword' }),
+    });
+    expect(auth.status).toBe(200);
+    const token = /^Bearer (\S+)$/.exec(auth.headers.get('authorization') ?? '')?.[1] ?? '';
+    expect(token.split('.')).toHaveLength(3);
+    expect((await get(port, '/api/message', message('RaceDayTrot'))).status).toBeLessThan(300);
+    const events = await get(port, '/customerapi/events?lastEventId=0', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(events.status).toBe(200);
+    expect(await run.stop()).toBe(0);
+  });
+
   test('legacy starts and takes a Durable message without the on-demand file', async () => {
     const run = await start(['legacy', '--port', '0']);
     const [port] = run.ports as [number];
