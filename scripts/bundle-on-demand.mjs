@@ -17,6 +17,7 @@
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { parse } from 'acorn';
+import { applyEdits } from './bundle-wrappers.mjs';
 
 /** The on-demand file's name, beside the bundle. */
 export const ON_DEMAND_FILE = 'racedata-sim.on-demand.js';
@@ -162,16 +163,9 @@ export function splitOnDemand(code, roots = ON_DEMAND_ROOTS) {
     `if(!text.startsWith(${JSON.stringify(header)}))throw new Error(file+" is from another build than "+__filename+": npm run build writes both");` +
     `return new(require("vm").Script)(text,{filename:file}).runInThisContext()(${scope.join(',')})}`;
   const prologueEnd = prologue.length > 0 ? prologue[prologue.length - 1].end : 0;
-  const edits = [
+  const main = applyEdits(code, [
     { from: prologueEnd, to: prologueEnd, text: loader },
     ...moved.map((m, i) => ({ from: m.fn.start, to: m.fn.end, text: `__onDemandModule(${i})` })),
-  ].sort((a, b) => a.from - b.from);
-  const pieces = [];
-  let at = 0;
-  for (const { from, to, text } of edits) {
-    pieces.push(code.slice(at, from), text);
-    at = to;
-  }
-  pieces.push(code.slice(at));
-  return { main: pieces.join(''), onDemand: header + script, moved: moved.map((m) => m.path) };
+  ]);
+  return { main, onDemand: header + script, moved: moved.map((m) => m.path) };
 }

@@ -52,10 +52,14 @@ export function plainModuleWrappers(code) {
   if (edits.length === 0) return code;
   if (helper === undefined) throw new Error('bundle: module wrappers but no __commonJS helper');
   edits.push({ from: helper.start, to: helper.end, text: HELPER });
-  edits.sort((a, b) => a.from - b.from);
+  return applyEdits(code, edits);
+}
+
+/** `code` with each edit's range (`from` to `to`, none overlapping) replaced by its `text`. */
+export function applyEdits(code, edits) {
   const pieces = [];
   let at = 0;
-  for (const { from, to, text } of edits) {
+  for (const { from, to, text } of [...edits].sort((a, b) => a.from - b.from)) {
     pieces.push(code.slice(at, from), text);
     at = to;
   }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { modulesDirPerTest } from './modules-dir';
 
 // The CLI's bundle leaves the modules a start never runs to a file beside it
 // (scripts/bundle-on-demand.mjs). Here esbuild bundles a few CommonJS modules: one a start
@@ -11,46 +11,31 @@ import path from 'node:path';
 // say which file is missing or from another build when it cannot be used.
 const SCRIPTS = path.resolve(__dirname, '..', 'scripts');
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'bundle-on-demand-'));
-  const modules: Record<string, string> = {
-    'entry.js': [
-      "'use strict';",
-      "const shared = require('./shared');",
-      "const start = require('./start');",
-      'shared.seen.push(start.name);',
-      "const later = () => require('./later');",
-      "const fs = require('fs');",
-      "const read = () => fs.existsSync('reads.log') ? fs.readFileSync('reads.log', 'utf8') : '';",
-      'const before = read();',
-      'console.log(JSON.stringify({ before, later: later().run(), again: later().run(), seen: shared.seen, self: later().self }));',
-    ].join('\n'),
-    'shared.js': "'use strict'; exports.seen = [];",
-    'start.js': "'use strict'; exports.name = 'start';",
-    'later.js': [
-      "'use strict';",
-      "const shared = require('./shared');",
-      "const own = require('./own');",
-      'let runs = 0;',
-      'exports.self = typeof this;',
-      'exports.run = () => { shared.seen.push(own.word + ++runs); return shared.seen.length; };',
-    ].join('\n'),
-    'own.js': "'use strict'; exports.word = '}) later ';",
-  };
-  for (const [name, text] of Object.entries(modules)) writeFileSync(path.join(dir, name), text);
+const scratch = modulesDirPerTest('bundle-on-demand-', {
+  'entry.js': [
+    "'use strict';",
+    "const shared = require('./shared');",
+    "const start = require('./start');",
+    'shared.seen.push(start.name);',
+    "const later = () => require('./later');",
+    "const fs = require('fs');",
+    "const read = () => fs.existsSync('reads.log') ? fs.readFileSync('reads.log', 'utf8') : '';",
+    'const before = read();',
+    'console.log(JSON.stringify({ before, later: later().run(), again: later().run(), seen: shared.seen, self: later().self }));',
+  ].join('\n'),
+  'shared.js': "'use strict'; exports.seen = [];",
+  'start.js': "'use strict'; exports.name = 'start';",
+  'later.js': [
+    "'use strict';",
+    "const shared = require('./shared');",
+    "const own = require('./own');",
+    'let runs = 0;',
+    'exports.self = typeof this;',
+    'exports.run = () => { shared.seen.push(own.word + ++runs); return shared.seen.length; };',
+  ].join('\n'),
+  'own.js': "'use strict'; exports.word = '}) later ';",
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs `source` (an ES module) with node in `dir`; its stdout, or the test fails with stderr. */
-function node(source: string): string {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(result.stderr);
-  return result.stdout;
-}
+const node = (source: string) => scratch.node(source);
 
 /** Bundles entry.js whole (whole.cjs) and split with later.js as the root (split.cjs and the on-demand file). */
 const build = `
@@ -75,16 +60,19 @@ const build = `
 test('a split bundle runs as the whole one does, reading the on-demand part only when a moved module is required', () => {
   const { moved, file } = JSON.parse(node(build)) as { moved: string[]; file: string };
   expect(moved).toEqual(['own.js', 'later.js']);
-  const main = readFileSync(path.join(dir, 'split.cjs'), 'utf8');
-  const onDemand = readFileSync(path.join(dir, file), 'utf8');
+  const main = readFileSync(path.join(scratch.dir, 'split.cjs'), 'utf8');
+  const onDemand = readFileSync(path.join(scratch.dir, file), 'utf8');
   expect(main).not.toContain('}) later ');
   expect(onDemand).toContain('}) later ');
   expect(onDemand).not.toContain('exports.name="start"');
   const run = (bundle: string) => {
-    rmSync(path.join(dir, 'reads.log'), { force: true });
-    const result = spawnSync(process.execPath, ['-r', './hook.cjs', bundle], { cwd: dir, encoding: 'utf8' });
+    rmSync(path.join(scratch.dir, 'reads.log'), { force: true });
+    const result = spawnSync(process.execPath, ['-r', './hook.cjs', bundle], {
+      cwd: scratch.dir,
+      encoding: 'utf8',
+    });
     if (result.status !== 0) throw new Error(result.stderr);
-    const log = path.join(dir, 'reads.log');
+    const log = path.join(scratch.dir, 'reads.log');
     return {
       out: JSON.parse(result.stdout) as unknown,
       reads: existsSync(log) ? readFileSync(log, 'utf8') : '',
@@ -107,15 +95,18 @@ test('a split bundle runs as the whole one does, reading the on-demand part only
 
 test('a missing on-demand part, or one from another build, is named when a moved module is required', () => {
   const { file } = JSON.parse(node(build)) as { file: string };
-  const onDemand = readFileSync(path.join(dir, file), 'utf8');
-  const stderrOf = () => spawnSync(process.execPath, ['split.cjs'], { cwd: dir, encoding: 'utf8' });
-  writeFileSync(path.join(dir, file), onDemand.replace(/^(\/\/ racedata-sim on-demand )[0-9a-f]/, '$1x'));
+  const onDemand = readFileSync(path.join(scratch.dir, file), 'utf8');
+  const stderrOf = () => spawnSync(process.execPath, ['split.cjs'], { cwd: scratch.dir, encoding: 'utf8' });
+  writeFileSync(
+    path.join(scratch.dir, file),
+    onDemand.replace(/^(\/\/ racedata-sim on-demand )[0-9a-f]/, '$1x'),
+  );
   const other = stderrOf();
   expect(other.status).not.toBe(0);
   expect(other.stderr).toContain(
-    `${path.join(dir, file)} is from another build than ${path.join(dir, 'split.cjs')}`,
+    `${path.join(scratch.dir, file)} is from another build than ${path.join(scratch.dir, 'split.cjs')}`,
   );
-  rmSync(path.join(dir, file));
+  rmSync(path.join(scratch.dir, file));
   const missing = stderrOf();
   expect(missing.status).not.toBe(0);
   expect(missing.stderr).toMatch(

@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { modulesDirPerTest } from './modules-dir';
 
 // The bundles' module wrappers are rewritten as plain functions after esbuild writes them
 // (scripts/bundle-wrappers.mjs). Here esbuild bundles a few CommonJS modules whose text is full
@@ -9,38 +7,23 @@ import path from 'node:path';
 // esbuild's own does, with no wrapper left in the object form.
 const SCRIPTS = path.resolve(__dirname, '..', 'scripts');
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'bundle-wrappers-'));
-  const modules: Record<string, string> = {
-    'entry.js': [
-      "const braces = require('./braces');",
-      "const self = require('./self');",
-      "const later = () => require('./later');",
-      'console.log(JSON.stringify({ braces, self, later: later().value, again: later().value }));',
-    ].join('\n'),
-    'braces.js': [
-      'const text = `}}) ${"{"} }`;',
-      'const pattern = /\\}\\)\\}/;',
-      "module.exports = { text, matches: pattern.test('})}'), nested: { a: { b: '}}' } } };",
-    ].join('\n'),
-    // In Node a module's `this` is its exports; in esbuild's bundle it is what its call leaves.
-    'self.js': 'exports.kind = typeof this; exports.args = arguments.length;',
-    'later.js': 'exports.value = (globalThis.loads = (globalThis.loads || 0) + 1);',
-  };
-  for (const [name, text] of Object.entries(modules)) writeFileSync(path.join(dir, name), text);
+const scratch = modulesDirPerTest('bundle-wrappers-', {
+  'entry.js': [
+    "const braces = require('./braces');",
+    "const self = require('./self');",
+    "const later = () => require('./later');",
+    'console.log(JSON.stringify({ braces, self, later: later().value, again: later().value }));',
+  ].join('\n'),
+  'braces.js': [
+    'const text = `}}) ${"{"} }`;',
+    'const pattern = /\\}\\)\\}/;',
+    "module.exports = { text, matches: pattern.test('})}'), nested: { a: { b: '}}' } } };",
+  ].join('\n'),
+  // In Node a module's `this` is its exports; in esbuild's bundle it is what its call leaves.
+  'self.js': 'exports.kind = typeof this; exports.args = arguments.length;',
+  'later.js': 'exports.value = (globalThis.loads = (globalThis.loads || 0) + 1);',
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs `source` (an ES module) with node in `dir`; its stdout, or the test fails with stderr. */
-function node(source: string): string {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(result.stderr);
-  return result.stdout;
-}
+const node = (source: string) => scratch.node(source);
 
 test('a rewritten bundle runs its modules as esbuild wrote them, one wrapper form left', () => {
   const out = JSON.parse(
