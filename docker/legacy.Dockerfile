@@ -26,8 +26,8 @@ COPY tsconfig.json tsconfig.base.json ./
 COPY scripts/bundle.mjs scripts/bundle-wrappers.mjs scripts/bundle-on-demand.mjs scripts/bundle-testkit.mjs scripts/prime-code-cache.mjs scripts/
 COPY packages/ packages/
 # The console (esbuild), tsc --build, then scripts/bundle.mjs: the CLI, its production
-# dependencies and the console's assets in one file. Then one run of both simulators writes
-# V8's code cache of the bundle, so every container starts from compiled code.
+# dependencies and the console's assets in one file. Then runs of both simulators write V8's
+# code caches of the bundle and its on-demand part, so every container starts from compiled code.
 RUN npm run build && node scripts/prime-code-cache.mjs
 
 # ---- runtime: node, the bundle and its code cache, the recordings ---------------------------
@@ -35,10 +35,11 @@ FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 # The npm bin's layout: bin/racedata-sim.js runs dist/racedata-sim.cjs through the cache; the
-# bundle reads racedata-sim.on-demand.js beside it when a module a start never runs is asked for.
+# bundle reads racedata-sim.on-demand.js beside it (through its own cache) when a module a start
+# never runs is asked for.
 COPY --from=build /app/packages/cli/bin/racedata-sim.js /app/packages/cli/bin/code-cache.js ./bin/
 COPY --from=build /app/packages/cli/dist/racedata-sim.cjs /app/packages/cli/dist/racedata-sim.cjs.v8cache \
-  /app/packages/cli/dist/racedata-sim.on-demand.js ./dist/
+  /app/packages/cli/dist/racedata-sim.on-demand.js /app/packages/cli/dist/racedata-sim.on-demand.js.v8cache ./dist/
 # Bundled recordings; mounting a directory on /recordings replaces them.
 COPY recordings /recordings
 # The docs pages the console links, served read-only at /_sim/docs/ (packages/cli/src/docs-root.ts).

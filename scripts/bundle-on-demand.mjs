@@ -54,7 +54,7 @@ export const ON_DEMAND_ROOTS = [
 
 /** The names the bundle's code gets from the function around it (BUNDLE_OPENING). */
 const WRAPPER_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
-const HELPERS = ['__onDemand', '__onDemandModule', '__loadOnDemand'];
+const HELPERS = ['__onDemand', '__onDemandCache', '__onDemandModule', '__loadOnDemand'];
 
 /** The names a declaration's pattern binds (`var {a, b: [c]} = ...` binds a and c). */
 function boundNames(pattern) {
@@ -150,9 +150,11 @@ export function splitOnDemand(code, roots = ON_DEMAND_ROOTS) {
   const header = `// racedata-sim on-demand ${id}\n`;
 
   // The bundle: each moved module's function replaced by its stand-in, the loader added after the
-  // directive prologue ("use strict").
+  // directive prologue ("use strict"). Run by the npm bin, the bundle's module carries what compiles
+  // the part through a code cache of its own and is told which of its modules a run required
+  // (packages/cli/bin/code-cache.js, onDemandCache); run any other way, the part is compiled plainly.
   const loader =
-    `var __onDemand,__onDemandModule=i=>function(exports,module){return(__onDemand??=__loadOnDemand())[i].call(this,exports,module)};` +
+    `var __onDemand,__onDemandCache=module.racedataOnDemand,__onDemandModule=i=>function(exports,module){__onDemandCache?.used(i);return(__onDemand??=__loadOnDemand())[i].call(this,exports,module)};` +
     `function __loadOnDemand(){let file=require("path").join(__dirname,${JSON.stringify(ON_DEMAND_FILE)}),text;` +
     // Read 64 KB at a time: a buffer of the file's size would be mapped by glibc, and freeing it
     // raises glibc's mapping threshold for good (packages/cli/bin/code-cache.js, READ_BUFFER_BYTES).
@@ -161,7 +163,7 @@ export function splitOnDemand(code, roots = ON_DEMAND_ROOTS) {
     `text=parts.join("")}` +
     `catch(err){throw new Error("the bundle's on-demand part, which npm run build writes beside it, cannot be read: "+err.message)}` +
     `if(!text.startsWith(${JSON.stringify(header)}))throw new Error(file+" is from another build than "+__filename+": npm run build writes both");` +
-    `return new(require("vm").Script)(text,{filename:file}).runInThisContext()(${scope.join(',')})}`;
+    `return(__onDemandCache?__onDemandCache.compile(file,text):new(require("vm").Script)(text,{filename:file})).runInThisContext()(${scope.join(',')})}`;
   const prologueEnd = prologue.length > 0 ? prologue[prologue.length - 1].end : 0;
   const main = applyEdits(code, [
     { from: prologueEnd, to: prologueEnd, text: loader },

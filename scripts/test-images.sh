@@ -264,6 +264,13 @@ for c in json legacy; do
     const s = compiled(file, src, data.subarray(cut));
     console.log(s.cachedDataRejected ? "rejected" : "accepted");' 2>&1)
   [ "$cache" = accepted ] && pass "$c image's code cache is accepted by its node" || fail "$c image's code cache: $cache"
+  # And the on-demand part's, or the first /metrics, API document or console page compiles it.
+  cache=$("$rt" exec "$name-$c" node -e '
+    const fs = require("fs"), vm = require("vm"), file = "/app/dist/racedata-sim.on-demand.js";
+    const data = fs.readFileSync(file + ".v8cache"), cut = data.indexOf(10) + 1;
+    const s = new vm.Script(fs.readFileSync(file, "latin1"), { filename: file, cachedData: data.subarray(cut) });
+    console.log(s.cachedDataRejected ? "rejected" : "accepted");' 2>&1)
+  [ "$cache" = accepted ] && pass "$c image's on-demand code cache is accepted by its node" || fail "$c image's on-demand code cache: $cache"
 done
 for c in json legacy; do
   # Read whole before matching: grep -q stops at the first match, and under pipefail the logs

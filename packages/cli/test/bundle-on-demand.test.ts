@@ -5,7 +5,7 @@
  * the console and every other command load it when asked, and without it say which file is
  * missing while the simulator goes on serving.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleCopyPerTest, ON_DEMAND_FILE } from './bundle-copy';
 
@@ -169,5 +169,89 @@ describe('what a start leaves for later', () => {
     expect(metrics.status).toBeGreaterThanOrEqual(500);
     expect((await get(port, '/health')).status).toBe(200);
     expect(await run.stop()).toBe(0);
+  });
+});
+
+describe("the on-demand part's own code cache", () => {
+  const cacheOf = () => path.join(path.dirname(copy.bundle), `${ON_DEMAND_FILE}.v8cache`);
+  const HEADER = /^racedata-sim on-demand cache 1 ([0-9a-f]+) v[\d.]+ \w+ covers ([0-9,]+) *\n/;
+  const header = () => HEADER.exec(readFileSync(cacheOf()).toString('latin1'));
+  const covers = () => new Set((header()?.[2] ?? '').split(',').map(Number));
+
+  async function help(args: readonly string[] = ['--help']): Promise<void> {
+    const run = await runToEnd(args);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Usage: racedata-sim');
+  }
+
+  async function firstMetrics(): Promise<void> {
+    const run = await start(['json', '--port', '0']);
+    const metrics = await get(run.ports[0] as number, '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('nodejs_heap_size_used_bytes');
+    expect(await run.stop()).toBe(0);
+  }
+
+  test('the first run that loads the part writes it at exit, keyed to the part and aligned', async () => {
+    // A plain start never loads the part, so it writes no cache of it.
+    const plain = await start(['json', '--port', '0']);
+    expect((await get(plain.ports[0] as number, '/health')).status).toBe(200);
+    expect(await plain.stop()).toBe(0);
+    expect(existsSync(cacheOf())).toBe(false);
+    await help();
+    const written = readFileSync(cacheOf());
+    const part = /^\/\/ racedata-sim on-demand ([0-9a-f]+)\n/.exec(
+      readFileSync(path.join(path.dirname(copy.bundle), ON_DEMAND_FILE), 'latin1'),
+    );
+    expect(header()?.[1]).toBe(part?.[1]);
+    expect(covers().size).toBeGreaterThan(0);
+    // Indices in order, so a reader sees which modules a run required.
+    const indices = header()?.[2]?.split(',').map(Number) ?? [];
+    expect(indices).toEqual([...indices].sort((a, b) => a - b));
+    expect((written.indexOf(10) + 1) % 8).toBe(0);
+    expect(written.length).toBeGreaterThan(50_000);
+  });
+
+  test('a run that needs only what it covers leaves it; one that needs more adds to it', async () => {
+    await help();
+    const mtime = statSync(cacheOf()).mtimeMs;
+    const before = covers();
+    const size = readFileSync(cacheOf()).length;
+    await help();
+    expect(statSync(cacheOf()).mtimeMs).toBe(mtime);
+    // prom-client is none of --help's modules.
+    await firstMetrics();
+    const after = covers();
+    for (const index of before) expect(after.has(index)).toBe(true);
+    expect(after.size).toBeGreaterThan(before.size);
+    expect(readFileSync(cacheOf()).length).toBeGreaterThan(size);
+    const grown = statSync(cacheOf()).mtimeMs;
+    await help();
+    await firstMetrics();
+    expect(statSync(cacheOf()).mtimeMs).toBe(grown);
+  });
+
+  test('a cache V8 refuses, or one keyed to another build of the part, is not used, and is replaced', async () => {
+    await help();
+    const valid = header()?.[0] ?? '';
+    writeFileSync(cacheOf(), Buffer.concat([Buffer.from(valid), Buffer.alloc(4096, 7)]));
+    await help();
+    expect(readFileSync(cacheOf()).length).toBeGreaterThan(50_000);
+    const other = valid.replace(/cache 1 [0-9a-f]+/, `cache 1 ${'0'.repeat(32)}`);
+    expect(other).not.toBe(valid);
+    writeFileSync(
+      cacheOf(),
+      Buffer.concat([Buffer.from(other), readFileSync(cacheOf()).subarray(valid.length)]),
+    );
+    await help();
+    expect(header()?.[0]).toBe(valid);
+  });
+
+  test('a cache that cannot be written (a read-only install) costs nothing but the compile', async () => {
+    // A directory where the cache would go: every write fails, as in a read-only image.
+    mkdirSync(cacheOf());
+    await help(['certify', '--help']);
+    await firstMetrics();
+    expect(statSync(cacheOf()).isDirectory()).toBe(true);
   });
 });
