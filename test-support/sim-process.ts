@@ -40,37 +40,13 @@ export async function startSimProcess(
   args: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
 ): Promise<SimProcess> {
-  const cliArgs = [CLI_BIN, kind, '--port', '0', '--host', '127.0.0.1', ...args];
-  const child = spawn(process.execPath, cliArgs, {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }) as ChildProcessByStdio<null, Readable, Readable>;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= stop(child, exited));
-  closeAfterTest({ close });
-  let text = '';
-  // Kept short and always drained, so a chatty process never blocks on a full pipe.
-  const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void close();
-      reject(new Error(`racedata-sim ${kind} printed no banner in ${START_TIMEOUT_MS} ms: ${text}`));
-    }, START_TIMEOUT_MS);
-    const onData = () => {
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      resolve(Number(match[1]));
-    };
-    child.stdout.on('data', onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`racedata-sim ${kind} exited before listening: ${text}`));
-    });
+  const { child, output, close, ready } = spawnCli(
+    [kind, '--port', '0', '--host', '127.0.0.1', ...args],
+    env,
+  );
+  const port = await ready(`racedata-sim ${kind}`, (text) => {
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+    return match ? Number(match[1]) : undefined;
   });
   return {
     child,
@@ -78,7 +54,7 @@ export async function startSimProcess(
     port,
     base: `http://127.0.0.1:${port}`,
     wsBase: `ws://127.0.0.1:${port}`,
-    output: () => text,
+    output,
     alive: () => child.exitCode === null && child.signalCode === null,
     close,
   };
@@ -101,8 +77,30 @@ export async function startSimPairProcess(
   args: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
 ): Promise<SimPairProcess> {
-  const cliArgs = [CLI_BIN, 'all', '--json-port', '0', '--legacy-port', '0', '--host', '127.0.0.1', ...args];
-  const child = spawn(process.execPath, cliArgs, {
+  const pairArgs = ['all', '--json-port', '0', '--legacy-port', '0', '--host', '127.0.0.1', ...args];
+  const { output, close, ready } = spawnCli(pairArgs, env);
+  const ports = await ready('racedata-sim all', (text): [number, number] | undefined => {
+    const json = /JSON simulator listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+    const legacy = /legacy XML simulator listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+    if (!json || !legacy || !text.includes('see data:')) return undefined;
+    return [Number(json[1]), Number(legacy[1])];
+  });
+  const side = (port: number) => ({
+    port,
+    base: `http://127.0.0.1:${port}`,
+    wsBase: `ws://127.0.0.1:${port}`,
+  });
+  return { json: side(ports[0]), legacy: side(ports[1]), output, close };
+}
+
+/**
+ * `racedata-sim ...cliArgs` (LOG_LEVEL silent unless `env` says otherwise) in a process of its
+ * own, registered for closeAll(). `ready` resolves with what `banner` finds in its output once it
+ * finds something, and rejects with the output when the process exits first or finds nothing in
+ * START_TIMEOUT_MS.
+ */
+function spawnCli(cliArgs: readonly string[], env: Readonly<Record<string, string>>) {
+  const child = spawn(process.execPath, [CLI_BIN, ...cliArgs], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcessByStdio<null, Readable, Readable>;
@@ -111,34 +109,30 @@ export async function startSimPairProcess(
   const close = (): Promise<void> => (closing ??= stop(child, exited));
   closeAfterTest({ close });
   let text = '';
+  // Kept short and always drained, so a chatty process never blocks on a full pipe.
   const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const ports = await new Promise<[number, number]>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void close();
-      reject(new Error(`racedata-sim all printed no banners in ${START_TIMEOUT_MS} ms: ${text}`));
-    }, START_TIMEOUT_MS);
-    const onData = () => {
-      const json = /JSON simulator listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-      const legacy = /legacy XML simulator listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-      if (!json || !legacy || !text.includes('see data:')) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      resolve([Number(json[1]), Number(legacy[1])]);
-    };
-    child.stdout.on('data', onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`racedata-sim all exited before listening: ${text}`));
+  const ready = <T>(name: string, banner: (text: string) => T | undefined) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        void close();
+        reject(new Error(`${name} printed no banner in ${START_TIMEOUT_MS} ms: ${text}`));
+      }, START_TIMEOUT_MS);
+      const onData = () => {
+        const found = banner(text);
+        if (found === undefined) return;
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve(found);
+      };
+      child.stdout.on('data', onData);
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited before listening: ${text}`));
+      });
     });
-  });
-  const side = (port: number) => ({
-    port,
-    base: `http://127.0.0.1:${port}`,
-    wsBase: `ws://127.0.0.1:${port}`,
-  });
-  return { json: side(ports[0]), legacy: side(ports[1]), output: () => text, close };
+  return { child, output: () => text, close, ready };
 }
 
 /** GET /health on a fresh connection; resolves with its status and how long it took (ms). */
