@@ -209,12 +209,11 @@ function onDemandCache() {
       const key = `racedata-sim on-demand cache 1 ${id} ${process.version} ${process.arch}`;
       const { script, covers } = compiledOnDemand(file, text, key);
       process.once('exit', () => {
-        if (
-          covers === undefined ||
-          script.cachedDataRejected ||
-          [...used].some((index) => !covers.includes(index))
-        )
-          writeCache(cacheFile, headerOf(key, [...(covers ?? []), ...used]), script);
+        // A refused cache holds nothing V8 kept: what is written now covers this run alone.
+        if (covers === undefined || script.cachedDataRejected)
+          writeCache(cacheFile, headerOf(key, [...used]), script);
+        else if ([...used].some((index) => !covers.includes(index)))
+          writeCache(cacheFile, headerOf(key, [...covers, ...used]), script);
       });
       return script;
     },

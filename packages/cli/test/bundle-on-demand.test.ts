@@ -233,18 +233,22 @@ describe("the on-demand part's own code cache", () => {
 
   test('a cache V8 refuses, or one keyed to another build of the part, is not used, and is replaced', async () => {
     await help();
+    const helpOnly = covers();
+    await firstMetrics();
+    expect(covers().size).toBeGreaterThan(helpOnly.size);
     const valid = header()?.[0] ?? '';
     writeFileSync(cacheOf(), Buffer.concat([Buffer.from(valid), Buffer.alloc(4096, 7)]));
     await help();
     expect(readFileSync(cacheOf()).length).toBeGreaterThan(50_000);
-    const other = valid.replace(/cache 1 [0-9a-f]+/, `cache 1 ${'0'.repeat(32)}`);
-    expect(other).not.toBe(valid);
-    writeFileSync(
-      cacheOf(),
-      Buffer.concat([Buffer.from(other), readFileSync(cacheOf()).subarray(valid.length)]),
-    );
+    // V8 kept nothing of the refused one: the new cache covers what this run compiled, no more.
+    expect(covers()).toEqual(helpOnly);
+    const current = header()?.[0] ?? '';
+    const other = current.replace(/cache 1 [0-9a-f]+/, `cache 1 ${'0'.repeat(32)}`);
+    expect(other).not.toBe(current);
+    const data = readFileSync(cacheOf()).subarray(current.length);
+    writeFileSync(cacheOf(), Buffer.concat([Buffer.from(other), data]));
     await help();
-    expect(header()?.[0]).toBe(valid);
+    expect(header()?.[0]).toBe(current);
   });
 
   test('a cache that cannot be written (a read-only install) costs nothing but the compile', async () => {
