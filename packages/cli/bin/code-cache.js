@@ -207,7 +207,7 @@ function onDemandCache() {
       const cacheFile = `${file}.v8cache`;
       const id = /^\/\/ racedata-sim on-demand ([0-9a-f]+)\n/.exec(text.slice(0, 80))?.[1] ?? 'unnamed';
       const key = `racedata-sim on-demand cache 1 ${id} ${process.version} ${process.arch}`;
-      const { script, covers } = compiledOnDemand(file, text, key);
+      const { script, covers } = compiledOnDemand(file, text, cacheFile, key);
       process.once('exit', () => {
         // A refused cache holds nothing V8 kept: what is written now covers this run alone.
         if (covers === undefined || script.cachedDataRejected)
@@ -226,8 +226,7 @@ function onDemandCache() {
  * size would move glibc's thresholds for the rest of the process. Nothing keeps the buffer once
  * the part is compiled, so the next collection returns it.
  */
-function compiledOnDemand(file, text, key) {
-  const cacheFile = `${file}.v8cache`;
+function compiledOnDemand(file, text, cacheFile, key) {
   const cached = readCache(readInto(cacheFile, readBuffer()) ?? readOrUndefined(cacheFile), key);
   const script = new vm.Script(text, { filename: file, ...(cached && { cachedData: cached.data }) });
   return { script, covers: cached?.covers };
