@@ -77,14 +77,17 @@ export class Journal {
   }
 
   /**
-   * `payload` is what the message carried (the XML document, or the JSON event); it is kept in
-   * the payload ring, serialised here, only while the journal records.
+   * `payload` is what the message carried (the XML document as text or as UTF-8 bytes, or the
+   * JSON event); it is kept in the payload ring, an event serialised here, only while the journal
+   * records. Bytes are kept as they are, shared with whoever else holds them.
    */
-  received(input: ReceivedInput, payload?: string | object): void {
+  received(input: ReceivedInput, payload?: string | Uint8Array | object): void {
     if (this.max === 0) return;
     const seq = ++this.seq;
     if (payload !== undefined && this.payloads.maxBytes > 0) {
-      this.payloads.put(seq, typeof payload === 'string' ? payload : JSON.stringify(payload));
+      const kept =
+        typeof payload === 'string' || payload instanceof Uint8Array ? payload : JSON.stringify(payload);
+      this.payloads.put(seq, kept);
     }
     bump(this.tallies.received, input.source);
     this.push(

@@ -8,7 +8,7 @@ const ENTRY_OVERHEAD_BYTES = 96;
  * for. Oldest dropped first; a payload larger than the whole budget is not kept at all.
  */
 export class PayloadRing {
-  private readonly bySeq = new Map<number, string>();
+  private readonly bySeq = new Map<number, string | Uint8Array>();
   private bytes = 0;
 
   constructor(
@@ -24,7 +24,8 @@ export class PayloadRing {
     return this.bytes;
   }
 
-  put(seq: number, payload: string): void {
+  /** `payload`: text, or UTF-8 bytes kept as they are and decoded only when asked for. */
+  put(seq: number, payload: string | Uint8Array): void {
     const cost = costOf(payload);
     if (this.maxBytes <= 0 || this.maxEntries <= 0 || cost > this.maxBytes) return;
     this.bySeq.set(seq, payload);
@@ -38,7 +39,10 @@ export class PayloadRing {
   }
 
   get(seq: number): string | undefined {
-    return this.bySeq.get(seq);
+    const payload = this.bySeq.get(seq);
+    return payload === undefined || typeof payload === 'string'
+      ? payload
+      : Buffer.from(payload).toString('utf8');
   }
 
   clear(): void {
@@ -47,7 +51,10 @@ export class PayloadRing {
   }
 }
 
-/** UTF-16 length as the measure: what the string costs in memory, without encoding it. */
-function costOf(payload: string): number {
-  return payload.length * 2 + ENTRY_OVERHEAD_BYTES;
+/**
+ * UTF-16 length as the measure of a string (what it costs in memory, without encoding it), and
+ * the byte length of bytes.
+ */
+function costOf(payload: string | Uint8Array): number {
+  return (typeof payload === 'string' ? payload.length * 2 : payload.byteLength) + ENTRY_OVERHEAD_BYTES;
 }

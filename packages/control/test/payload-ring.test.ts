@@ -23,6 +23,14 @@ describe('PayloadRing', () => {
     expect([ring.get(3), ring.get(4), ring.get(5)]).toEqual([undefined, 'p4', 'p5']);
   });
 
+  it('keeps UTF-8 bytes as they are, counted by their length, and reads them as text', () => {
+    const ring = new PayloadRing(300);
+    const bytes = Buffer.from('<Häst namn="Åskvigg"/>', 'utf8');
+    ring.put(1, bytes);
+    expect(ring.bytesHeld).toBe(bytes.length + 96);
+    expect(ring.get(1)).toBe('<Häst namn="Åskvigg"/>');
+  });
+
   it('does not keep a payload larger than the whole budget', () => {
     const ring = new PayloadRing(110);
     ring.put(1, 'abc');
@@ -37,10 +45,12 @@ describe('Journal payloads and listeners', () => {
     const journal = new Journal(new ManualClock(), 10, 1000);
     journal.received({ source: 'post', channel: 'A', durable: true, eventId: 1 }, { channel: 'A', n: 1 });
     journal.received({ source: 'inject', channel: 'B', durable: false }, '<B/>');
+    journal.received({ source: 'inject', channel: 'C', durable: true }, Buffer.from('<C>ö</C>'));
     expect(journal.payloads.get(1)).toBe('{"channel":"A","n":1}');
     expect(journal.payloads.get(2)).toBe('<B/>');
+    expect(journal.payloads.get(3)).toBe('<C>ö</C>');
     expect(journal.get(2)).toMatchObject({ seq: 2, kind: 'received', channel: 'B' });
-    expect(journal.get(3)).toBeUndefined();
+    expect(journal.get(4)).toBeUndefined();
     journal.clear();
     expect(journal.payloads.size).toBe(0);
   });

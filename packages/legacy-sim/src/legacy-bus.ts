@@ -9,6 +9,7 @@ import {
   type UserTable,
 } from '@racedata/core';
 import { type Journal, type JournalSource } from '@racedata/control';
+import { documentBytes, documentText, type LegacyDocument } from './legacy-document';
 import type { LegacyQueues } from './queue/legacy-queues';
 import { assertWellFormedXml, checkWellFormedXml, nextTurn, type YieldTurn } from './xml/well-formed';
 
@@ -26,18 +27,16 @@ export interface TransientXmlMessage {
   readonly timestamp: string;
 }
 
-export interface LegacyPublishInput {
+/**
+ * `utf8`, the document's UTF-8 bytes, when the sender handed it in as such (an injected UTF-8
+ * body): the check reads them, and a queued large document keeps them rather than a copy.
+ */
+export type LegacyPublishInput = {
   /** `id` or a catalog channel name. */
   readonly channel: string;
   readonly delivery: LegacyDelivery;
   readonly payloadKey?: string | undefined;
-  readonly xml: string;
-  /**
-   * The document's UTF-8 bytes, when the sender handed it in as such (an injected UTF-8 body):
-   * a queued large document keeps them rather than a copy of its own.
-   */
-  readonly utf8?: Buffer | undefined;
-}
+} & LegacyDocument;
 
 export type LegacyPublishResult =
   | { readonly delivery: 'durable'; readonly queued: number }
@@ -76,7 +75,7 @@ export class LegacyBus {
     action?: string,
   ): LegacyPublishResult {
     const target = this.admit(input);
-    if (!made) assertWellFormedXml(input.xml);
+    if (!made) assertWellFormedXml(input.utf8 ?? (input.xml as string));
     return this.commit(input, target, source, action);
   }
 
@@ -90,14 +89,14 @@ export class LegacyBus {
     source: JournalSource = 'inject',
   ): Promise<LegacyPublishResult> {
     const target = this.admit(input);
-    await checkWellFormedXml(input.xml, this.options.yieldTurn ?? nextTurn);
+    await checkWellFormedXml(input.utf8 ?? (input.xml as string), this.options.yieldTurn ?? nextTurn);
     return this.commit(input, target, source);
   }
 
   /** The channel's audience (see resolveChannel), once the message may be published at all. */
   private admit(input: LegacyPublishInput): string | null {
     const target = this.resolveChannel(input.channel);
-    if (input.delivery === 'durable') this.assertFitsQueues(input.xml);
+    if (input.delivery === 'durable') this.assertFitsQueues(input);
     return target;
   }
 
@@ -116,14 +115,13 @@ export class LegacyBus {
         ...(input.payloadKey !== undefined && { payloadKey: input.payloadKey }),
         ...(action !== undefined && { action }),
       },
-      input.xml,
+      input.xml ?? input.utf8,
     );
     if (input.delivery === 'durable') {
       const queued = queues.enqueue(audience(users.users, target), {
+        ...input,
         channel: target,
         payloadKey: input.payloadKey ?? '',
-        xml: input.xml,
-        utf8: input.utf8,
       });
       logger.debug({ channel: input.channel, payloadKey: input.payloadKey, queued }, 'legacy message queued');
       return { delivery: 'durable', queued };
@@ -131,7 +129,7 @@ export class LegacyBus {
     const recipients = hub.publish(target, {
       channel: input.channel,
       payloadKey: input.payloadKey ?? null,
-      payload: input.xml,
+      payload: documentText(input),
       timestamp: new Date(clock.now()).toISOString(),
     });
     logger.debug({ channel: input.channel, payloadKey: input.payloadKey, recipients }, 'legacy message sent');
@@ -147,10 +145,10 @@ export class LegacyBus {
   }
 
   /** Dropping every queued message could still not make room for it: refuse it instead. */
-  private assertFitsQueues(xml: string): void {
+  private assertFitsQueues(doc: LegacyDocument): void {
     const max = this.options.queues.maxBytes;
-    if (xml.length <= max / 3) return;
-    const bytes = Buffer.byteLength(xml, 'utf8');
+    if (doc.utf8 === undefined && (doc.xml as string).length <= max / 3) return;
+    const bytes = documentBytes(doc);
     if (bytes > max) {
       throw coreError(
         'PAYLOAD_TOO_LARGE',

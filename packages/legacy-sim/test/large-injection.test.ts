@@ -1,4 +1,5 @@
-import { AUTH, closeAll, post, startSim, waitFor } from './support';
+import { TOKENS } from '@racedata/test-support';
+import { AUTH, closeAll, post, startSim, StompUser, waitFor } from './support';
 
 afterEach(closeAll);
 
@@ -72,6 +73,34 @@ describe('a large injection', () => {
       code: 'INVALID_XML',
       message: expect.stringContaining('</Race>'),
     });
+    expect(run.probe.queues.totalDepth).toBe(0);
+  });
+
+  it('keeps a large UTF-8 body as the bytes it came in, and gives every reader its text', async () => {
+    // About 800 KB, in one-, two- and four-byte characters: never decoded on the way in.
+    const wide = `<Lopp bana="Åby">${'<Häst namn="Åskvigg 🐎" kusk="Örjan">ä</Häst>'.repeat(16_000)}</Lopp>`;
+    const run = await startSim({ longPollTimeoutMs: 500 });
+    const stomp = await StompUser.connect(run.ws(), TOKENS.testuser);
+    const posted = await post(run.base, '/customerapi/channel/id/Durable?payloadKey=wide', wide, 'text/xml');
+    expect(posted.status).toBe(200);
+    const state = (await (await fetch(`${run.base}/_sim/state`)).json()) as { journal: { lastSeq: number } };
+    const listened = await fetch(`${run.base}/customerapi/channels/listen`, { headers: AUTH });
+    expect(await listened.json()).toBe(wide);
+    const kept = await fetch(`${run.base}/_sim/messages/${state.journal.lastSeq}`);
+    expect(((await kept.json()) as { payload: string }).payload).toBe(wide);
+    expect((await post(run.base, '/customerapi/channel/id/NonDurable', wide, 'text/xml')).status).toBe(200);
+    expect((await stomp.nextMessage()).payload).toBe(wide);
+  });
+
+  it('names where a large UTF-8 body breaks in characters, as its text counts them', async () => {
+    const run = await startSim();
+    const body = `<Lopp>\n${'<Häst namn="Åskvigg">ö</Häst>'.repeat(20_000)}<Å></Lopp>`;
+    const res = await post(run.base, '/customerapi/channel/id/Durable', body, 'text/xml');
+    expect(res.status).toBe(400);
+    const column = body.length - body.lastIndexOf('\n') - '</Lopp>'.length;
+    expect(((await res.json()) as { message: string }).message).toBe(
+      `body is not well-formed XML: closing tag </Lopp> does not match <Å> (line 2, column ${column})`,
+    );
     expect(run.probe.queues.totalDepth).toBe(0);
   });
 

@@ -41,4 +41,16 @@ describe('decodeXmlBody', () => {
     const other = decodeXmlBodyWithBytes(latin1('<Horse name="Åskvigg"/>'), 'text/xml; charset=ISO-8859-1');
     expect(other).toEqual({ xml: '<Horse name="Åskvigg"/>', utf8: undefined });
   });
+
+  it('does not decode a large UTF-8 body: it comes back as its bytes alone, still checked as UTF-8', () => {
+    const doc = `<Lopp>${'<Häst namn="Åskvigg"/>'.repeat(1_000)}</Lopp>`;
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(doc, 'utf8')]);
+    const large = decodeXmlBodyWithBytes(body, 'text/xml');
+    expect(large.xml).toBeUndefined();
+    expect(large.utf8?.toString('utf8')).toBe(doc);
+    const broken = Buffer.concat([body, Buffer.from([0xc3])]);
+    expect(() => decodeXmlBodyWithBytes(broken, undefined)).toThrow(
+      expect.objectContaining({ status: 400, code: 'INVALID_XML' }),
+    );
+  });
 });

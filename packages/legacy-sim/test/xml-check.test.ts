@@ -1,6 +1,7 @@
 import { isSimError } from '@racedata/core';
 import fc from 'fast-check';
 import { assertWellFormedXml, checkWellFormedXml } from '../src/xml/well-formed';
+import { utf8Of } from '../src/xml/utf8-units';
 import { XmlCheck } from '../src/xml/xml-check';
 
 function codeOf(xml: string): string | undefined {
@@ -89,6 +90,21 @@ describe('assertWellFormedXml', () => {
     );
   });
 
+  it('counts lines and columns in characters, as the text holds them, whatever their UTF-8 length', () => {
+    expect(() => assertWellFormedXml('<Häst>\n<Å></Häst>')).toThrow(
+      'closing tag </Häst> does not match <Å> (line 2, column 4)',
+    );
+    expect(() => assertWellFormedXml(Buffer.from('<a>åä🐎\u0001</a>'))).toThrow(
+      'body contains U+0001 at character 7, which XML 1.0 does not allow',
+    );
+    expect(() => assertWellFormedXml(Buffer.from('<a>ö\uFFFE</a>'))).toThrow(
+      'body contains U+FFFE at character 4, which XML 1.0 does not allow',
+    );
+    expect(() => assertWellFormedXml('<a>ö\uDC00</a>')).toThrow(
+      'body contains U+DC00 at character 4, which XML 1.0 does not allow',
+    );
+  });
+
   it('quotes long names only in part', () => {
     const name = 'Z'.repeat(10_000);
     expect(() => assertWellFormedXml(`<${name}></b>`)).toThrow(/^(?!.*Z{65}).{0,300}$/s);
@@ -128,6 +144,19 @@ const pieces = fc.constantFrom(
   '<é/>',
   '\uFEFF',
   'x'.repeat(70),
+  'Åby',
+  '<Häst namn="Åskvigg">',
+  '</Häst>',
+  '<\u{10000}>',
+  '</\u{10000}>',
+  '\uDC00',
+  '\uFFFE',
+  '\uFFFD',
+  '&ä;',
+  '<ab·c/>',
+  '<\u0300/>',
+  '\u3000',
+  '\r\n',
 );
 const documents = fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join(''));
 
@@ -148,13 +177,25 @@ describe('XmlCheck a slice at a time', () => {
         const whole = verdictOf(() => assertWellFormedXml(xml));
         const sliced = verdictOf(() => {
           if (xml.trim() === '') return assertWellFormedXml(xml);
-          const check = new XmlCheck(xml);
+          const check = new XmlCheck(utf8Of(xml));
           let steps = 0;
           while (!check.step(slice)) expect(++steps).toBeLessThanOrEqual(xml.length);
         });
         expect(sliced).toBe(whole);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('gives a string and its UTF-8 bytes the same verdict', () => {
+    fc.assert(
+      fc.property(documents, (xml) => {
+        const bytes = Buffer.from(xml, 'utf8');
+        // A lone surrogate has no UTF-8: such a string comes only as a string.
+        fc.pre(bytes.toString('utf8') === xml);
+        expect(verdictOf(() => assertWellFormedXml(bytes))).toBe(verdictOf(() => assertWellFormedXml(xml)));
+      }),
+      { numRuns: 2000 },
     );
   });
 

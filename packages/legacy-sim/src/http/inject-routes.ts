@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import type { LegacyBus, LegacyDelivery } from '../legacy-bus';
 import { legacySimError } from '../errors';
+import type { LegacyDocument } from '../legacy-document';
 import { decodeXmlBodyWithBytes } from './xml-body';
 
 export interface InjectDeps {
@@ -35,16 +36,15 @@ export function injectRoute(delivery: LegacyDelivery, deps: InjectDeps): Request
     express.raw({ type: () => true, limit: deps.maxBodyBytes }),
     async (req, res) => {
       const body: unknown = req.body;
-      const { xml, utf8 } = Buffer.isBuffer(body)
+      const document: LegacyDocument = Buffer.isBuffer(body)
         ? decodeXmlBodyWithBytes(body, req.headers['content-type'])
-        : { xml: '', utf8: undefined };
+        : { xml: '' };
       // Express 5 hands a rejection to the error middleware, as it does a throw.
       const result = await deps.bus.publishYielding({
+        ...document,
         channel: String(req.params.channelId),
         delivery,
         payloadKey: payloadKeyFrom(req.query.payloadKey),
-        xml,
-        utf8,
       });
       res.json({ status: 'success', data: result });
     },

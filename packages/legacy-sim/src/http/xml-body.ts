@@ -2,6 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { unsupportedCharset } from '@racedata/core';
 import { legacySimError } from '../errors';
+import { hasBomAt } from '../xml/utf8-units';
+import { documentText, type LegacyDocument } from '../legacy-document';
+import { LARGE_DOCUMENT_CHARS } from '../queue/queued-document';
 
 // The XML declaration is ASCII in every encoding a legacy document would use, so it can be read
 // before the body is decoded.
@@ -26,17 +29,15 @@ function utf16ByMark(body: Buffer): string | undefined {
  * charset are refused: replacing them with U+FFFD would queue a document the client never sent.
  */
 export function decodeXmlBody(body: Buffer, contentType: string | undefined): string {
-  return decodeXmlBodyWithBytes(body, contentType).xml;
+  return documentText(decodeXmlBodyWithBytes(body, contentType));
 }
 
-/** An injected document, and its UTF-8 bytes when the body was UTF-8: the queue keeps those. */
-export interface DecodedBody {
-  readonly xml: string;
-  readonly utf8: Buffer | undefined;
-}
-
-/** decodeXmlBody, also handing back the body itself (after any byte-order mark) when it was UTF-8. */
-export function decodeXmlBodyWithBytes(body: Buffer, contentType: string | undefined): DecodedBody {
+/**
+ * decodeXmlBody, handing back the body itself (after any byte-order mark) when it was UTF-8: the
+ * check reads it and the queue keeps it. A UTF-8 body of LARGE_DOCUMENT_CHARS bytes or more is
+ * not decoded at all (see LegacyDocument).
+ */
+export function decodeXmlBodyWithBytes(body: Buffer, contentType: string | undefined): LegacyDocument {
   const head = body.subarray(0, 200).toString('latin1');
   const fromHeader = charsetOf(contentType);
   const fromDocument = DECLARED_ENCODING.exec(head)?.[1] ?? utf16ByMark(body);
@@ -76,13 +77,13 @@ function notValidIn(encoding: string, fromHeader: string | undefined, fromDocume
 
 /**
  * What a fatal UTF-8 TextDecoder gives (the text, without a byte-order mark), at a fraction of
- * its cost on a megabyte body: the validity check runs natively before one plain decode.
+ * its cost on a megabyte body: the validity check runs natively, and a small body is decoded once.
  */
-function utf8(body: Buffer): DecodedBody {
+function utf8(body: Buffer): LegacyDocument {
   if (!isUtf8(body)) throw new TypeError('not UTF-8');
-  const text = body.toString('utf8');
-  if (text.charCodeAt(0) !== 0xfeff) return { xml: text, utf8: body };
-  return { xml: text.slice(1), utf8: body.subarray(UTF8_BOM_BYTES) };
+  const bytes = hasBomAt(body, 0) ? body.subarray(UTF8_BOM_BYTES) : body;
+  if (bytes.length >= LARGE_DOCUMENT_CHARS) return { utf8: bytes };
+  return { xml: bytes.toString('utf8'), utf8: bytes };
 }
 
 const UTF8_BOM_BYTES = 3;

@@ -1,4 +1,5 @@
 import type { TimerHandle, User } from '@racedata/core';
+import { documentBytes, type LegacyDocument } from '../legacy-document';
 import { QueuedDocument } from './queued-document';
 import type { HeldPoll, Lease, LegacyDropCounts, LegacyMessage, LegacyQueuesOptions, Waiter } from './types';
 
@@ -103,21 +104,21 @@ export class LegacyQueues {
   }
 
   /**
-   * Puts the message on each user's queue; returns how many queues took it. `utf8`, the
-   * document's UTF-8 bytes when the caller has them, is kept rather than a copy (QueuedDocument).
+   * Puts the message on each user's queue; returns how many queues took it. The document's UTF-8
+   * bytes, when the caller has them, are kept rather than a copy (QueuedDocument).
    */
   enqueue(
     users: readonly User[],
-    input: { channel: string | null; payloadKey: string; xml: string; utf8?: Buffer | undefined },
+    input: { readonly channel: string | null; readonly payloadKey: string } & LegacyDocument,
   ): number {
     const message: LegacyMessage = Object.freeze({
       id: this.nextId++,
       channel: input.channel,
       payloadKey: input.payloadKey,
-      document: new QueuedDocument(input.xml, input.utf8),
+      document: new QueuedDocument(input),
       enqueuedAt: this.options.clock.now(),
     });
-    const bytes = input.utf8?.length ?? Buffer.byteLength(input.xml, 'utf8');
+    const bytes = documentBytes(input);
     const stored: Stored = { message, bytes, holders: new Set() };
     const targets = users.map((user) => this.queueOf(user));
     for (const queue of targets) this.prune(queue);

@@ -1,3 +1,5 @@
+import type { LegacyDocument } from '../legacy-document';
+
 /** The body of the long poll's 200 for a message: its XML document as a JSON string. */
 export interface ListenAnswer {
   /**
@@ -30,9 +32,9 @@ export class QueuedDocument {
   private answered: ListenAnswer | undefined;
 
   /** `utf8`: the document's UTF-8 bytes, when the caller has them (an injected body). */
-  constructor(xml: string, utf8?: Buffer) {
-    if (xml.length < LARGE_DOCUMENT_CHARS) this.held = xml;
-    else if (!utf8) this.held = Buffer.from(xml, 'utf8');
+  constructor({ xml, utf8 }: LegacyDocument) {
+    if (xml !== undefined && xml.length < LARGE_DOCUMENT_CHARS) this.held = xml;
+    else if (!utf8) this.held = Buffer.from(xml as string, 'utf8');
     else this.held = ownsItsMemory(utf8) ? utf8 : Buffer.from(utf8);
   }
 

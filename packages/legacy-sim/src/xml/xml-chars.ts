@@ -1,7 +1,7 @@
 /**
- * XML 1.0 (fifth edition) character classes, on UTF-16 code units as a JavaScript string holds
- * them: Char (section 2.2) and the Name characters (section 2.3). A character above U+FFFF is a
- * surrogate pair; the checker (xml-check.ts) tests the pair, these functions the units.
+ * XML 1.0 (fifth edition) character classes, on code points: Char (section 2.2) and the Name
+ * characters (section 2.3) below U+10000. The checker (xml-check.ts) judges the few code points
+ * above U+FFFF itself: names may use U+10000 to U+EFFFF, and every one of them is a Char.
  */
 
 export const TAB = 0x09;
@@ -12,22 +12,6 @@ export const SPACE = 0x20;
 /** S (section 2.3): space, tab, carriage return, line feed. */
 export function isSpace(c: number): boolean {
   return c === SPACE || c === LF || c === TAB || c === CR;
-}
-
-/**
- * A code unit that can never be part of a Char: C0 controls but tab, LF and CR, and U+FFFE /
- * U+FFFF. Surrogates are judged in pairs by the caller.
- */
-export function isForbiddenUnit(c: number): boolean {
-  return c < SPACE ? c !== TAB && c !== LF && c !== CR : c === 0xfffe || c === 0xffff;
-}
-
-export function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-export function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** Whether a code point (a character reference's) is a Char. */
@@ -74,9 +58,4 @@ export function isNameChar(c: number): boolean {
     );
   }
   return isNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
-}
-
-/** The high surrogate of a pair in U+10000..U+EFFFF, the astral range names may use. */
-export function isNameHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdb7f;
 }

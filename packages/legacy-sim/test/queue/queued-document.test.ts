@@ -18,7 +18,7 @@ function answerBytes(document: QueuedDocument): Buffer {
 describe('QueuedDocument', () => {
   test('a small document is answered as its JSON string', () => {
     const xml = documentOf(100);
-    const document = new QueuedDocument(xml);
+    const document = new QueuedDocument({ xml });
     expect(document.answer().body).toBe(JSON.stringify(xml));
     expect(answerBytes(document).equals(expectedAnswer(xml))).toBe(true);
     expect(document.xml).toBe(xml);
@@ -26,7 +26,7 @@ describe('QueuedDocument', () => {
 
   test('a large document is answered with the UTF-8 bytes of its JSON string, made once', () => {
     const xml = documentOf(LARGE_DOCUMENT_CHARS);
-    const document = new QueuedDocument(xml);
+    const document = new QueuedDocument({ xml });
     expect(Buffer.isBuffer(document.answer().body)).toBe(true);
     expect(answerBytes(document).equals(expectedAnswer(xml))).toBe(true);
     expect(document.answer()).toBe(document.answer());
@@ -36,14 +36,14 @@ describe('QueuedDocument', () => {
   test('bytes switch in at LARGE_DOCUMENT_CHARS of document', () => {
     const below = `<a>${'x'.repeat(LARGE_DOCUMENT_CHARS - 8)}</a>`;
     expect(below.length).toBe(LARGE_DOCUMENT_CHARS - 1);
-    expect(typeof new QueuedDocument(below).answer().body).toBe('string');
-    expect(Buffer.isBuffer(new QueuedDocument(`${below} `).answer().body)).toBe(true);
+    expect(typeof new QueuedDocument({ xml: below }).answer().body).toBe('string');
+    expect(Buffer.isBuffer(new QueuedDocument({ xml: `${below} ` }).answer().body)).toBe(true);
   });
 
   test("a large injected body's own bytes are kept, and answered the same as its text", () => {
     const xml = documentOf(2 * LARGE_DOCUMENT_CHARS);
     const utf8 = Buffer.from(xml, 'utf8');
-    const document = new QueuedDocument(xml, utf8);
+    const document = new QueuedDocument({ xml, utf8 });
     expect(document.xml).toBe(xml);
     utf8[1] = 'n'.charCodeAt(0);
     expect(document.xml).toBe(`<n${xml.slice(2)}`);
@@ -53,7 +53,7 @@ describe('QueuedDocument', () => {
   test('a view into a larger buffer is copied, so it does not keep the rest alive', () => {
     const xml = documentOf(2 * LARGE_DOCUMENT_CHARS);
     const withMark = Buffer.from(`\uFEFF${xml}`, 'utf8');
-    const document = new QueuedDocument(xml, withMark.subarray(3));
+    const document = new QueuedDocument({ xml, utf8: withMark.subarray(3) });
     withMark.fill(0);
     expect(document.xml).toBe(xml);
     const answer = document.answer().body as Buffer;
