@@ -40,9 +40,9 @@ export class PayloadRing {
 
   get(seq: number): string | undefined {
     const payload = this.bySeq.get(seq);
-    return payload === undefined || typeof payload === 'string'
-      ? payload
-      : Buffer.from(payload).toString('utf8');
+    if (payload === undefined || typeof payload === 'string') return payload;
+    // A view of the same memory: Buffer.from(payload) alone would copy it first.
+    return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
   }
 
   clear(): void {
