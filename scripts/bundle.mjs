@@ -249,16 +249,30 @@ const depdInBundle = {
   },
 };
 
-// Two modules read a builtin at load only to decide something later: pino whether it runs on the
-// main thread (for an asynchronous destination, which the simulators do not use), body-parser
-// whether zlib has zstd (for a zstd-encoded body). Each read loads the builtin (worker_threads
-// and zlib: about 4 ms of a start between them); asked where it is used instead, it loads then.
+// Modules that read something at load only to use it later: pino whether it runs on the main
+// thread (for an asynchronous destination, which the simulators do not use), body-parser whether
+// zlib has zstd (for a zstd-encoded body). Each read loads a builtin (worker_threads and zlib:
+// about 4 ms of a start between them); asked where it is used instead, it loads then. pino also
+// loads its transports at load (thread-stream, and node:module for createRequire: about a
+// millisecond of a start), which only a logger given `transport` or a call of pino.transport()
+// starts, neither of which the simulators make: they load with their first use instead.
 const LOAD_TIME_READS = [
   {
     file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]tools\.js$/,
     edits: [
       ["const { isMainThread } = require('worker_threads')\n", ''],
       ['if (!opts.sync && isMainThread) {', "if (!opts.sync && require('worker_threads').isMainThread) {"],
+      ["const transport = require('./transport')\n", ''],
+      ['stream = transport({', "stream = require('./transport')({"],
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]pino[\\/]pino\.js$/,
+    edits: [
+      [
+        "module.exports.transport = require('./lib/transport')\n",
+        "Object.defineProperty(module.exports, 'transport', { enumerable: true, configurable: true, get: () => require('./lib/transport') })\n",
+      ],
     ],
   },
   {

@@ -20,6 +20,7 @@ const {
   closeSync,
   fstatSync,
   openSync,
+  read,
   readFileSync,
   readSync,
   renameSync,
@@ -27,7 +28,9 @@ const {
   unlinkSync,
   writeFileSync,
 } = require('node:fs');
-const Module = require('node:module');
+// The CommonJS loader's class, as require('node:module') returns it: loading that builtin costs a
+// start a millisecond (it brings the ES module loader), and nothing else a start runs needs it.
+const Module = module.constructor;
 const path = require('node:path');
 const vm = require('node:vm');
 
@@ -172,13 +175,13 @@ function compiled(bundle, source, cachedData) {
 }
 
 /**
- * The bundle compiled, with its cache when there is one for it. Only what the cache covers is
- * kept from it: the read buffer (readBuffer) is free to go once the script is compiled.
+ * The bundle compiled, with its cache when there is one for it: from `bytes` when the bundle was
+ * read already (readInBackground), else read here. Only what the cache covers is kept from it: the
+ * read buffer (readBuffer) is free to go once the script is compiled.
  */
-function compiledWithCache(bundle, cacheFile) {
-  const buffer = readBuffer();
+function compiledWithCache(bundle, cacheFile, buffer, bytes) {
   // A bundle the buffer did not take is read plainly, which says why if it cannot be.
-  const source = readSource(bundle, buffer) ?? plainSource(bundle);
+  const source = (bytes && decoded(bytes)) ?? readSource(bundle, buffer) ?? plainSource(bundle);
   const key = keyOf(bundle, source);
   // Once the bundle is a string, its bytes are done with: the cache is read over them, into pages
   // already touched. Every page a start touches first costs the kernel a fault, which on a
@@ -232,10 +235,69 @@ function compiledOnDemand(file, text, cacheFile, key) {
   return { script, covers: cached?.covers };
 }
 
-/** Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache. */
+/**
+ * The builtins a simulator's start loads beyond what Node's own start has: node:http (with net and
+ * the streams), node:os (the logger's host name), and the two that net loads when a server first
+ * listens, node:dns and node:cluster. runBundle loads them while the bundle is being read.
+ */
+const START_BUILTINS = ['node:http', 'node:os', 'node:dns', 'node:cluster'];
+
+/**
+ * Reads `file` into the start of `buffer` on libuv's thread pool, then calls `done` with its bytes
+ * (undefined when the read failed). False, with `done` never called, when the file cannot be
+ * opened or is larger than the buffer. The file is opened here rather than through the pool, so
+ * the read is under way at once: the callback of an asynchronous open would wait for the main
+ * thread to be free, and runBundle keeps it busy meanwhile.
+ */
+function readInBackground(file, buffer, done) {
+  let fd;
+  let size;
+  try {
+    fd = openSync(file, 'r');
+    size = fstatSync(fd).size;
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return false;
+  }
+  if (size > buffer.length) {
+    closeSync(fd);
+    return false;
+  }
+  read(fd, buffer, 0, size, 0, (err, first) => {
+    let got = err ? undefined : first;
+    try {
+      // A read may return less than asked; the rest is read here, as readInto does.
+      for (let n = 1; got !== undefined && got < size && n > 0; got += n)
+        n = readSync(fd, buffer, got, size - got, got);
+    } catch {
+      got = undefined;
+    } finally {
+      closeSync(fd);
+    }
+    done(got === undefined ? undefined : buffer.subarray(0, got));
+  });
+  return true;
+}
+
+/**
+ * Loads `bundle` as the CommonJS module it is, compiled with (or for) its code cache.
+ *
+ * The bundle is read on libuv's thread pool while this thread loads the builtins the start will
+ * require (START_BUILTINS): on a machine of two cores or more, the read and its page faults (a
+ * megabyte of fresh memory) cost the start nothing, where read in line they were about a tenth of
+ * what a start spends beyond bare Node's (bench/src/scenarios/start-up). The bundle then runs from
+ * the read's callback, the first thing the event loop does.
+ */
 function runBundle(bundle) {
+  const buffer = readBuffer();
+  const run = (bytes) => runCompiled(bundle, buffer, bytes);
+  if (buffer === undefined || !readInBackground(bundle, buffer, run)) return run(undefined);
+  for (const name of START_BUILTINS) require(name);
+}
+
+function runCompiled(bundle, buffer, bytes) {
   const cacheFile = `${bundle}.v8cache`;
-  const { key, script, covers } = compiledWithCache(bundle, cacheFile);
+  const { key, script, covers } = compiledWithCache(bundle, cacheFile, buffer, bytes);
   const started = new Set();
   process.on(STARTED, (kind) => started.add(kind));
   process.once('exit', () => {

@@ -7,6 +7,12 @@ export interface CliContext {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   /**
+   * Prints to stdout at once, as stdout.write would: the real process does so without building
+   * its stdout stream (stdout-print.ts). A simulator's start prints its banner with it. Tests
+   * leave it unset, and what it prints goes to `stdout`.
+   */
+  print?(text: string): void;
+  /**
    * The real process: log lines may be held a few milliseconds and written to stderr together
    * (held-lines.ts). Tests that read stderr as soon as something happened leave it unset.
    */

@@ -2,6 +2,7 @@ import type { CliContext } from './context';
 import { exitCodeOf } from './errors';
 import { plainStart } from './plain-start';
 import { runStartCommand } from './start-commands';
+import { stdoutPrinter } from './stdout-print';
 
 /**
  * Runs the command line; configuration errors print one line and exit 2. A plain simulator
@@ -21,14 +22,23 @@ export async function run(argv: readonly string[], ctx: CliContext): Promise<voi
 }
 
 export function processContext(env: NodeJS.ProcessEnv): CliContext {
-  // `racedata-sim --help | head` or a reader of the banner that went away: what was printed
-  // is lost, which is no reason to crash (a running simulator keeps serving).
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  let stdout: NodeJS.WritableStream | undefined;
+  // Node builds process.stdout on first use; a simulator's start prints its banner without it.
+  const stdoutStream = () => {
+    if (stdout) return stdout;
+    // `racedata-sim --help | head` or a reader of the banner that went away: what was printed
+    // is lost, which is no reason to crash (a running simulator keeps serving).
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+    return (stdout = process.stdout);
+  };
   return {
     env,
-    stdout: process.stdout,
+    get stdout() {
+      return stdoutStream();
+    },
+    print: stdoutPrinter({ fd: 1, stream: stdoutStream }),
     // Node builds process.stderr on first use; a start that logs nothing never needs it.
     get stderr() {
       return process.stderr;

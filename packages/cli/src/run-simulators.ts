@@ -174,6 +174,7 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
     const made = await create(plan, { logger: root.child({ sim: plan.kind }), ...tables }, raceDay);
     created.push({ plan, tables, ...made });
   }
+  const print = (text: string) => (ctx.print ? ctx.print(text) : ctx.stdout.write(text));
   const started: Started[] = [];
   for (const { plan, tables, sim, ...rest } of created) {
     running.push({ kind: plan.kind, close: () => sim.close() });
@@ -190,8 +191,8 @@ export async function runSimulators(ctx: CliContext, plans: readonly SimulatorPl
       return;
     }
     ctx.started?.(plan.kind);
-    ctx.stdout.write(startBanner(plan.kind, address, tables.users, tables.catalog));
+    print(startBanner(plan.kind, address, tables.users, tables.catalog));
     started.push({ kind: plan.kind, address, settings: plan.settings, ...tables, replayed: rest.replayed });
   }
-  ctx.stdout.write(nextSteps(started, new Date(), raceDay.current));
+  print(nextSteps(started, new Date(), raceDay.current));
 }

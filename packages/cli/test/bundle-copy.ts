@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,6 +28,7 @@ export function bundleCopyPerTest(prefix: string): BundleCopy {
   let dir: string | undefined;
   let bundle: string | undefined;
   const children: ChildProcess[] = [];
+  let runs = 0;
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), prefix));
     bundle = path.join(dir, 'racedata-sim.cjs');
@@ -53,7 +54,10 @@ export function bundleCopyPerTest(prefix: string): BundleCopy {
         ...prelude,
         `require(${JSON.stringify(loader)}).runBundle(${JSON.stringify(current())});`,
       ];
-      const child = spawn(process.execPath, ['-e', script.join('\n'), 'x', ...args], {
+      // A file, as the npm bin is, not `node -e`: Node's -e loads builtins (node:module) of its own.
+      const file = path.join(path.dirname(current()), `run-${++runs}.js`);
+      writeFileSync(file, script.join('\n'));
+      const child = spawn(process.execPath, [file, ...args], {
         env: { ...process.env, LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -2,15 +2,18 @@
  * The bundle loads worker_threads and zlib only when something uses them (scripts/bundle.mjs,
  * LOAD_TIME_READS and LAZY_BUILTINS): a start that never compresses nor runs a worker does not
  * pay for loading them, and a gzip request body still works, loading zlib then. Nor does a start
- * that logs nothing build process.stderr (packages/cli/src/log-output.ts), nor does its first
+ * that logs nothing build process.stderr (packages/cli/src/log-output.ts), nor does it build
+ * process.stdout to print its banner (packages/cli/src/stdout-print.ts), nor does its first
  * answer load perf_hooks, which the `performance` global's first use does (requests are timed
- * with core's monotonicMs instead).
+ * with core's monotonicMs instead), nor node:module, which pino's transports need (LOAD_TIME_READS)
+ * and the npm bin's loader takes from its own module.
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { bundleCopyPerTest } from './bundle-copy';
 
-const DEFERRED = ['worker_threads', 'zlib', 'perf_hooks', 'stderr'];
+const DEFERRED = ['worker_threads', 'zlib', 'perf_hooks', 'module', 'stderr', 'stdout'];
+const STREAMS = new Set(['stderr', 'stdout']);
 const copy = bundleCopyPerTest('racedata-bundle-loads-');
 
 interface Run {
@@ -20,18 +23,24 @@ interface Run {
 }
 
 async function start(kind: 'json' | 'legacy'): Promise<Run> {
-  // At exit the process says which builtins it loaded (Node's own list of them), and whether
-  // anything had asked for process.stderr, which Node builds on first use, when it listened.
+  // At exit the process says which builtins it loaded (Node's own list of them), and which of
+  // process.stdout and process.stderr, which Node builds on first use, anything had asked for
+  // when it listened.
   const prelude = [
-    `const stderr = Object.getOwnPropertyDescriptor(process, 'stderr');`,
-    `let asked = false;`,
-    `Object.defineProperty(process, 'stderr', { configurable: true, get() { asked = true; return stderr.get.call(process); } });`,
-    // Node's own sockets ask for it when they close, so what counts is whether it was asked for
-    // by the time the banner says the simulator listens.
-    `let askedByBanner = false;`,
-    `const write = process.stdout.write.bind(process.stdout);`,
-    `process.stdout.write = (chunk, ...rest) => ((askedByBanner ||= asked), write(chunk, ...rest));`,
-    `process.on('exit', () => require('node:fs').writeSync(2, 'LOADED ' + JSON.stringify([...process.moduleLoadList, ...(askedByBanner ? ['stderr'] : [])]) + '\\n'));`,
+    `const fs = require('node:fs');`,
+    `const asked = new Set();`,
+    `for (const name of ['stdout', 'stderr']) {`,
+    `  const own = Object.getOwnPropertyDescriptor(process, name);`,
+    `  Object.defineProperty(process, name, { configurable: true, get() { asked.add(name); return own.get.call(process); } });`,
+    `}`,
+    // Node's own sockets ask for stderr when they close, so what counts is what had been asked
+    // for by the time the banner says the simulator listens: its write of its own to fd 1. A
+    // banner printed through process.stdout instead never gets here, and then all that was
+    // asked for by the exit counts, stdout with it.
+    `let byBanner;`,
+    `const writeSync = fs.writeSync;`,
+    `fs.writeSync = function (fd, ...rest) { if (fd === 1) byBanner ??= [...asked]; return writeSync.call(this, fd, ...rest); };`,
+    `process.on('exit', () => writeSync(2, 'LOADED ' + JSON.stringify([...process.moduleLoadList, ...(byBanner ?? asked)]) + '\\n'));`,
   ];
   const child = copy.run([kind, '--port', '0', '--host', '127.0.0.1'], prelude);
   let out = '';
@@ -58,13 +67,13 @@ async function start(kind: 'json' | 'legacy'): Promise<Run> {
       const list = /^LOADED (.*)$/m.exec(err)?.[1];
       expect(list).toBeDefined();
       const loaded = new Set(JSON.parse(list as string) as string[]);
-      return DEFERRED.filter((name) => loaded.has(name === 'stderr' ? name : `NativeModule ${name}`));
+      return DEFERRED.filter((name) => loaded.has(STREAMS.has(name) ? name : `NativeModule ${name}`));
     },
   };
 }
 
 test.each(['json', 'legacy'] as const)(
-  'a %s start and its first answer load neither worker_threads, zlib nor perf_hooks, nor build stderr before it listens',
+  'a %s start and its first answer load neither worker_threads, zlib, perf_hooks nor node:module, nor build stdout or stderr before it listens',
   async (kind) => {
     const run = await start(kind);
     expect((await fetch(`http://127.0.0.1:${run.port}/health`)).status).toBe(200);
