@@ -131,6 +131,21 @@ describe('the npm bin runs the bundle through a V8 code cache', () => {
     expect(statSync(cache).mtimeMs).toBe(mtime);
   });
 
+  test('a bundle that cannot be read says why, and the process exits 1', () => {
+    // The background read (runBundle) only starts on a file it could open; anything else goes to
+    // the plain read, whose error names the file.
+    const missing = `${bundle}.missing`;
+    const run = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(LOADER)}).runBundle(${JSON.stringify(missing)})`],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('ENOENT');
+    expect(run.stderr).toContain(missing);
+    expect(existsSync(`${missing}.v8cache`)).toBe(false);
+  });
+
   test('a cache V8 refuses (garbage after a valid header) still starts, and is replaced', async () => {
     await startAndStop();
     const header = HEADER.exec(readFileSync(cache).toString('latin1'))?.[0] ?? '';
