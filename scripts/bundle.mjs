@@ -250,12 +250,14 @@ const depdInBundle = {
 };
 
 // Modules that read something at load only to use it later: pino whether it runs on the main
-// thread (for an asynchronous destination, which the simulators do not use), body-parser whether
-// zlib has zstd (for a zstd-encoded body). Each read loads a builtin (worker_threads and zlib:
-// about 4 ms of a start between them); asked where it is used instead, it loads then. pino also
-// loads its transports at load (thread-stream, and node:module for createRequire: about a
-// millisecond of a start), which only a logger given `transport` or a call of pino.transport()
-// starts, neither of which the simulators make: they load with their first use instead.
+// thread (for an asynchronous destination, which the simulators do not use) and the host name
+// (for its default log fields, which the simulators' logger replaces: packages/core/src/logger.ts),
+// body-parser whether zlib has zstd (for a zstd-encoded body). Each read loads a builtin
+// (worker_threads, os and zlib: about 4.5 ms of a start between them); asked where it is used
+// instead, it loads then. pino also loads its transports at load (thread-stream, and node:module
+// for createRequire: about a millisecond of a start), which only a logger given `transport` or a
+// call of pino.transport() starts, neither of which the simulators make: they load with their
+// first use instead.
 const LOAD_TIME_READS = [
   {
     file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]tools\.js$/,
@@ -269,6 +271,12 @@ const LOAD_TIME_READS = [
   {
     file: /[\\/]node_modules[\\/]pino[\\/]pino\.js$/,
     edits: [
+      ["const os = require('node:os')\n", ''],
+      ['const hostname = os.hostname()\n', ''],
+      [
+        '  base: { pid, hostname },',
+        "  base: { pid, get hostname () { return require('node:os').hostname() } },",
+      ],
       [
         "module.exports.transport = require('./lib/transport')\n",
         "Object.defineProperty(module.exports, 'transport', { enumerable: true, configurable: true, get: () => require('./lib/transport') })\n",

@@ -257,10 +257,10 @@ function compiledOnDemand(file, text, cacheFile, key) {
 
 /**
  * The builtins a simulator's start loads beyond what Node's own start has: node:http (with net and
- * the streams), node:os (the logger's host name), and the two that net loads when a server first
- * listens, node:dns and node:cluster. runBundle loads them while the bundle is being read.
+ * the streams), and the two that net loads when a server first listens, node:dns and node:cluster.
+ * runBundle loads them while the bundle is being read.
  */
-const START_BUILTINS = ['node:http', 'node:os', 'node:dns', 'node:cluster'];
+const START_BUILTINS = ['node:http', 'node:dns', 'node:cluster'];
 
 /**
  * Reads `file` into the start of `buffer` on libuv's thread pool, then calls `done` with its bytes

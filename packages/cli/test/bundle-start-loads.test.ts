@@ -1,7 +1,7 @@
 /**
- * The bundle loads worker_threads and zlib only when something uses them (scripts/bundle.mjs,
- * LOAD_TIME_READS and LAZY_BUILTINS): a start that never compresses nor runs a worker does not
- * pay for loading them, and a gzip request body still works, loading zlib then. Nor does a start
+ * The bundle loads worker_threads, zlib and os only when something uses them (scripts/bundle.mjs,
+ * LOAD_TIME_READS and LAZY_BUILTINS): a start that never compresses, runs a worker nor logs a
+ * host name does not pay for loading them, and a gzip request body still works, loading zlib then. Nor does a start
  * that logs nothing build process.stderr (packages/cli/src/log-output.ts), nor does it build
  * process.stdout to print its banner (packages/cli/src/stdout-print.ts), nor does its first
  * answer load perf_hooks, which the `performance` global's first use does (requests are timed
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { bundleCopyPerTest } from './bundle-copy';
 
-const DEFERRED = ['worker_threads', 'zlib', 'perf_hooks', 'module', 'stderr', 'stdout'];
+const DEFERRED = ['worker_threads', 'zlib', 'os', 'perf_hooks', 'module', 'stderr', 'stdout'];
 const STREAMS = new Set(['stderr', 'stdout']);
 const copy = bundleCopyPerTest('racedata-bundle-loads-');
 
@@ -73,7 +73,7 @@ async function start(kind: 'json' | 'legacy'): Promise<Run> {
 }
 
 test.each(['json', 'legacy'] as const)(
-  'a %s start and its first answer load neither worker_threads, zlib, perf_hooks nor node:module, nor build stdout or stderr before it listens',
+  'a %s start and its first answer load neither worker_threads, zlib, os, perf_hooks nor node:module, nor build stdout or stderr before it listens',
   async (kind) => {
     const run = await start(kind);
     expect((await fetch(`http://127.0.0.1:${run.port}/health`)).status).toBe(200);
