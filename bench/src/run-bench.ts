@@ -3,18 +3,12 @@ import path from 'node:path';
 import { FULL_CONFIG, QUICK_CONFIG } from './config';
 import { ensurePeers } from './harness/peers';
 import { cliBuilt, killAllChildren } from './harness/processes';
-import { profilesIn, shouldProfile } from './harness/profile';
-import { machineInfo, writeResults } from './results/write-results';
+import { profilesIn } from './harness/profile';
+import { machineInfo, renderMarkdown, writeReportFiles } from './results/write-results';
 import type { BenchContext, BenchReport, Comparison, MeasureResult, ProfileSummary, Scenario } from './types';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SCENARIOS = path.join(__dirname, 'scenarios');
-
-export interface Measure {
-  readonly id: string;
-  readonly title: string;
-  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly scenario: Scenario }>;
-}
 
 // Scenario files are found at run time, so adding one touches no file but itself.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -26,7 +20,7 @@ const loadDefault = (file: string): unknown => (require(file) as { default?: unk
  * name starts with `_` hold what several of the folder share). `only` picks measures (`fan-out`)
  * or scenarios (`fan-out/legacy-stomp`: the file name without its number); unknown names throw.
  */
-export function selectMeasures(only?: readonly string[]): Measure[] {
+export function selectMeasures(only?: readonly string[]) {
   const measures = readdirSync(SCENARIOS, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map(({ name }) => {
@@ -70,6 +64,8 @@ async function profile(ctx: BenchContext, id: string, scenario: Scenario) {
   );
 }
 
+type Measure = ReturnType<typeof selectMeasures>[number];
+
 /** A measure's scenarios in order; `failures` names those that threw rather than measured (`<id>: <why>`). */
 export async function runMeasure(measure: Measure, ctx: BenchContext) {
   const t0 = Date.now();
@@ -81,7 +77,8 @@ export async function runMeasure(measure: Measure, ctx: BenchContext) {
       const { rows, notes: more = [] } = await scenario.run(ctx);
       comparisons.push(...rows);
       notes.push(...more);
-      if (rows.some((row) => shouldProfile(ctx, row.verdict)))
+      const missed = rows.some((row) => row.verdict === 'MISS');
+      if (ctx.profileMode === 'always' || (ctx.profileMode === 'miss' && missed))
         profiles.push(...(await profile(ctx, id, scenario)));
     } catch (err) {
       ctx.log(`  ${id} failed: ${(err as Error).stack ?? String(err)}`);
@@ -156,7 +153,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     before: beforeCtx ? { root: beforeCtx.simRoot, measures: beforeMeasures } : undefined,
     durationMs: Date.now() - started,
   };
-  const written = writeResults(outDir, report, before ? 'before-after' : options.resultsName);
+  const name = before ? 'before-after' : (options.resultsName ?? 'latest');
+  const written = writeReportFiles(outDir, name, renderMarkdown(report), report);
   log(`results: ${written.markdown}, ${written.json}`);
   return report;
 }

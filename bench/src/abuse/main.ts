@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { flag, numberFlag, runMain, usageCheck, usageUnless } from '../harness/command-line';
 import { requireOpenFiles } from '../harness/processes';
-import { PHASES, REPO_ROOT, runAbuse, writeAbuseReport } from './run-abuse';
+import { writeReportFiles } from '../results/write-results';
+import { abuseMarkdown, PHASES, REPO_ROOT, runAbuse } from './run-abuse';
 
 /** --messages, --pollers, --honest, --seed: the listen storm at other sizes than the mode's. */
 const STORM = { messages: 'messages', pollers: 'hangUpPollers', honest: 'honestPollers', seed: 'seed' };
@@ -38,7 +39,8 @@ runMain('abuse run', async () => {
     written !== undefined
       ? [results, written || 'abuse']
       : [path.join(results, 'raw', 'abuse'), `abuse-${mode}-${report.machine.date.replace(/[:.]/g, '-')}`];
-  const files = writeAbuseReport(dir, name, report, flag(args, '--title') || undefined);
+  const markdown = abuseMarkdown(report, flag(args, '--title') || undefined);
+  const files = writeReportFiles(dir, name, markdown, report);
   const missed = report.failures.length;
   console.log(missed === 0 ? '\nevery target met' : `\n${missed} targets missed:`);
   for (const f of report.failures) console.log(`  MISS  ${f}`);

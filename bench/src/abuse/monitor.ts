@@ -1,3 +1,4 @@
+import { parsed } from '../clients/receipts';
 import { ourSim, type SimKind } from '../harness/processes';
 import { round } from '../harness/rows';
 import { health, healthCheck, type ProbeResult } from '../harness/watch';
@@ -12,13 +13,10 @@ type LogLine = { at: number; cause: string; warn: boolean };
 
 /** A log line's cause (its `msg`) and whether it is warn or worse. */
 function causeOf(line: string): { cause: string; warn: boolean } {
-  try {
-    const { msg, level } = JSON.parse(line) as { msg?: unknown; level?: unknown };
-    if (typeof msg === 'string')
-      return { cause: msg.slice(0, 80), warn: typeof level !== 'string' || !BELOW_WARN.has(level) };
-  } catch {
-    // Not a JSON log line (a crash trace, a runtime warning): its text without numbers is its cause.
-  }
+  const { msg, level } = (parsed(line) ?? {}) as { msg?: unknown; level?: unknown };
+  if (typeof msg === 'string')
+    return { cause: msg.slice(0, 80), warn: typeof level !== 'string' || !BELOW_WARN.has(level) };
+  // Not a JSON log line (a crash trace, a runtime warning): its text without numbers is its cause.
   return { cause: line.replace(/\d+/g, '#').slice(0, 80), warn: true };
 }
 

@@ -26,12 +26,10 @@ export const listenStorm: Phase = {
     const port = sims.legacy?.port as number;
     const ledger = new ReceiptLedger(new PostLog(c.messages), READER, 1);
     const random = seededRandom(c.seed);
-    const hangUpAfter = () => random() * c.maxHangUpMs;
-    const rude = await checkedClients(
-      { kind: 'legacy-listens', port, count: c.hangUpPollers, hangUpAfter },
-      ledger,
-    );
-    const honest = await checkedClients({ kind: 'legacy-listens', port, count: c.honestPollers }, ledger);
+    const pollers = (count: number, hangUpAfter?: () => number) =>
+      checkedClients({ kind: 'legacy-listens', port, count, hangUpAfter }, ledger);
+    const rude = await pollers(c.hangUpPollers, () => random() * c.maxHangUpMs);
+    const honest = await pollers(c.honestPollers);
     const { posts } = ledger;
     const tag = legacyTag('Durable', 'id');
     for (let first = 1; first <= c.messages; first += c.burst) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checksTable, machineInfo, machineLine, table, writeReportFiles } from '../results/write-results';
+import { checksTable, machineInfo, machineLine, table } from '../results/write-results';
 import { killAllChildren } from '../harness/processes';
 import { watch } from '../harness/watch';
 import { abuseConfig, RSS_HEADROOM_MB, type AbuseConfig, type AbuseMode, type Phase } from './config';
@@ -31,12 +31,11 @@ async function runPhase(phase: Phase, config: AbuseConfig) {
     for (const kind of phase.simulators) sims.push(await startMonitored(REPO_ROOT, kind, phase.env ?? {}));
     const watcher = await watch(sims, config.probeEveryMs, config.rssEveryMs);
     const from = Date.now();
-    const failed = (error: unknown) => ({ error });
     const running = phase.run(Object.fromEntries(sims.map((s) => [s.kind, s.sim])), config);
-    const settled = await running.then((outcome) => ({ outcome }), failed);
+    const [settled] = await Promise.allSettled([running]);
     const watched = await watcher.stop();
-    if ('error' in settled) throw settled.error;
-    const { outcome } = settled;
+    if (settled.status === 'rejected') throw settled.reason;
+    const outcome = settled.value;
     const processes = sims.map((sim) => processFigures(sim, watched, from));
     const budget = RSS_HEADROOM_MB + outcome.rssBudget.mb;
     return {
@@ -113,7 +112,3 @@ export function abuseMarkdown(report: AbuseReport, title = 'Abuse run'): string 
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** Writes <name>.md and <name>.json into dir; returns their paths. */
-export const writeAbuseReport = (dir: string, name: string, report: AbuseReport, title?: string) =>
-  writeReportFiles(dir, name, abuseMarkdown(report, title), report);

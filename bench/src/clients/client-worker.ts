@@ -9,9 +9,8 @@ import { openSet, type ClientSet, type SetSpec } from './sets';
  * clients, stamps every delivery on arrival (CLOCK_MONOTONIC, which the harness stamps its posts
  * with), says when each message has reached all of them (closed loop), and hands the harness
  * counts and latencies (numbers), never the deliveries themselves, so the load generator is not
- * what limits the server it measures. Commands arrive over IPC (harness/processes.ts forkWorker).
- * It is also the /health prober of the soak and the abuse run (harness/watch.ts), out of the way
- * of their load's busy event loop.
+ * what limits the server it measures. It is also the /health prober of the soak and the abuse
+ * run (harness/watch.ts), out of the way of their load's busy event loop.
  */
 
 /** How long deliveries may stop arriving before the missing ones count as lost. */
@@ -124,10 +123,6 @@ export const commands = {
   probed() {
     clearInterval(probes.timer);
     return probes.results;
-  },
-  close({ name }: { name: string }) {
-    sides.get(name)?.set.close();
-    return sides.delete(name);
   },
 };
 

@@ -10,7 +10,7 @@ type Receipt = [seq: number, matches: boolean, order?: number];
 type Reader = (text: string, posts: PostLog) => Receipt[] | undefined;
 
 /** A JSON document, or undefined for a text that is not one. */
-function parsed(text: string): unknown {
+export function parsed(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -52,7 +52,6 @@ export interface ClientSet {
 export const EARLY_HANG_UP_MS = 20;
 /** 'M': of the frames a STOMP server sends (CONNECTED, RECEIPT, ERROR, MESSAGE) only MESSAGE. */
 const STOMP_MESSAGE = 0x4d;
-const LISTEN = '/customerapi/channels/listen';
 export const DISCONNECTED = 'a client was disconnected';
 
 const tokenOf = (spec: SetSpec, i: number) => spec.tokens?.[i % spec.tokens.length] ?? TOKEN;
@@ -76,9 +75,6 @@ function nextText(ws: WebSocket): Promise<string> {
   return new Promise((resolve) => ws.once('message', (data: WebSocket.RawData) => resolve(String(data))));
 }
 
-/** A plain WebSocket client of a bare baseline. */
-const connectBare = (port: number) => opened(new WebSocket(`ws://127.0.0.1:${port}/`, CLIENT_OPTIONS));
-
 /** A JSON event-stream client: Connection, then the token, then Authenticated. */
 async function connectEventStream(port: number, token: string): Promise<WebSocket> {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/customerapi/event-stream`, CLIENT_OPTIONS);
@@ -92,12 +88,11 @@ async function connectEventStream(port: number, token: string): Promise<WebSocke
   return ws;
 }
 
-const STOMP_PATH = '/api/v1/channels/connect';
 const STOMP_DESTINATION = '/api/v1/channels/user/topic/publish';
 
 /** A STOMP 1.2 subscriber: token on the upgrade, no heart-beats, SUBSCRIBE confirmed by RECEIPT. */
 async function connectStomp(port: number, token: string): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}${STOMP_PATH}`, ['v12.stomp'], {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/channels/connect`, ['v12.stomp'], {
     ...CLIENT_OPTIONS,
     headers: { authorization: `Bearer ${token}` },
   });
@@ -161,7 +156,7 @@ function pollSet(spec: SetSpec): ClientSet {
       ? `/customerapi/events?lastEventId=${lastIds[i]}`
       : kind === 'bare-polls'
         ? '/poll'
-        : LISTEN;
+        : '/customerapi/channels/listen';
   /** Messages in an answer; a JSON page moves the client's lastEventId on. */
   const carried = (i: number, body: Buffer) => {
     if (kind !== 'json-polls') return 1;
@@ -246,7 +241,9 @@ export function openSet(spec: SetSpec): ClientSet {
   if (spec.kind === 'event-stream') return wsSet(spec, connectEventStream);
   // One byte, not a decoded string: MESSAGE frames are the deliveries.
   if (spec.kind === 'stomp') return wsSet(spec, connectStomp, (data) => data[0] === STOMP_MESSAGE);
-  return spec.kind === 'bare-ws' ? wsSet(spec, (port) => connectBare(port)) : pollSet(spec);
+  if (spec.kind !== 'bare-ws') return pollSet(spec);
+  // A plain WebSocket client of a bare baseline.
+  return wsSet(spec, (port) => opened(new WebSocket(`ws://127.0.0.1:${port}/`, CLIENT_OPTIONS)));
 }
 
 /** The post that reaches every client of a set: message `seq`, or for a bare baseline `body`. */

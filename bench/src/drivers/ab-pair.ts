@@ -55,7 +55,7 @@ async function reads(ctx: BenchContext, servers: Record<Side, Server>, events: n
     }),
   );
   if (pages[0] !== pages[1]) throw new Error('the two sides answered a page differently');
-  const reading: Load = {
+  return {
     ...{ label: label ?? scenario.label, unit: 'req/s', work: 'requests' },
     async turn(side, ms) {
       const { port } = servers[side];
@@ -65,8 +65,7 @@ async function reads(ctx: BenchContext, servers: Record<Side, Server>, events: n
       return { rate: r.requestsPerSecond, units: r.requests };
     },
     note: () => `${Buffer.byteLength(pages[0] as string)} B/response`,
-  };
-  return reading;
+  } satisfies Load;
 }
 
 /**
@@ -124,7 +123,6 @@ export const abPair = (spec: AbSpec): Scenario => ({
         }),
       );
     }
-    // Deliveries to clients in client processes, at most `window` posted but not yet delivered everywhere.
     const clients = work.count(ctx.config);
     const sides = { servers: [start('on'), start('off')], clients: [work.clients, work.clients] } as const;
     const warm = (side: ClientSide) => side.ready();

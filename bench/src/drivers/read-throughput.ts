@@ -84,19 +84,18 @@ function readRows(
   peers: readonly Figure[],
 ): Comparison[] {
   const target = kind.target?.(store.events);
+  const rate = { scenario: scenario.label, unit: 'req/s', ours: ours.rate, better: 'higher' } as const;
   const bound = target && { bound: target.bound, target: target.text };
   if (!bare) {
     const page = store.reads.find((r) => r.kind.page)?.ours as Side;
-    const ms = (s: Side) => `${round(med(s.p50) ?? NaN, 2)} ms`;
-    const cpu = (s: Side) => `${round(med(s.cpu) ?? NaN, 2)} ms`;
+    const ms = (values: readonly number[]) => `${round(med(values) ?? NaN, 2)} ms`;
     return [
       pairedRow({
-        ...{ scenario: scenario.label, unit: 'req/s', ours: ours.rate, bare: page.rate, better: 'higher' },
-        ...{ ...bound, bareName: 'GET /events page read, same store' },
+        ...{ ...rate, ...bound, bare: page.rate, bareName: 'GET /events page read, same store' },
         ratioLabel: `${kind.against} / page read, median of paired rounds (min–max)`,
         note: [
-          `${kind.status === 204 ? '204, no body' : `${ours.bytes} B/response`}; p50 ${ms(ours)} against ${ms(page)}`,
-          `server CPU per 1,000 requests ${cpu(ours)} against ${cpu(page)}`,
+          `${kind.status === 204 ? '204, no body' : `${ours.bytes} B/response`}; p50 ${ms(ours.p50)} against ${ms(page.p50)}`,
+          `server CPU per 1,000 requests ${ms(ours.cpu)} against ${ms(page.cpu)}`,
           `rounds ${kind.against}/page req/s: ${rounds(ours.rate, page.rate)}`,
           ...failures([ours]),
         ].join('; '),
@@ -106,8 +105,7 @@ function readRows(
   const withPeers = peers.length > 0 && kind.page;
   return [
     pairedRow({
-      ...{ scenario: scenario.label, unit: 'req/s', ours: ours.rate, bare: bare.rate, better: 'higher' },
-      ...{ ...bound },
+      ...{ ...rate, ...bound, bare: bare.rate },
       ...(withPeers && { peers, beatPeers: true, target: `${target?.text} and ahead of every peer` }),
       note: [
         `${ours.bytes} B/response with headers (bare ${bare.bytes} B)`,

@@ -57,9 +57,8 @@ function commands(child: ChildProcess, why: () => string) {
   child.once('exit', () => {
     for (const settle of pending.values()) settle({ ok: false, error: `exited: ${why()}` });
   });
-  const listen = (listener: (event: Event) => void) => listeners.add(listener);
   return {
-    listen,
+    listen: (listener: (event: Event) => void) => listeners.add(listener),
     call: <T>(cmd: string, args: unknown = {}, timeoutMs = 600_000) =>
       new Promise<T>((resolve, reject) => {
         const id = nextId++;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchContext, ProfileSummary } from '../types';
+import type { ProfileSummary } from '../types';
 
 interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
@@ -53,9 +53,6 @@ export function summariseProfile(file: string, subject: string, root: string, to
       .map(([area, us]) => ({ area, selfPercent: share(us) })),
   };
 }
-
-export const shouldProfile = (ctx: BenchContext, verdict: string) =>
-  ctx.profileMode === 'always' || (ctx.profileMode === 'miss' && verdict === 'MISS');
 
 /** The largest profiles a rerun wrote (at most `most`), summarised. */
 export function profilesIn(dir: string, what: string, root: string, most = 2): ProfileSummary[] {

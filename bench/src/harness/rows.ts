@@ -1,5 +1,5 @@
 import type { Comparison, Figure, Verdict } from '../types';
-import { cpuMs } from './processes';
+import { chargedTo } from './processes';
 
 export type CompareInput = Pick<Comparison, 'scenario' | 'unit' | 'ours'> &
   Partial<Pick<Comparison, 'target' | 'note' | 'ratioLabel'>> & {
@@ -105,9 +105,7 @@ export async function pairedRounds<K extends string, T extends { readonly units:
   const results = Object.fromEntries(sides.map((s) => [s, []])) as unknown as Record<K, Turn[]>;
   for (let r = 0; r < roundsCount; r++) {
     for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
-      const before = cpuMs(pids[side]);
-      const result = await turn(side);
-      const used = cpuMs(pids[side]) - before;
+      const { result, cpuMs: used } = await chargedTo(pids[side], () => turn(side));
       results[side].push({ ...result, cpuMsPerUnit: result.units > 0 ? used / result.units : Number.NaN });
     }
   }

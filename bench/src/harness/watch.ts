@@ -33,7 +33,6 @@ export async function watch(sims: readonly Watched[], probeEveryMs: number, rssE
   sample();
   const timer = setInterval(sample, rssEveryMs);
   return {
-    rss,
     sample,
     /** Stops both and hands over the readings (no probes if the prober does not answer). */
     async stop() {

@@ -150,6 +150,3 @@ export function writeReportFiles(dir: string, name: string, markdown: string, re
   writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   return { markdown: `${base}.md`, json: `${base}.json` };
 }
-
-export const writeResults = (outDir: string, report: BenchReport, name = 'latest') =>
-  writeReportFiles(outDir, name, renderMarkdown(report), report);

@@ -2,7 +2,7 @@ import type { ClientSet } from '../clients/sets';
 import { spread, type ReceiptLedger } from '../harness/ledger';
 import { distribution, round } from '../harness/rows';
 import { health, healthCheck, type ProbeResult } from '../harness/watch';
-import { checksTable, machineInfo, machineLine, table, writeReportFiles } from '../results/write-results';
+import { checksTable, machineInfo, machineLine, table } from '../results/write-results';
 import { check } from '../types';
 import type { SoakConfig } from './config';
 
@@ -160,7 +160,3 @@ export function soakMarkdown(r: SoakReport): string {
   ];
   return `${lines.filter((l) => typeof l === 'string').join('\n')}\n`;
 }
-
-/** Writes soak-<mode>-<time>.json and .md into dir; returns their paths. */
-export const writeSoakReport = (dir: string, r: SoakReport) =>
-  writeReportFiles(dir, `soak-${r.mode}-${r.machine.date.replace(/[:.]/g, '-')}`, soakMarkdown(r), r);

@@ -12,8 +12,9 @@ import { postAtRate } from '../harness/schedule';
 import { round } from '../harness/rows';
 import { usersFile } from '../harness/users-file';
 import { watch } from '../harness/watch';
+import { writeReportFiles } from '../results/write-results';
 import { SUBSCRIPTIONS, TARGETS, TRANSPORTS, soakConfig, type SoakOptions } from './config';
-import { soakReport, writeSoakReport } from './report';
+import { soakMarkdown, soakReport } from './report';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -111,7 +112,8 @@ export async function runSoak(options: RunSoakOptions = {}) {
       ...{ drainMs, drainComplete, durationMs: Date.now() - started },
     });
     const outDir = options.outDir ?? path.join(REPO_ROOT, 'bench', 'results', 'raw', 'soak');
-    return { report, files: writeSoakReport(outDir, report) };
+    const name = `soak-${report.mode}-${report.machine.date.replace(/[:.]/g, '-')}`;
+    return { report, files: writeReportFiles(outDir, name, soakMarkdown(report), report) };
   } finally {
     for (const timer of timers) clearTimeout(timer);
     for (const set of sets) set.close();

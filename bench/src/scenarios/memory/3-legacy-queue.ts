@@ -6,10 +6,6 @@ import { reading, simState } from '../../harness/store';
 import type { Scenario } from '../../types';
 import { bareIdleRss, idleRow, mb } from './_memory';
 
-/** Messages queued for the user of the queue: every legacy user takes channel `id`. */
-const queued = async (port: number) =>
-  Object.values((await simState(port)).users).reduce((n, u) => n + u.queueDepth, 0);
-
 export default {
   method: ({ config }) => [
     `Legacy queue: \`racedata-sim legacy\` with LEGACY_QUEUE_MAX at the count, idle and then with ${count(config.memory.legacyMessages)} Durable messages posted over HTTP to channel \`id\` (autocannon, 8 connections) and queued; per queued message = (RSS full - RSS idle) / count, and the heap likewise from GET /metrics.`,
@@ -24,7 +20,8 @@ export default {
         const before = await reading(sim);
         const path = '/customerapi/channel/id/Durable?payloadKey=bench';
         const posted = await inject(sim.port, path, legacyXml(1), 'application/xml', n);
-        const depth = await queued(sim.port);
+        // Messages queued for the user of the queue: every legacy user takes channel `id`.
+        const depth = Object.values((await simState(sim.port)).users).reduce((n, u) => n + u.queueDepth, 0);
         if (posted.bad > 0 || depth !== n)
           throw new Error(`${posted.bad} failed posts; ${depth} of ${n} queued`);
         return [before, await reading(sim)] as const;
