@@ -294,8 +294,8 @@ function readInBackground(file, buffer, done) {
  * require (START_BUILTINS): on a machine of two cores or more, the read and its page faults (a
  * megabyte of fresh memory) overlap that work instead of coming before it, about 2 ms sooner to
  * the first answer where the start spends some 40 beyond bare Node's
- * (bench/src/scenarios/start-up). The bundle then runs from
- * the read's callback, the first thing the event loop does.
+ * (bench/src/scenarios/start-up). The bundle then runs from the read's callback, the first thing
+ * the event loop does.
  */
 function runBundle(bundle) {
   const buffer = readBuffer();
